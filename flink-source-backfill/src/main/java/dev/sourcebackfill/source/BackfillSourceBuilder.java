@@ -1,0 +1,83 @@
+package dev.sourcebackfill.source;
+
+import dev.sourcebackfill.source.spi.BackfillLog;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.connector.source.Boundedness;
+
+import java.time.Duration;
+
+/**
+ * Builds a {@link BackfillSource}. Every option is checked in {@link #build()}, which names the
+ * option that is wrong.
+ *
+ * <table>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@link #setLog}</td><td>required</td><td>the log to read</td></tr>
+ *   <tr><td>{@link #setBounded}</td><td>unbounded</td><td>stop each split at its stopping
+ *       offset (the log must give one for every split)</td></tr>
+ *   <tr><td>{@link #setSplitDiscoveryInterval}</td><td>30 s</td><td>how often new splits are
+ *       looked for; zero looks only at start</td></tr>
+ *   <tr><td>{@link #setPollTimeout}</td><td>100 ms</td><td>how long one fetch waits for data
+ *       before it looks at read positions again</td></tr>
+ * </table>
+ */
+@PublicEvolving
+public final class BackfillSourceBuilder<T> {
+
+    static final Duration DEFAULT_DISCOVERY_INTERVAL = Duration.ofSeconds(30);
+    static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(100);
+
+    private BackfillLog<T> log;
+    private Boundedness boundedness = Boundedness.CONTINUOUS_UNBOUNDED;
+    private Duration splitDiscoveryInterval = DEFAULT_DISCOVERY_INTERVAL;
+    private Duration pollTimeout = DEFAULT_POLL_TIMEOUT;
+
+    BackfillSourceBuilder() {}
+
+    public BackfillSourceBuilder<T> setLog(BackfillLog<T> log) {
+        this.log = log;
+        return this;
+    }
+
+    /** Each split ends at the stopping offset its log gives it; the job then finishes. */
+    public BackfillSourceBuilder<T> setBounded() {
+        this.boundedness = Boundedness.BOUNDED;
+        return this;
+    }
+
+    public BackfillSourceBuilder<T> setUnbounded() {
+        this.boundedness = Boundedness.CONTINUOUS_UNBOUNDED;
+        return this;
+    }
+
+    public BackfillSourceBuilder<T> setSplitDiscoveryInterval(Duration interval) {
+        this.splitDiscoveryInterval = interval;
+        return this;
+    }
+
+    public BackfillSourceBuilder<T> setPollTimeout(Duration pollTimeout) {
+        this.pollTimeout = pollTimeout;
+        return this;
+    }
+
+    public BackfillSource<T> build() {
+        if (log == null) {
+            throw new IllegalArgumentException("BackfillSource option 'log' is required: call setLog");
+        }
+        if (splitDiscoveryInterval == null || splitDiscoveryInterval.isNegative()) {
+            throw new IllegalArgumentException(
+                    "BackfillSource option 'splitDiscoveryInterval' must be zero or positive, was "
+                            + splitDiscoveryInterval);
+        }
+        if (pollTimeout == null || pollTimeout.isNegative() || pollTimeout.isZero()) {
+            throw new IllegalArgumentException(
+                    "BackfillSource option 'pollTimeout' must be positive, was " + pollTimeout);
+        }
+        if (log.getProducedType() == null) {
+            throw new IllegalArgumentException(
+                    "BackfillSource option 'log': " + log + " gives no produced type");
+        }
+        return new BackfillSource<>(log, boundedness, splitDiscoveryInterval, pollTimeout);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.sourcebackfill.source.enumerator;
+
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.BackfillSplitSerializer;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Serializer of {@link BackfillEnumeratorState}.
+ *
+ * <p>Version 1: initial-discovery-done (boolean), split count (int), then per split the split in
+ * {@link BackfillSplitSerializer} version 1, assigned (boolean), ended (boolean). A new field
+ * needs a new version; old versions stay readable.
+ */
+@Internal
+public final class BackfillEnumeratorStateSerializer
+        implements SimpleVersionedSerializer<BackfillEnumeratorState> {
+
+    public static final int VERSION_1 = 1;
+    private static final int CURRENT_VERSION = VERSION_1;
+
+    @Override
+    public int getVersion() {
+        return CURRENT_VERSION;
+    }
+
+    @Override
+    public byte[] serialize(BackfillEnumeratorState state) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64 + 48 * state.splits().size());
+        out.writeBoolean(state.initialDiscoveryDone());
+        out.writeInt(state.splits().size());
+        for (BackfillEnumeratorState.SplitEntry entry : state.splits()) {
+            BackfillSplitSerializer.write(entry.split(), out);
+            out.writeBoolean(entry.assigned());
+            out.writeBoolean(entry.ended());
+        }
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public BackfillEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
+        if (version != VERSION_1) {
+            throw new IOException("Unknown BackfillEnumeratorState serializer version " + version);
+        }
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        boolean initialDiscoveryDone = in.readBoolean();
+        int count = in.readInt();
+        List<BackfillEnumeratorState.SplitEntry> entries = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            BackfillSplit split = BackfillSplitSerializer.read(BackfillSplitSerializer.VERSION_1, in);
+            entries.add(
+                    new BackfillEnumeratorState.SplitEntry(split, in.readBoolean(), in.readBoolean()));
+        }
+        return new BackfillEnumeratorState(entries, initialDiscoveryDone);
+    }
+}

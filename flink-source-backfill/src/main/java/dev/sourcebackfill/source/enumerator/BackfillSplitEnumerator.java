@@ -1,0 +1,302 @@
+package dev.sourcebackfill.source.enumerator;
+
+import dev.sourcebackfill.source.event.ForwardModeEvent;
+import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
+import dev.sourcebackfill.source.event.SplitStatusReportEvent;
+import dev.sourcebackfill.source.metrics.BackfillEnumeratorMetrics;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.util.FlinkRuntimeException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * Owns the global per-split backfill status. It discovers splits, assigns each to a fixed reader,
+ * applies the readers' status reports, and tells the readers to enter forward mode once a
+ * completed checkpoint's own enumerator snapshot had every split confirmed {@code FINISHED}.
+ *
+ * <p>All methods run in the coordinator thread.
+ */
+@Internal
+public final class BackfillSplitEnumerator
+        implements SplitEnumerator<BackfillSplit, BackfillEnumeratorState> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackfillSplitEnumerator.class);
+
+    private final SplitEnumeratorContext<BackfillSplit> context;
+    private final LogSplitDiscoverer discoverer;
+    private final boolean bounded;
+    private final Duration discoveryInterval;
+    private final SplitStatusTracker tracker = new SplitStatusTracker();
+    private final ForwardModeGate gate = new ForwardModeGate();
+
+    private volatile boolean initialDiscoveryDone;
+    private boolean noMoreSplits;
+    private long lastCompletedCheckpoint = -1;
+    @Nullable private Boolean backlogSignalled;
+    private final BackfillEnumeratorMetrics metrics;
+
+    public BackfillSplitEnumerator(
+            SplitEnumeratorContext<BackfillSplit> context,
+            LogSplitDiscoverer discoverer,
+            boolean bounded,
+            Duration discoveryInterval,
+            @Nullable BackfillEnumeratorState restored) {
+        this.context = context;
+        this.discoverer = discoverer;
+        this.bounded = bounded;
+        this.discoveryInterval = discoveryInterval;
+        if (restored != null) {
+            tracker.restore(restored.splits());
+            initialDiscoveryDone = restored.initialDiscoveryDone();
+            LOG.info(
+                    "Restored the status table with {} splits; every status waits for its reader to "
+                            + "confirm it",
+                    tracker.size());
+        }
+        this.metrics = new BackfillEnumeratorMetrics(context.metricGroup());
+    }
+
+    @Override
+    public void start() {
+        signalBacklog();
+        long intervalMs = discoveryInterval.toMillis();
+        if (intervalMs > 0) {
+            context.callAsync(this::discover, this::onDiscovered, 0, intervalMs);
+        } else {
+            context.callAsync(this::discover, this::onDiscovered);
+        }
+    }
+
+    private List<DiscoveredSplit> discover() throws Exception {
+        return discoverer.discoverSplits(!initialDiscoveryDone);
+    }
+
+    private void onDiscovered(@Nullable List<DiscoveredSplit> discovered, @Nullable Throwable error) {
+        if (error != null) {
+            throw new FlinkRuntimeException("Discovering the log's splits failed", error);
+        }
+        if (noMoreSplits) {
+            return;
+        }
+        boolean initial = !initialDiscoveryDone;
+        for (DiscoveredSplit found : discovered) {
+            if (tracker.contains(found.splitId())) {
+                continue;
+            }
+            BackfillSplit split = newSplit(found);
+            tracker.add(split);
+            LOG.info("Discovered {} ({})", split, initial ? "at start" : "while running");
+            if (split.state() != HandoverState.FINISHED && gate.invalidate()) {
+                LOG.info(
+                        "The source leaves forward mode: new split {} must be backfilled",
+                        split.splitId());
+            }
+        }
+        initialDiscoveryDone = true;
+        if (bounded && !discoverer.mayDiscoverMoreSplits()) {
+            noMoreSplits = true;
+        }
+        assignPendingSplits();
+        signalBacklog();
+    }
+
+    private BackfillSplit newSplit(DiscoveredSplit found) {
+        OptionalLong stop = found.stoppingOffset();
+        if (bounded && stop.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "The source is bounded but split "
+                            + found.splitId()
+                            + " has no stopping offset: the log must set one for every split");
+        }
+        HandoverState state =
+                found.upstreamReadsWholeSplit() ? HandoverState.FINISHED : HandoverState.BACKFILLING;
+        return new BackfillSplit(
+                found.splitId(),
+                state,
+                found.backfillStartOffset(),
+                found.upstreamEndOffset(),
+                stop);
+    }
+
+    /** The fixed reader of a split: stable across restarts for a given parallelism. */
+    static int ownerOf(String splitId, int parallelism) {
+        return Math.floorMod(splitId.hashCode(), parallelism);
+    }
+
+    private void assignPendingSplits() {
+        int parallelism = context.currentParallelism();
+        Map<Integer, List<BackfillSplit>> assignment = new HashMap<>();
+        for (BackfillSplit split : tracker.unassigned()) {
+            int owner = ownerOf(split.splitId(), parallelism);
+            if (context.registeredReaders().containsKey(owner)) {
+                assignment.computeIfAbsent(owner, k -> new ArrayList<>()).add(split);
+            }
+        }
+        if (!assignment.isEmpty()) {
+            assignment.forEach(
+                    (owner, splits) -> {
+                        for (BackfillSplit split : splits) {
+                            tracker.markAssigned(split.splitId(), owner);
+                        }
+                        LOG.info("Assigning {} to subtask {}", splits, owner);
+                    });
+            context.assignSplits(new SplitsAssignment<>(assignment));
+        }
+        if (noMoreSplits) {
+            for (int reader : context.registeredReaders().keySet()) {
+                context.signalNoMoreSplits(reader);
+            }
+        }
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
+        // splits are pushed to their fixed reader; nothing to do on request
+    }
+
+    @Override
+    public void addSplitsBack(List<BackfillSplit> splits, int subtaskId) {
+        // Flink calls this on every regional reset of the subtask, with the splits it was given
+        // after the restored checkpoint. The restored reader may hold older state than the table.
+        LOG.info(
+                "Subtask {} was reset; {} split(s) given back: {}. Its statuses wait for "
+                        + "confirmation",
+                subtaskId,
+                splits.size(),
+                splits);
+        tracker.resetSubtask(subtaskId, lastCompletedCheckpoint);
+        tracker.returnSplits(splits);
+        if (gate.invalidate()) {
+            LOG.info("The source leaves forward mode until the next confirming checkpoint");
+        }
+        assignPendingSplits();
+        signalBacklog();
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        LOG.debug("Reader {} registered", subtaskId);
+        assignPendingSplits();
+    }
+
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
+        if (!(sourceEvent instanceof SplitStatusReportEvent)) {
+            LOG.warn("Ignoring unknown event from subtask {}: {}", subtaskId, sourceEvent);
+            return;
+        }
+        SplitStatusReportEvent report = (SplitStatusReportEvent) sourceEvent;
+        SplitStatusTracker.ReportOutcome outcome = tracker.apply(subtaskId, report);
+        if (outcome == SplitStatusTracker.ReportOutcome.IGNORED) {
+            return;
+        }
+        if (outcome == SplitStatusTracker.ReportOutcome.APPLIED_REGRESSED && gate.invalidate()) {
+            LOG.info(
+                    "The source leaves forward mode: subtask {} reported {}",
+                    subtaskId,
+                    report.statuses());
+        }
+        context.sendEventToSourceReader(
+                subtaskId, new ReportAcknowledgedEvent(report.readerIncarnation(), report.reportId()));
+        signalBacklog();
+    }
+
+    @Override
+    public BackfillEnumeratorState snapshotState(long checkpointId) {
+        tracker.onSnapshot(checkpointId);
+        boolean eligible = tracker.allConfirmedFinished();
+        gate.onSnapshot(checkpointId, eligible);
+        LOG.debug(
+                "Snapshot for checkpoint {}: {} splits, all confirmed FINISHED: {}",
+                checkpointId,
+                tracker.size(),
+                eligible);
+        signalBacklog();
+        return new BackfillEnumeratorState(tracker.snapshotEntries(), initialDiscoveryDone);
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        lastCompletedCheckpoint = Math.max(lastCompletedCheckpoint, checkpointId);
+        if (gate.onCheckpointComplete(checkpointId)) {
+            LOG.info(
+                    "Forward mode confirmed by completed checkpoint {}: every one of {} splits was "
+                            + "FINISHED in its snapshot; telling {} readers",
+                    checkpointId,
+                    tracker.size(),
+                    context.registeredReaders().size());
+            ForwardModeEvent event = new ForwardModeEvent(checkpointId);
+            for (int reader : context.registeredReaders().keySet()) {
+                context.sendEventToSourceReader(reader, event);
+            }
+            signalBacklog();
+        }
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) {
+        gate.onCheckpointAborted(checkpointId);
+    }
+
+    /** Publishes metrics and tells Flink whether the source processes backlog. */
+    private void signalBacklog() {
+        metrics.update(
+                tracker.count(HandoverState.BACKFILLING),
+                tracker.count(HandoverState.CACHING_UP),
+                tracker.count(HandoverState.FINISHED),
+                tracker.countEnded(),
+                tracker.countUnconfirmed(),
+                gate.isForward(),
+                gate.forwardCheckpoint());
+        boolean backlog = !gate.isForward();
+        if (backlogSignalled == null || backlogSignalled != backlog) {
+            backlogSignalled = backlog;
+            try {
+                context.setIsProcessingBacklog(backlog);
+            } catch (UnsupportedOperationException e) {
+                LOG.debug("The enumerator context does not take backlog signals");
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            discoverer.close();
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("Closing the split discoverer failed", e);
+        }
+    }
+
+    // ------------------------------------------------------------------ for tests
+
+    boolean isForwardMode() {
+        return gate.isForward();
+    }
+
+    SplitStatusTracker tracker() {
+        return tracker;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.sourcebackfill.source.enumerator;
+
+import org.apache.flink.annotation.Internal;
+
+import java.util.TreeSet;
+
+/**
+ * Decides when the source enters forward mode: in {@code notifyCheckpointComplete(n)}, only if the
+ * enumerator's own snapshot for checkpoint {@code n} had every split confirmed {@code FINISHED},
+ * and nothing has since made a status untrusted or unfinished.
+ *
+ * <p>Not "some snapshot {@code <= n}": an older eligible snapshot may belong to a checkpoint that
+ * was aborted before a regional failover restored a reader to older state. A missed notification
+ * is made up by the next completed checkpoint whose own snapshot was eligible.
+ */
+@Internal
+final class ForwardModeGate {
+
+    /** Checkpoints whose enumerator snapshot had every split confirmed FINISHED. */
+    private final TreeSet<Long> eligibleSnapshots = new TreeSet<>();
+
+    private boolean forward;
+    private long forwardCheckpoint = -1;
+
+    void onSnapshot(long checkpointId, boolean allConfirmedFinished) {
+        if (allConfirmedFinished) {
+            eligibleSnapshots.add(checkpointId);
+        } else {
+            eligibleSnapshots.remove(checkpointId);
+        }
+    }
+
+    /** Returns {@code true} if the source enters forward mode with this checkpoint. */
+    boolean onCheckpointComplete(long checkpointId) {
+        boolean eligible = eligibleSnapshots.contains(checkpointId);
+        // completion of n subsumes every checkpoint up to n
+        eligibleSnapshots.headSet(checkpointId, true).clear();
+        if (eligible && !forward) {
+            forward = true;
+            forwardCheckpoint = checkpointId;
+            return true;
+        }
+        return false;
+    }
+
+    void onCheckpointAborted(long checkpointId) {
+        eligibleSnapshots.remove(checkpointId);
+    }
+
+    /**
+     * Something made a status untrusted or unfinished: no snapshot taken so far may confirm
+     * forward mode, and the source leaves it.
+     *
+     * @return whether the source was in forward mode
+     */
+    boolean invalidate() {
+        eligibleSnapshots.clear();
+        boolean was = forward;
+        forward = false;
+        forwardCheckpoint = -1;
+        return was;
+    }
+
+    boolean isForward() {
+        return forward;
+    }
+
+    long forwardCheckpoint() {
+        return forwardCheckpoint;
+    }
+
+    boolean hasEligibleSnapshot(long checkpointId) {
+        return eligibleSnapshots.contains(checkpointId);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.sourcebackfill.source.event;
+
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.annotation.Internal;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/** One split's handover status, as its reader has it in its checkpointed split state. */
+@Internal
+public final class SplitStatus implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String splitId;
+    private final HandoverState state;
+    private final long nextOffset;
+    /** The bounded split emitted everything below its stopping offset and left the reader. */
+    private final boolean ended;
+
+    public SplitStatus(String splitId, HandoverState state, long nextOffset, boolean ended) {
+        this.splitId = Objects.requireNonNull(splitId);
+        this.state = Objects.requireNonNull(state);
+        this.nextOffset = nextOffset;
+        this.ended = ended;
+    }
+
+    public String splitId() {
+        return splitId;
+    }
+
+    public HandoverState state() {
+        return state;
+    }
+
+    public long nextOffset() {
+        return nextOffset;
+    }
+
+    public boolean ended() {
+        return ended;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof SplitStatus)) {
+            return false;
+        }
+        SplitStatus that = (SplitStatus) o;
+        return nextOffset == that.nextOffset
+                && ended == that.ended
+                && splitId.equals(that.splitId)
+                && state == that.state;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(splitId, state, nextOffset, ended);
+    }
+
+    @Override
+    public String toString() {
+        return splitId + ":" + (ended ? "ENDED" : state) + "@" + nextOffset;
+    }
+}

@@ -1,0 +1,54 @@
+package dev.sourcebackfill.source.event;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.SourceEvent;
+
+import java.util.List;
+
+/**
+ * Reader to enumerator: the current status of some of the reader's splits. Sent on every
+ * transition, for every split a reader is given (also restored ones), and again until
+ * acknowledged.
+ *
+ * <p>{@code readerIncarnation} is random per reader instance: the enumerator uses it to ignore
+ * reports from a reader instance that a failover has replaced. {@code reportId} increases within
+ * one incarnation.
+ */
+@Internal
+public final class SplitStatusReportEvent implements SourceEvent {
+
+    private static final long serialVersionUID = 1L;
+
+    private final long readerIncarnation;
+    private final long reportId;
+    private final List<SplitStatus> statuses;
+
+    public SplitStatusReportEvent(long readerIncarnation, long reportId, List<SplitStatus> statuses) {
+        this.readerIncarnation = readerIncarnation;
+        this.reportId = reportId;
+        this.statuses = List.copyOf(statuses);
+    }
+
+    public long readerIncarnation() {
+        return readerIncarnation;
+    }
+
+    public long reportId() {
+        return reportId;
+    }
+
+    public List<SplitStatus> statuses() {
+        return statuses;
+    }
+
+    @Override
+    public String toString() {
+        return "SplitStatusReport{incarnation="
+                + Long.toHexString(readerIncarnation)
+                + ", id="
+                + reportId
+                + ", "
+                + statuses
+                + '}';
+    }
+}

@@ -1,0 +1,231 @@
+package dev.sourcebackfill.source.generated;
+
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * A deterministic partitioned log, for tests and demos. Its content is a pure function of its
+ * configuration and the wall clock, so every JVM of a cluster sees the same log:
+ *
+ * <ul>
+ *   <li>partition {@code p} appears at {@code epoch} (the first {@code partitions}) or at {@code
+ *       epoch + (i + 1) * lateSplitDelay} (the {@code i}-th late one) with offsets {@code [0,
+ *       history)} already written;
+ *   <li>from then on it grows by {@code liveRatePerSecond} offsets a second;
+ *   <li>with {@code compactionHoleEvery = k > 0}, offset {@code o} of partition {@code p} has no
+ *       record when {@code (o + p) % k == 0}, like a compacted topic;
+ *   <li>when bounded, partition {@code p} stops at {@code history + liveRecords} (exclusive).
+ * </ul>
+ *
+ * <p>The upstream is seekable (like a job's own Kafka consumer) or, with {@code feedReplay >= 0},
+ * a non-seekable feed that starts {@code feedReplay} offsets before the partition's head whenever
+ * a split is given to it. With {@code archiveBackfill}, the backfill reader ends at {@code
+ * history} like an archive would.
+ */
+@PublicEvolving
+public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
+
+    private static final long serialVersionUID = 1L;
+
+    private static final String SPLIT_PREFIX = "partition-";
+
+    final int partitions;
+    final long history;
+    final double liveRatePerSecond;
+    final long compactionHoleEvery;
+    final int lateSplits;
+    final long lateSplitDelayMillis;
+    final OptionalLong liveRecords;
+    final long epochMillis;
+    final long feedReplay;
+    final boolean archiveBackfill;
+    final int maxRecordsPerPoll;
+
+    GeneratedLog(GeneratedLogBuilder b) {
+        this.partitions = b.partitions;
+        this.history = b.history;
+        this.liveRatePerSecond = b.liveRatePerSecond;
+        this.compactionHoleEvery = b.compactionHoleEvery;
+        this.lateSplits = b.lateSplits;
+        this.lateSplitDelayMillis = b.lateSplitDelayMillis;
+        this.liveRecords = b.liveRecords;
+        this.epochMillis = b.epochMillis;
+        this.feedReplay = b.feedReplay;
+        this.archiveBackfill = b.archiveBackfill;
+        this.maxRecordsPerPoll = b.maxRecordsPerPoll;
+    }
+
+    public static GeneratedLogBuilder builder() {
+        return new GeneratedLogBuilder();
+    }
+
+    public static String splitId(int partition) {
+        return SPLIT_PREFIX + partition;
+    }
+
+    public static int partitionOf(String splitId) {
+        if (!splitId.startsWith(SPLIT_PREFIX)) {
+            throw new IllegalArgumentException("Not a generated-log split: " + splitId);
+        }
+        return Integer.parseInt(splitId.substring(SPLIT_PREFIX.length()));
+    }
+
+    // ------------------------------------------------------------------ the log's content
+
+    /** All partitions, the late ones included. */
+    public int totalPartitions() {
+        return partitions + lateSplits;
+    }
+
+    public long appearsAtMillis(int partition) {
+        return partition < partitions
+                ? epochMillis
+                : epochMillis + (long) (partition - partitions + 1) * lateSplitDelayMillis;
+    }
+
+    /** Whether offset {@code offset} of {@code partition} has a record. */
+    public boolean exists(int partition, long offset) {
+        if (offset < 0 || (liveRecords.isPresent() && offset >= stoppingOffset())) {
+            return false;
+        }
+        return compactionHoleEvery <= 0 || (offset + partition) % compactionHoleEvery != 0;
+    }
+
+    /** The end (exclusive) of what the partition holds at {@code nowMillis}. */
+    public long headAt(int partition, long nowMillis) {
+        long appears = appearsAtMillis(partition);
+        if (nowMillis < appears) {
+            return 0;
+        }
+        long live = (long) Math.floor((nowMillis - appears) * liveRatePerSecond / 1000.0);
+        long head = history + live;
+        return liveRecords.isPresent() ? Math.min(head, stoppingOffset()) : head;
+    }
+
+    /** The stopping offset of every partition when bounded. */
+    public long stoppingOffset() {
+        return history + liveRecords.orElseThrow(() -> new IllegalStateException("unbounded"));
+    }
+
+    public boolean isBounded() {
+        return liveRecords.isPresent();
+    }
+
+    /** How many records a bounded partition has in all. */
+    public long recordCount(int partition) {
+        long n = 0;
+        for (long o = 0; o < stoppingOffset(); o++) {
+            n += exists(partition, o) ? 1 : 0;
+        }
+        return n;
+    }
+
+    public long historyPerPartition() {
+        return history;
+    }
+
+    public int initialPartitions() {
+        return partitions;
+    }
+
+    public long epochMillis() {
+        return epochMillis;
+    }
+
+    GeneratedRecord record(int partition, long offset) {
+        long appears = appearsAtMillis(partition);
+        long timestamp =
+                offset < history
+                        ? appears - (history - offset)
+                        : appears + (long) ((offset - history + 1) * 1000.0 / liveRatePerSecond);
+        return new GeneratedRecord(partition, offset, timestamp, payloadOf(partition, offset));
+    }
+
+    public static long payloadOf(int partition, long offset) {
+        long z = partition * 0x9E3779B97F4A7C15L + offset;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    // ------------------------------------------------------------------ BackfillLog
+
+    @Override
+    public LogSplitDiscoverer createSplitDiscoverer() {
+        return new LogSplitDiscoverer() {
+            @Override
+            public List<DiscoveredSplit> discoverSplits(boolean initial) {
+                long now = System.currentTimeMillis();
+                List<DiscoveredSplit> found = new ArrayList<>();
+                for (int p = 0; p < totalPartitions(); p++) {
+                    if (now < appearsAtMillis(p)) {
+                        continue;
+                    }
+                    // partitions created after the job started are read whole by the upstream
+                    DiscoveredSplit split =
+                            initial || p < partitions
+                                    ? DiscoveredSplit.backfilled(splitId(p), 0, headAt(p, now))
+                                    : DiscoveredSplit.readByUpstream(splitId(p), 0);
+                    found.add(isBounded() ? split.withStoppingOffset(stoppingOffset()) : split);
+                }
+                return found;
+            }
+
+            @Override
+            public boolean mayDiscoverMoreSplits() {
+                return System.currentTimeMillis() < appearsAtMillis(totalPartitions() - 1);
+            }
+        };
+    }
+
+    @Override
+    public LogReader<GeneratedRecord> createBackfillReader(SourceReaderContext context) {
+        return new GeneratedLogReader(this, GeneratedLogReader.Role.BACKFILL);
+    }
+
+    @Override
+    public LogReader<GeneratedRecord> createUpstreamReader(SourceReaderContext context) {
+        return new GeneratedLogReader(
+                this,
+                feedReplay >= 0
+                        ? GeneratedLogReader.Role.UPSTREAM_FEED
+                        : GeneratedLogReader.Role.UPSTREAM_SEEKABLE);
+    }
+
+    @Override
+    public boolean isUpstreamSeekable() {
+        return feedReplay < 0;
+    }
+
+    @Override
+    public TypeInformation<GeneratedRecord> getProducedType() {
+        return TypeInformation.of(GeneratedRecord.class);
+    }
+
+    @Override
+    public String toString() {
+        return "GeneratedLog{partitions="
+                + partitions
+                + ", history="
+                + history
+                + ", liveRate="
+                + liveRatePerSecond
+                + "/s, holeEvery="
+                + compactionHoleEvery
+                + ", lateSplits="
+                + lateSplits
+                + (liveRecords.isPresent() ? ", stop=" + stoppingOffset() : "")
+                + (feedReplay >= 0 ? ", feed upstream" : ", seekable upstream")
+                + '}';
+    }
+}

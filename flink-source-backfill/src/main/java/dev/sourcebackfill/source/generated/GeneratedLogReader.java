@@ -1,0 +1,127 @@
+package dev.sourcebackfill.source.generated;
+
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+
+import org.apache.flink.annotation.Internal;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Reads a {@link GeneratedLog}: computes the records instead of fetching them. */
+@Internal
+final class GeneratedLogReader implements LogReader<GeneratedRecord> {
+
+    enum Role {
+        BACKFILL,
+        UPSTREAM_SEEKABLE,
+        UPSTREAM_FEED
+    }
+
+    private final GeneratedLog log;
+    private final Role role;
+    /** Split id to next position. */
+    private final Map<String, long[]> positions = new LinkedHashMap<>();
+    private final Object wakeUpLock = new Object();
+    private boolean wokenUp;
+
+    GeneratedLogReader(GeneratedLog log, Role role) {
+        this.log = log;
+        this.role = role;
+    }
+
+    @Override
+    public void addSplit(String splitId, long startOffset) {
+        int partition = GeneratedLog.partitionOf(splitId);
+        long start = startOffset;
+        if (role == Role.UPSTREAM_FEED) {
+            // a feed starts near its head, whatever the caller wants
+            long head = log.headAt(partition, System.currentTimeMillis());
+            start = Math.max(0, head - log.feedReplay);
+        }
+        positions.put(splitId, new long[] {start});
+    }
+
+    @Override
+    public void removeSplit(String splitId) {
+        positions.remove(splitId);
+    }
+
+    @Override
+    public void poll(Duration maxWait, LogRecordCollector<GeneratedRecord> collector) {
+        long now = System.currentTimeMillis();
+        int budget = log.maxRecordsPerPoll;
+        int perSplit = Math.max(1, budget / Math.max(1, positions.size()));
+        boolean delivered = false;
+        for (Map.Entry<String, long[]> entry : positions.entrySet()) {
+            int partition = GeneratedLog.partitionOf(entry.getKey());
+            long[] position = entry.getValue();
+            long limit = limit(partition, now);
+            int n = 0;
+            while (position[0] < limit && n < perSplit) {
+                long offset = position[0]++;
+                if (log.exists(partition, offset)) {
+                    GeneratedRecord record = log.record(partition, offset);
+                    collector.collect(entry.getKey(), offset, record.timestamp, record);
+                    n++;
+                }
+            }
+            delivered |= n > 0;
+        }
+        if (!delivered && !maxWait.isZero()) {
+            waitForData(maxWait, now);
+        }
+    }
+
+    private long limit(int partition, long now) {
+        long head = log.headAt(partition, now);
+        return role == Role.BACKFILL && log.archiveBackfill ? Math.min(head, log.history) : head;
+    }
+
+    private void waitForData(Duration maxWait, long now) {
+        // the next live offset arrives within 1 / rate seconds
+        long untilNext = (long) Math.ceil(1000.0 / log.liveRatePerSecond);
+        long waitMs = Math.max(1, Math.min(maxWait.toMillis(), untilNext));
+        synchronized (wakeUpLock) {
+            if (!wokenUp) {
+                try {
+                    wakeUpLock.wait(waitMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            wokenUp = false;
+        }
+    }
+
+    @Override
+    public long position(String splitId) {
+        return positions.get(splitId)[0];
+    }
+
+    @Override
+    public long earliestOffset(String splitId) {
+        return 0;
+    }
+
+    @Override
+    public boolean isEndOfSplit(String splitId) {
+        return role == Role.BACKFILL
+                && log.archiveBackfill
+                && positions.get(splitId)[0] >= log.history;
+    }
+
+    @Override
+    public void wakeUp() {
+        synchronized (wakeUpLock) {
+            wokenUp = true;
+            wakeUpLock.notifyAll();
+        }
+    }
+
+    @Override
+    public void close() {
+        positions.clear();
+    }
+}

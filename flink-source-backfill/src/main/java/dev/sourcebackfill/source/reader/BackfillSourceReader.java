@@ -1,0 +1,234 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.event.ReaderBoundEvent;
+import dev.sourcebackfill.source.event.SplitStatus;
+import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.BackfillSplitState;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.reader.SourceReaderBase;
+import org.apache.flink.connector.base.source.reader.fetcher.SingleThreadFetcherManager;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The source reader: a {@link SourceReaderBase} whose fetcher runs the per-split handover, and
+ * which reports every transition to the enumerator and enters forward mode when told so.
+ *
+ * <p>Forward mode is entered only on a {@link dev.sourcebackfill.source.event.ForwardModeEvent},
+ * and only if every split this reader holds is {@code FINISHED}; it is left as soon as the reader
+ * is given a split that is not. Either way every split is read correctly: forward mode only
+ * releases the backfill reader.
+ */
+@Internal
+public final class BackfillSourceReader<T>
+        extends SourceReaderBase<BackfillElement<T>, T, BackfillSplit, BackfillSplitState>
+        implements ReaderBoundEvent.Handler, BackfillRecordEmitter.TransitionListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackfillSourceReader.class);
+
+    private final ReaderMode mode;
+    private final Map<String, BackfillSplitState> heldSplits;
+    private final StatusReporter reporter;
+    private final BackfillReaderMetrics metrics;
+    private long forwardModeCheckpoint = -1;
+
+    private BackfillSourceReader(
+            SingleThreadFetcherManager<BackfillElement<T>, BackfillSplit> fetcherManager,
+            EmitterHolder<T> emitterHolder,
+            ReaderMode mode,
+            Configuration config,
+            SourceReaderContext context) {
+        super(fetcherManager, emitterHolder.emitter(), config, context);
+        this.mode = mode;
+        this.heldSplits = emitterHolder.heldSplits;
+        this.metrics = emitterHolder.metrics;
+        this.reporter = new StatusReporter(context, ThreadLocalRandom.current().nextLong());
+        emitterHolder.bind(this);
+    }
+
+    public static <T> BackfillSourceReader<T> create(
+            BackfillLog<T> log,
+            Configuration config,
+            SourceReaderContext context,
+            Duration pollTimeout) {
+        ReaderMode mode = new ReaderMode();
+        SingleThreadFetcherManager<BackfillElement<T>, BackfillSplit> fetcherManager =
+                new SingleThreadFetcherManager<>(
+                        () -> new BackfillSplitReader<>(log, context, mode, pollTimeout), config);
+        EmitterHolder<T> holder = new EmitterHolder<>(context, mode);
+        return new BackfillSourceReader<>(fetcherManager, holder, mode, config, context);
+    }
+
+    @Override
+    public void addSplits(List<BackfillSplit> splits) {
+        super.addSplits(splits);
+        List<SplitStatus> statuses = new ArrayList<>(splits.size());
+        for (BackfillSplit split : splits) {
+            statuses.add(new SplitStatus(split.splitId(), split.state(), split.nextOffset(), false));
+            if (split.state() != HandoverState.FINISHED && mode.isForward()) {
+                mode.setForward(false);
+                LOG.info(
+                        "Subtask {} leaves forward mode: it was given split {} in state {}; "
+                                + "it backfills it again",
+                        context.getIndexOfSubtask(),
+                        split.splitId(),
+                        split.state());
+            }
+        }
+        // every split a reader is given is reported, restored ones too: the enumerator trusts no
+        // status that the reader holding the split has not confirmed
+        reporter.report(statuses);
+    }
+
+    @Override
+    protected BackfillSplitState initializedState(BackfillSplit split) {
+        BackfillSplitState state = new BackfillSplitState(split);
+        heldSplits.put(split.splitId(), state);
+        metrics.registerSplit(state);
+        return state;
+    }
+
+    @Override
+    protected BackfillSplit toSplitType(String splitId, BackfillSplitState state) {
+        return state.toSplit();
+    }
+
+    @Override
+    protected void onSplitFinished(Map<String, BackfillSplitState> finishedSplitIds) {
+        List<SplitStatus> statuses = new ArrayList<>(finishedSplitIds.size());
+        finishedSplitIds.forEach(
+                (id, state) -> {
+                    heldSplits.remove(id);
+                    statuses.add(new SplitStatus(id, state.state(), state.nextOffset(), true));
+                    LOG.info(
+                            "Split {} ended at its stopping offset (next offset {})",
+                            id,
+                            state.nextOffset());
+                });
+        reporter.report(statuses);
+    }
+
+    @Override
+    public void onTransition(BackfillSplitState split, HandoverState from) {
+        LOG.info(
+                "Split {} on subtask {}: {} -> {} (next offset {}, target end offset {}, {} records backfilled)",
+                split.splitId(),
+                context.getIndexOfSubtask(),
+                from,
+                split.state(),
+                split.nextOffset(),
+                split.targetEndOffset(),
+                split.backfilledRecords());
+        reporter.report(
+                List.of(new SplitStatus(split.splitId(), split.state(), split.nextOffset(), false)));
+    }
+
+    @Override
+    public void handleSourceEvents(SourceEvent sourceEvent) {
+        if (sourceEvent instanceof ReaderBoundEvent) {
+            ((ReaderBoundEvent) sourceEvent).dispatchTo(this);
+        } else {
+            super.handleSourceEvents(sourceEvent);
+        }
+    }
+
+    @Override
+    public void onReportAcknowledged(long readerIncarnation, long reportId) {
+        reporter.acknowledge(readerIncarnation, reportId);
+    }
+
+    @Override
+    public void onForwardMode(long checkpointId) {
+        for (BackfillSplitState split : heldSplits.values()) {
+            if (split.state() != HandoverState.FINISHED) {
+                LOG.info(
+                        "Subtask {} stays out of forward mode (checkpoint {}): split {} is {}",
+                        context.getIndexOfSubtask(),
+                        checkpointId,
+                        split.splitId(),
+                        split.state());
+                return;
+            }
+        }
+        if (!mode.isForward()) {
+            mode.setForward(true);
+            forwardModeCheckpoint = checkpointId;
+            LOG.info(
+                    "Subtask {} enters forward mode: completed checkpoint {} had every split FINISHED",
+                    context.getIndexOfSubtask(),
+                    checkpointId);
+        }
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        reporter.resendUnacknowledged();
+    }
+
+    /** Whether this reader is in forward mode now. */
+    public boolean isForwardMode() {
+        return mode.isForward();
+    }
+
+    /** The checkpoint that confirmed the current forward mode, or -1 if none did. */
+    public long forwardModeCheckpoint() {
+        return mode.isForward() ? forwardModeCheckpoint : -1;
+    }
+
+    /** Statuses not yet acknowledged by the enumerator; for tests. */
+    int unacknowledgedReports() {
+        return reporter.unacknowledgedCount();
+    }
+
+    long incarnation() {
+        return reporter.incarnation();
+    }
+
+    /**
+     * Builds the emitter and metrics before the base class constructor runs; the emitter reaches
+     * the reader (its transition listener) once the reader exists.
+     */
+    private static final class EmitterHolder<T> implements BackfillRecordEmitter.TransitionListener {
+        // read by metric reporters from their threads
+        final Map<String, BackfillSplitState> heldSplits = new ConcurrentHashMap<>();
+        final BackfillReaderMetrics metrics;
+        private final BackfillRecordEmitter<T> emitter;
+        private BackfillRecordEmitter.TransitionListener reader;
+
+        EmitterHolder(SourceReaderContext context, ReaderMode mode) {
+            this.metrics =
+                    new BackfillReaderMetrics(
+                            context.metricGroup(), heldSplits::values, mode::isForward);
+            this.emitter = new BackfillRecordEmitter<>(this, metrics.backfilledRecords());
+        }
+
+        BackfillRecordEmitter<T> emitter() {
+            return emitter;
+        }
+
+        void bind(BackfillRecordEmitter.TransitionListener reader) {
+            this.reader = reader;
+        }
+
+        @Override
+        public void onTransition(BackfillSplitState split, HandoverState from) {
+            reader.onTransition(split, from);
+        }
+    }
+}

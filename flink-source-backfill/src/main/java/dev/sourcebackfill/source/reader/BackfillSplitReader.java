@@ -1,0 +1,321 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.connector.base.source.reader.RecordsBySplits;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsRemoval;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the splits of one source reader from the backfill and the upstream {@link LogReader}s and
+ * runs each split's {@link SplitHandover}. Runs in the fetcher thread.
+ *
+ * <p>A seekable upstream is given a split only at its handover, at the first offset not
+ * backfilled, so nothing is read twice. A non-seekable upstream is given every split at once; the
+ * handover drops what the backfill covers. When no split is backfilling and the reader is in
+ * forward mode, the backfill reader is closed; it is created again if a split needs it.
+ */
+@Internal
+final class BackfillSplitReader<T>
+        implements SplitReader<BackfillElement<T>, BackfillSplit>,
+                SplitHandover.HandoverOutput<T> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackfillSplitReader.class);
+
+    private final BackfillLog<T> log;
+    private final SourceReaderContext context;
+    private final ReaderMode mode;
+    private final Duration pollTimeout;
+    private final boolean upstreamSeekable;
+
+    private final Map<String, SplitHandover<T>> handovers = new HashMap<>();
+    /** Splits currently given to the backfill reader. */
+    private final Set<String> onBackfill = new LinkedHashSet<>();
+    /** Splits currently given to the upstream reader. */
+    private final Set<String> onUpstream = new LinkedHashSet<>();
+
+    private LogReader<T> backfillReader;
+    private LogReader<T> upstreamReader;
+    private RecordsBySplits.Builder<BackfillElement<T>> batch = new RecordsBySplits.Builder<>();
+    private boolean upstreamDelivered;
+
+    BackfillSplitReader(
+            BackfillLog<T> log, SourceReaderContext context, ReaderMode mode, Duration pollTimeout) {
+        this.log = log;
+        this.context = context;
+        this.mode = mode;
+        this.pollTimeout = pollTimeout;
+        this.upstreamSeekable = log.isUpstreamSeekable();
+    }
+
+    @Override
+    public RecordsWithSplitIds<BackfillElement<T>> fetch() throws IOException {
+        releaseBackfillReaderInForwardMode();
+        boolean live = false;
+        if (!onUpstream.isEmpty()) {
+            Duration wait = onBackfill.isEmpty() ? pollTimeout : Duration.ZERO;
+            live = pollUpstream(wait);
+        }
+        if (!onBackfill.isEmpty()) {
+            // the upstream goes first: live data waiting is worth more than history
+            pollBackfill(live ? Duration.ZERO : pollTimeout);
+        }
+        observePositions();
+        completeFinishedSplits();
+        // transitions decided while adding splits are in the batch as well
+        RecordsWithSplitIds<BackfillElement<T>> fetched = batch.build();
+        batch = new RecordsBySplits.Builder<>();
+        return fetched;
+    }
+
+    @Override
+    public void handleSplitsChanges(SplitsChange<BackfillSplit> change) {
+        try {
+            if (change instanceof SplitsAddition) {
+                for (BackfillSplit split : change.splits()) {
+                    addSplit(split);
+                }
+            } else if (change instanceof SplitsRemoval) {
+                for (BackfillSplit split : change.splits()) {
+                    removeSplit(split.splitId());
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void wakeUp() {
+        LogReader<T> backfill = backfillReader;
+        if (backfill != null) {
+            backfill.wakeUp();
+        }
+        LogReader<T> upstream = upstreamReader;
+        if (upstream != null) {
+            upstream.wakeUp();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        closeBackfillReader();
+        if (upstreamReader != null) {
+            upstreamReader.close();
+            upstreamReader = null;
+        }
+    }
+
+    // ------------------------------------------------------------------ HandoverOutput
+
+    @Override
+    public void emit(String splitId, long offset, long timestamp, T value) {
+        batch.add(splitId, BackfillElement.record(value, offset, timestamp));
+    }
+
+    @Override
+    public void transition(String splitId, HandoverState newState, long nextOffset, long target) {
+        batch.add(splitId, BackfillElement.transition(newState, nextOffset, target));
+        try {
+            if (newState != HandoverState.BACKFILLING && onBackfill.remove(splitId)) {
+                backfillReader.removeSplit(splitId);
+            }
+            if (newState == HandoverState.CACHING_UP && upstreamSeekable) {
+                startUpstream(splitId, nextOffset);
+                handovers.get(splitId).onUpstreamStarted();
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private void addSplit(BackfillSplit split) throws IOException {
+        SplitHandover<T> handover =
+                new SplitHandover<>(split, upstreamSeekable, this::upstreamEarliest, this);
+        handovers.put(split.splitId(), handover);
+        LOG.debug("Fetcher of subtask {} takes {}", context.getIndexOfSubtask(), split);
+        if (split.state() == HandoverState.BACKFILLING) {
+            if (!upstreamSeekable) {
+                startUpstream(split.splitId(), split.nextOffset());
+                // the feed's position is a better target than the one from discovery
+                handover.onUpstreamProgress(upstreamReader.position(split.splitId()));
+            }
+            if (split.nextOffset() < handover.targetEndOffset()) {
+                backfill().addSplit(split.splitId(), split.nextOffset());
+                onBackfill.add(split.splitId());
+            }
+            handover.start();
+        } else {
+            startUpstream(split.splitId(), split.nextOffset());
+            handover.onUpstreamStarted();
+        }
+    }
+
+    private void removeSplit(String splitId) throws IOException {
+        handovers.remove(splitId);
+        if (onBackfill.remove(splitId)) {
+            backfillReader.removeSplit(splitId);
+        }
+        if (onUpstream.remove(splitId)) {
+            upstreamReader.removeSplit(splitId);
+        }
+    }
+
+    private void startUpstream(String splitId, long offset) throws IOException {
+        if (onUpstream.add(splitId)) {
+            upstream().addSplit(splitId, offset);
+        }
+    }
+
+    private long upstreamEarliest(String splitId) throws IOException {
+        return upstream().earliestOffset(splitId);
+    }
+
+    private boolean pollUpstream(Duration wait) throws IOException {
+        upstreamDelivered = false;
+        upstreamReader.poll(
+                wait,
+                (splitId, offset, timestamp, value) -> {
+                    upstreamDelivered = true;
+                    SplitHandover<T> handover = handovers.get(splitId);
+                    if (handover != null) {
+                        try {
+                            handover.onUpstreamRecord(offset, timestamp, value);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }
+                });
+        return upstreamDelivered;
+    }
+
+    private void pollBackfill(Duration wait) throws IOException {
+        backfillReader.poll(
+                wait,
+                (splitId, offset, timestamp, value) -> {
+                    SplitHandover<T> handover = handovers.get(splitId);
+                    if (handover != null) {
+                        handover.onBackfillRecord(offset, timestamp, value);
+                    }
+                });
+    }
+
+    /** Decides on read positions, so that no handover waits for a record that never comes. */
+    private void observePositions() throws IOException {
+        if (!onBackfill.isEmpty()) {
+            for (String splitId : new ArrayList<>(onBackfill)) {
+                SplitHandover<T> handover = handovers.get(splitId);
+                handover.onBackfillProgress(
+                        backfillReader.position(splitId), backfillReader.isEndOfSplit(splitId));
+            }
+        }
+        for (String splitId : onUpstream) {
+            SplitHandover<T> handover = handovers.get(splitId);
+            if (handover.state() == HandoverState.FINISHED) {
+                if (handover.stoppingOffsetPresent()) {
+                    handover.onUpstreamProgress(upstreamReader.position(splitId));
+                }
+            } else if (!upstreamSeekable) {
+                handover.onUpstreamProgress(upstreamReader.position(splitId));
+            }
+        }
+    }
+
+    private void completeFinishedSplits() throws IOException {
+        List<String> complete = null;
+        for (SplitHandover<T> handover : handovers.values()) {
+            if (handover.isComplete()) {
+                if (complete == null) {
+                    complete = new ArrayList<>();
+                }
+                complete.add(handover.splitId());
+            }
+        }
+        if (complete != null) {
+            for (String splitId : complete) {
+                LOG.info(
+                        "Split {} reached its stopping offset on subtask {}",
+                        splitId,
+                        context.getIndexOfSubtask());
+                removeSplit(splitId);
+                batch.addFinishedSplit(splitId);
+            }
+        }
+    }
+
+    private void releaseBackfillReaderInForwardMode() throws IOException {
+        if (backfillReader != null && onBackfill.isEmpty() && mode.isForward()) {
+            LOG.info(
+                    "Subtask {} is in forward mode: closing its backfill reader",
+                    context.getIndexOfSubtask());
+            closeBackfillReader();
+        }
+    }
+
+    private void closeBackfillReader() throws IOException {
+        if (backfillReader != null) {
+            try {
+                backfillReader.close();
+            } catch (IOException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException("Closing the backfill reader failed", e);
+            } finally {
+                backfillReader = null;
+            }
+        }
+    }
+
+    private LogReader<T> backfill() throws IOException {
+        if (backfillReader == null) {
+            try {
+                backfillReader = log.createBackfillReader(context);
+            } catch (IOException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException("Creating the backfill reader failed", e);
+            }
+        }
+        return backfillReader;
+    }
+
+    private LogReader<T> upstream() throws IOException {
+        if (upstreamReader == null) {
+            try {
+                upstreamReader = log.createUpstreamReader(context);
+            } catch (IOException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException("Creating the upstream reader failed", e);
+            }
+        }
+        return upstreamReader;
+    }
+
+    /** For tests: whether the backfill reader is open. */
+    boolean hasBackfillReader() {
+        return backfillReader != null;
+    }
+}

@@ -1,0 +1,268 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.OffsetRegressionException;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.annotation.Internal;
+
+import java.util.OptionalLong;
+
+/**
+ * The handover state machine of one split, in the fetcher thread. It decides, record by record
+ * and position by position, which of the two readers the split's records are emitted from.
+ *
+ * <p>Offsets are positions (see {@link BackfillSplit}): {@code next} is the first offset not yet
+ * emitted, {@code target} the exclusive end the backfill must reach. In the terms of the seed
+ * system, {@code BACKFILLING(lastOffset)} is {@code BACKFILLING(next = lastOffset + 1)} and
+ * {@code CACHING_UP(b)} is {@code CACHING_UP(next = b + 1)}.
+ *
+ * <p>Records to emit and transitions go to a {@link HandoverOutput} in the order the task thread
+ * must apply them, so that a checkpoint taken between any two of them is consistent.
+ */
+@Internal
+final class SplitHandover<T> {
+
+    /** How the handover asks the upstream where it may start. */
+    @FunctionalInterface
+    interface UpstreamRetention {
+        long earliestOffset(String splitId) throws java.io.IOException;
+    }
+
+    /** Receives what the handover decides, in order. */
+    interface HandoverOutput<T> {
+        void emit(String splitId, long offset, long timestamp, T value);
+
+        void transition(String splitId, HandoverState newState, long nextOffset, long target);
+    }
+
+    private final String splitId;
+    private final OptionalLong stoppingOffset;
+    private final UpstreamRetention upstream;
+    private final HandoverOutput<T> output;
+    private final boolean upstreamSeekable;
+
+    private HandoverState state;
+    private long next;
+    private long target;
+    private boolean complete;
+    /** Upstream records seen while not FINISHED must increase too; not checkpointed. */
+    private long upstreamFloor;
+
+    SplitHandover(
+            BackfillSplit split,
+            boolean upstreamSeekable,
+            UpstreamRetention upstream,
+            HandoverOutput<T> output) {
+        this.output = output;
+        this.upstreamSeekable = upstreamSeekable;
+        this.splitId = split.splitId();
+        this.stoppingOffset = split.stoppingOffset();
+        this.upstream = upstream;
+        this.state = split.state();
+        this.next = split.nextOffset();
+        this.target = split.targetEndOffset();
+        this.upstreamFloor = 0;
+        checkStop(next);
+    }
+
+    String splitId() {
+        return splitId;
+    }
+
+    HandoverState state() {
+        return state;
+    }
+
+    long nextOffset() {
+        return next;
+    }
+
+    long targetEndOffset() {
+        return target;
+    }
+
+    /** Whether a bounded split has emitted everything below its stopping offset. */
+    boolean isComplete() {
+        return complete;
+    }
+
+    /**
+     * A backfilling split with nothing to backfill (its start is at or past its target) stops the
+     * backfill at once instead of waiting for a record that will never come.
+     */
+    void start() {
+        if (state == HandoverState.BACKFILLING && next >= target) {
+            moveTo(HandoverState.CACHING_UP);
+        }
+    }
+
+    // ------------------------------------------------------------------ backfill side
+
+    void onBackfillRecord(long offset, long timestamp, T value) {
+        if (state != HandoverState.BACKFILLING || complete) {
+            // the backfill stopped; the upstream delivers this range
+            return;
+        }
+        if (offset < next) {
+            throw new OffsetRegressionException(splitId, "backfill", offset, next);
+        }
+        if (checkStop(offset)) {
+            return;
+        }
+        output.emit(splitId, offset, timestamp, value);
+        next = offset + 1;
+        if (next >= target) {
+            moveTo(HandoverState.CACHING_UP);
+        }
+        checkStop(next);
+    }
+
+    /**
+     * The backfill reader's position: past the target (no record there, e.g. transaction markers)
+     * or at the end of a bounded backfill, the backfill has caught up.
+     */
+    void onBackfillProgress(long position, boolean endOfBackfill) {
+        if (state != HandoverState.BACKFILLING || complete) {
+            return;
+        }
+        if (position >= target) {
+            next = Math.max(next, position);
+            moveTo(HandoverState.CACHING_UP);
+        } else if (endOfBackfill) {
+            next = Math.max(next, position);
+            moveTo(HandoverState.CACHING_UP);
+        }
+        checkStop(next);
+    }
+
+    // ------------------------------------------------------------------ upstream side
+
+    /**
+     * The upstream reader was given this split (a seekable one at {@link #nextOffset()}): a
+     * seekable upstream finishes a caching-up split at once; a finished split checks that the
+     * upstream still has its next offset.
+     */
+    void onUpstreamStarted() throws java.io.IOException {
+        if (state == HandoverState.CACHING_UP && upstreamSeekable) {
+            finish();
+        } else if (state == HandoverState.FINISHED) {
+            checkNoGap();
+        }
+    }
+
+    boolean stoppingOffsetPresent() {
+        return stoppingOffset.isPresent();
+    }
+
+    void onUpstreamRecord(long offset, long timestamp, T value) throws java.io.IOException {
+        if (complete) {
+            return;
+        }
+        switch (state) {
+            case FINISHED:
+                if (offset < next) {
+                    if (upstreamSeekable) {
+                        throw new OffsetRegressionException(splitId, "upstream", offset, next);
+                    }
+                    // a feed replays what was emitted before a restore: drop it, in order
+                    checkUpstreamOrder(offset);
+                    return;
+                }
+                emitUpstream(offset, timestamp, value);
+                return;
+            case BACKFILLING:
+                checkUpstreamOrder(offset);
+                target = Math.max(target, offset + 1);
+                if (offset + 1 == next) {
+                    // the upstream stands exactly where the backfill is: hand over now
+                    finish();
+                } else if (offset + 1 < next) {
+                    moveTo(HandoverState.CACHING_UP);
+                }
+                return;
+            case CACHING_UP:
+                checkUpstreamOrder(offset);
+                if (offset < next) {
+                    return;
+                }
+                finish();
+                emitUpstream(offset, timestamp, value);
+                return;
+            default:
+                throw new IllegalStateException("Unknown state " + state);
+        }
+    }
+
+    private void emitUpstream(long offset, long timestamp, T value) {
+        if (checkStop(offset)) {
+            return;
+        }
+        output.emit(splitId, offset, timestamp, value);
+        next = offset + 1;
+        checkStop(next);
+    }
+
+    /**
+     * The upstream reader's position, for a non-seekable upstream: it raises the target of a
+     * backfilling split and finishes a caching-up split whose range the upstream has passed (an
+     * idle upstream never sends the record that would prove it).
+     */
+    void onUpstreamProgress(long position) throws java.io.IOException {
+        if (complete) {
+            return;
+        }
+        switch (state) {
+            case BACKFILLING:
+                target = Math.max(target, position);
+                break;
+            case CACHING_UP:
+                if (position >= next) {
+                    finish();
+                }
+                break;
+            case FINISHED:
+                if (position > next) {
+                    checkStop(position);
+                }
+                break;
+            default:
+                throw new IllegalStateException("Unknown state " + state);
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private void finish() throws java.io.IOException {
+        checkNoGap();
+        moveTo(HandoverState.FINISHED);
+    }
+
+    private void checkNoGap() throws java.io.IOException {
+        long earliest = upstream.earliestOffset(splitId);
+        if (earliest > next) {
+            throw new OffsetGapException(splitId, next, earliest);
+        }
+    }
+
+    private void checkUpstreamOrder(long offset) {
+        if (offset < upstreamFloor) {
+            throw new OffsetRegressionException(splitId, "upstream", offset, upstreamFloor);
+        }
+        upstreamFloor = offset + 1;
+    }
+
+    /** Marks the split complete if {@code position} reached its stopping offset. */
+    private boolean checkStop(long position) {
+        if (stoppingOffset.isPresent() && position >= stoppingOffset.getAsLong()) {
+            complete = true;
+        }
+        return complete;
+    }
+
+    private void moveTo(HandoverState newState) {
+        state = state.moveTo(newState, splitId);
+        output.transition(splitId, newState, next, target);
+    }
+}

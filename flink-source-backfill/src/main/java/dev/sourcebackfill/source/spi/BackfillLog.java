@@ -1,0 +1,44 @@
+package dev.sourcebackfill.source.spi;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+
+import java.io.Serializable;
+
+/**
+ * What a concrete log (Kafka partitions, archived files in front of a live log, ...) supplies to
+ * {@code BackfillSource}. It is serialized into the job graph and used on the JobManager (split
+ * discovery) and on every TaskManager (the two readers), so it must hold configuration only.
+ *
+ * <p>Every record belongs to one split and has a {@code long} offset, strictly increasing within
+ * the split but not necessarily contiguous (compaction or transaction markers leave holes). The
+ * backfill reader and the upstream reader must agree on offsets: the same offset is the same
+ * record in both.
+ *
+ * @param <T> the type of records
+ */
+@PublicEvolving
+public interface BackfillLog<T> extends Serializable {
+
+    /** Creates the discoverer that lists the log's splits; runs in the enumerator. */
+    LogSplitDiscoverer createSplitDiscoverer() throws Exception;
+
+    /** Creates a reader of the splits' history. One per source reader; it reads many splits. */
+    LogReader<T> createBackfillReader(SourceReaderContext context) throws Exception;
+
+    /** Creates a reader of the splits' live upstream. One per source reader. */
+    LogReader<T> createUpstreamReader(SourceReaderContext context) throws Exception;
+
+    /**
+     * Whether the upstream reader can start a split at a given offset and reads nothing of a split
+     * it has not been given (a job's own consumer). Then a backfilling split is not given to the
+     * upstream reader at all and is handed over by seeking it to the first offset not backfilled.
+     * If {@code false} (a shared or push-based feed), the upstream delivers what it has and the
+     * source drops what the backfill already covered.
+     */
+    boolean isUpstreamSeekable();
+
+    /** The type of the records. */
+    TypeInformation<T> getProducedType();
+}

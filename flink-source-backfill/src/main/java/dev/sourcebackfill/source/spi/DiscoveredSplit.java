@@ -1,0 +1,110 @@
+package dev.sourcebackfill.source.spi;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+import java.io.Serializable;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * A split as a {@link LogSplitDiscoverer} found it.
+ *
+ * <p>Offsets are positions: {@code backfillStartOffset} is the first offset to read,
+ * {@code upstreamEndOffset} is the upstream's end (high watermark, exclusive) at discovery and
+ * becomes the split's backfill target, and the optional {@code stoppingOffset} (exclusive) makes
+ * the split bounded.
+ */
+@PublicEvolving
+public final class DiscoveredSplit implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String splitId;
+    private final long backfillStartOffset;
+    private final long upstreamEndOffset;
+    private final boolean upstreamReadsWholeSplit;
+    private final OptionalLong stoppingOffset;
+
+    private DiscoveredSplit(
+            String splitId,
+            long backfillStartOffset,
+            long upstreamEndOffset,
+            boolean upstreamReadsWholeSplit,
+            OptionalLong stoppingOffset) {
+        this.splitId = Objects.requireNonNull(splitId, "splitId");
+        if (backfillStartOffset < 0 || upstreamEndOffset < 0) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Split %s: offsets must not be negative (start %d, upstream end %d)",
+                            splitId, backfillStartOffset, upstreamEndOffset));
+        }
+        this.backfillStartOffset = backfillStartOffset;
+        this.upstreamEndOffset = upstreamEndOffset;
+        this.upstreamReadsWholeSplit = upstreamReadsWholeSplit;
+        this.stoppingOffset = Objects.requireNonNull(stoppingOffset, "stoppingOffset");
+    }
+
+    /** A split whose history [start, upstreamEnd) is backfilled before the upstream takes over. */
+    public static DiscoveredSplit backfilled(
+            String splitId, long backfillStartOffset, long upstreamEndOffset) {
+        return new DiscoveredSplit(
+                splitId, backfillStartOffset, upstreamEndOffset, false, OptionalLong.empty());
+    }
+
+    /**
+     * A split whose whole content the upstream reads from {@code startOffset} (a split created
+     * after the job started): it starts {@code FINISHED}.
+     */
+    public static DiscoveredSplit readByUpstream(String splitId, long startOffset) {
+        return new DiscoveredSplit(splitId, startOffset, startOffset, true, OptionalLong.empty());
+    }
+
+    /** The same split, bounded: it ends once every offset below {@code stoppingOffset} was read. */
+    public DiscoveredSplit withStoppingOffset(long stoppingOffset) {
+        if (stoppingOffset < backfillStartOffset) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Split %s: stopping offset %d is below its start offset %d",
+                            splitId, stoppingOffset, backfillStartOffset));
+        }
+        return new DiscoveredSplit(
+                splitId,
+                backfillStartOffset,
+                upstreamEndOffset,
+                upstreamReadsWholeSplit,
+                OptionalLong.of(stoppingOffset));
+    }
+
+    public String splitId() {
+        return splitId;
+    }
+
+    public long backfillStartOffset() {
+        return backfillStartOffset;
+    }
+
+    public long upstreamEndOffset() {
+        return upstreamEndOffset;
+    }
+
+    public boolean upstreamReadsWholeSplit() {
+        return upstreamReadsWholeSplit;
+    }
+
+    public OptionalLong stoppingOffset() {
+        return stoppingOffset;
+    }
+
+    @Override
+    public String toString() {
+        return "DiscoveredSplit{"
+                + splitId
+                + ", start="
+                + backfillStartOffset
+                + ", upstreamEnd="
+                + upstreamEndOffset
+                + (upstreamReadsWholeSplit ? ", upstream reads whole split" : "")
+                + (stoppingOffset.isPresent() ? ", stop=" + stoppingOffset.getAsLong() : "")
+                + '}';
+    }
+}

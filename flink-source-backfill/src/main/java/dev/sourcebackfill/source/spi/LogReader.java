@@ -1,0 +1,57 @@
+package dev.sourcebackfill.source.spi;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Reads records of many splits of one log; used once for the backfill and once for the upstream.
+ * All methods are called from one thread (the source's fetcher thread), except {@link #wakeUp()}.
+ *
+ * <p>Positions are the next offset the reader would deliver for a split: every offset below the
+ * position that this reader will ever deliver has been delivered. A position may move past
+ * offsets that have no record (transaction markers, compaction), which is how the source decides
+ * a handover without waiting for a record that never comes.
+ *
+ * @param <T> the type of records
+ */
+@PublicEvolving
+public interface LogReader<T> extends AutoCloseable {
+
+    /**
+     * Starts reading a split at {@code startOffset}. A non-seekable upstream may ignore the offset
+     * and deliver from wherever its feed is.
+     */
+    void addSplit(String splitId, long startOffset) throws IOException;
+
+    /** Stops reading a split; nothing of it is delivered after this returns. */
+    void removeSplit(String splitId) throws IOException;
+
+    /**
+     * Delivers available records, waiting at most {@code maxWait} when none are available. Records
+     * of one split come in increasing offset order. Memory is the reader's own batch: the source
+     * hands each batch on before polling again.
+     */
+    void poll(Duration maxWait, LogRecordCollector<T> collector) throws IOException;
+
+    /** The read position of a split (see the class comment). */
+    long position(String splitId) throws IOException;
+
+    /** The lowest offset of the split this reader can still deliver (after retention). */
+    long earliestOffset(String splitId) throws IOException;
+
+    /**
+     * Whether this reader has delivered everything it will ever have of the split: a bounded
+     * backfill (an archive) that ended. Upstream readers return {@code false}.
+     */
+    default boolean isEndOfSplit(String splitId) throws IOException {
+        return false;
+    }
+
+    /** Makes a blocking {@link #poll} return early; may be called from any thread. */
+    void wakeUp();
+
+    @Override
+    void close() throws Exception;
+}

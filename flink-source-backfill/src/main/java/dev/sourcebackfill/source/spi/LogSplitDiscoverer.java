@@ -1,0 +1,30 @@
+package dev.sourcebackfill.source.spi;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+import java.util.List;
+
+/** Lists the splits of a log. Runs in the enumerator, never concurrently with itself. */
+@PublicEvolving
+public interface LogSplitDiscoverer extends AutoCloseable {
+
+    /**
+     * Lists every split the log has now, with its current positions. Splits already known are
+     * ignored by the caller, so returning them again is fine.
+     *
+     * @param initial {@code true} for the discovery at the job's first start; splits found later
+     *     may be marked {@link DiscoveredSplit#upstreamReadsWholeSplit()}
+     */
+    List<DiscoveredSplit> discoverSplits(boolean initial) throws Exception;
+
+    /**
+     * Whether later discoveries may still find new splits. A bounded source tells its readers that
+     * no more splits come once this is {@code false}.
+     */
+    default boolean mayDiscoverMoreSplits() {
+        return true;
+    }
+
+    @Override
+    default void close() throws Exception {}
+}

@@ -1,0 +1,65 @@
+package dev.sourcebackfill.source.split;
+
+import org.apache.flink.annotation.Internal;
+
+/**
+ * The mutable, task-thread view of a split: updated by the record emitter as elements are emitted,
+ * so that a checkpoint always holds exactly what was emitted.
+ */
+@Internal
+public final class BackfillSplitState {
+
+    private final BackfillSplit initial;
+    private HandoverState state;
+    private long nextOffset;
+    private long targetEndOffset;
+    /** Records this reader emitted from the backfill for the split; a metric, not checkpointed. */
+    private long backfilledRecords;
+
+    public BackfillSplitState(BackfillSplit split) {
+        this.initial = split;
+        this.state = split.state();
+        this.nextOffset = split.nextOffset();
+        this.targetEndOffset = split.targetEndOffset();
+    }
+
+    public String splitId() {
+        return initial.splitId();
+    }
+
+    public HandoverState state() {
+        return state;
+    }
+
+    public long nextOffset() {
+        return nextOffset;
+    }
+
+    public long targetEndOffset() {
+        return targetEndOffset;
+    }
+
+    public long backfilledRecords() {
+        return backfilledRecords;
+    }
+
+    public void countBackfilled() {
+        backfilledRecords++;
+    }
+
+    /** Records that the record at {@code offset} was emitted. */
+    public void recordEmitted(long offset) {
+        nextOffset = offset + 1;
+    }
+
+    /** Applies a transition decided by the fetcher; offsets only move forward. */
+    public void applyTransition(HandoverState newState, long newNextOffset, long newTarget) {
+        state = state.moveTo(newState, initial.splitId());
+        nextOffset = Math.max(nextOffset, newNextOffset);
+        targetEndOffset = Math.max(targetEndOffset, newTarget);
+    }
+
+    public BackfillSplit toSplit() {
+        return initial.withProgress(state, nextOffset, targetEndOffset);
+    }
+}
