@@ -1,0 +1,511 @@
+package dev.sourcebackfill.source.enumerator;
+
+import dev.sourcebackfill.source.event.ForwardModeEvent;
+import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
+import dev.sourcebackfill.source.event.SplitStatus;
+import dev.sourcebackfill.source.event.SplitStatusReportEvent;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+import static dev.sourcebackfill.source.split.HandoverState.BACKFILLING;
+import static dev.sourcebackfill.source.split.HandoverState.CACHING_UP;
+import static dev.sourcebackfill.source.split.HandoverState.FINISHED;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Every decision of the enumerator, on Flink's mock enumerator context. */
+class BackfillSplitEnumeratorTest {
+
+    private static final int PARALLELISM = 2;
+
+    private RecordingContext context;
+    private FakeDiscoverer discoverer;
+    private BackfillSplitEnumerator enumerator;
+    /** The reader incarnation each subtask reports with. */
+    private final Map<Integer, Long> incarnation = new HashMap<>();
+    private final Map<Integer, Long> reportIds = new HashMap<>();
+
+    @BeforeEach
+    void setUp() throws Throwable {
+        context = new RecordingContext(PARALLELISM);
+        discoverer = new FakeDiscoverer();
+        // split ids chosen so that each subtask owns two
+        for (String id : List.of("s-0", "s-1", "s-2", "s-3")) {
+            discoverer.splits.add(DiscoveredSplit.backfilled(id, 0, 100));
+        }
+        enumerator = newEnumerator(null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        registerReader(0);
+        registerReader(1);
+    }
+
+    @AfterEach
+    void tearDown() throws Throwable {
+        context.close();
+    }
+
+    private BackfillSplitEnumerator newEnumerator(BackfillEnumeratorState restored) {
+        return new BackfillSplitEnumerator(
+                context, discoverer, false, Duration.ZERO, restored);
+    }
+
+    private void registerReader(int subtask) {
+        incarnation.put(subtask, 1000L + subtask * 10 + incarnation.getOrDefault(subtask, 0L) % 10 + 1);
+        reportIds.put(subtask, 0L);
+        context.registerReader(new ReaderInfo(subtask, "localhost"));
+        enumerator.addReader(subtask);
+    }
+
+    /** A regional failover of one subtask: Flink gives the splits back, the reader re-registers. */
+    private void regionalFailover(int subtask, List<BackfillSplit> givenBack) {
+        context.unregisterReader(subtask);
+        enumerator.addSplitsBack(givenBack, subtask);
+        registerReader(subtask);
+    }
+
+    private List<String> owned(int subtask) {
+        List<String> ids = new ArrayList<>();
+        for (SplitsAssignment<BackfillSplit> a : context.getSplitsAssignmentSequence()) {
+            a.assignment().getOrDefault(subtask, List.of()).forEach(s -> ids.add(s.splitId()));
+        }
+        return ids;
+    }
+
+    private void report(int subtask, HandoverState state, String... splitIds) {
+        List<SplitStatus> statuses = new ArrayList<>();
+        for (String id : splitIds) {
+            statuses.add(new SplitStatus(id, state, 100, false));
+        }
+        reportFrom(subtask, incarnation.get(subtask), statuses);
+    }
+
+    private void reportFrom(int subtask, long readerIncarnation, List<SplitStatus> statuses) {
+        long id = reportIds.merge(subtask, 1L, Long::sum);
+        enumerator.handleSourceEvent(
+                subtask, new SplitStatusReportEvent(readerIncarnation, id, statuses));
+    }
+
+    private void reportAll(HandoverState state) {
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            report(subtask, state, owned(subtask).toArray(new String[0]));
+        }
+    }
+
+    private List<Long> forwardEvents(int subtask) throws Exception {
+        return context.getSentSourceEvent().getOrDefault(subtask, List.of()).stream()
+                .filter(e -> e instanceof ForwardModeEvent)
+                .map(e -> ((ForwardModeEvent) e).checkpointId())
+                .collect(Collectors.toList());
+    }
+
+    // ------------------------------------------------------------------ assignment
+
+    @Test
+    void assignsEverySplitOnceToItsFixedOwner() {
+        assertThat(owned(0)).hasSize(2);
+        assertThat(owned(1)).hasSize(2);
+        assertThat(owned(0)).doesNotContainAnyElementsOf(owned(1));
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            for (String id : owned(subtask)) {
+                assertThat(BackfillSplitEnumerator.ownerOf(id, PARALLELISM)).isEqualTo(subtask);
+            }
+        }
+    }
+
+    @Test
+    void acknowledgesEveryReport() throws Throwable {
+        report(0, BACKFILLING, owned(0).get(0));
+        report(0, CACHING_UP, owned(0).get(0));
+        List<SourceEvent> sent = context.getSentSourceEvent().get(0);
+        assertThat(sent)
+                .filteredOn(e -> e instanceof ReportAcknowledgedEvent)
+                .extracting(e -> ((ReportAcknowledgedEvent) e).reportId())
+                .containsExactly(1L, 2L);
+    }
+
+    // ------------------------------------------------------------------ the forward-mode gate
+
+    @Test
+    void noForwardModeBeforeACompletedCheckpointWhoseOwnSnapshotHadAllFinished() throws Throwable {
+        reportAll(FINISHED);
+        // completion of a checkpoint the enumerator took no eligible snapshot for
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isFalse();
+
+        enumerator.snapshotState(2);
+        assertThat(enumerator.isForwardMode()).isFalse();
+        assertThat(forwardEvents(0)).isEmpty();
+
+        enumerator.notifyCheckpointComplete(2);
+        assertThat(enumerator.isForwardMode()).isTrue();
+        assertThat(forwardEvents(0)).containsExactly(2L);
+        assertThat(forwardEvents(1)).containsExactly(2L);
+        assertThat(context.backlogSignals).endsWith(true, false);
+    }
+
+    @Test
+    void aSplitNotFinishedInTheSnapshotBlocksForwardMode() throws Throwable {
+        reportAll(FINISHED);
+        report(1, CACHING_UP, owned(1).get(0));
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isFalse();
+    }
+
+    @Test
+    void aReportArrivingAfterTheSnapshotCountsOnlyForTheNextCheckpoint() throws Throwable {
+        reportAll(CACHING_UP);
+        enumerator.snapshotState(1);
+        // the reader sent FINISHED while the gateway was closed: delivered after the snapshot
+        reportAll(FINISHED);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isFalse();
+
+        enumerator.snapshotState(2);
+        enumerator.notifyCheckpointComplete(2);
+        assertThat(enumerator.isForwardMode()).isTrue();
+        assertThat(forwardEvents(0)).containsExactly(2L);
+    }
+
+    @Test
+    void aMissedNotificationIsMadeUpByTheNextCompletedCheckpoint() throws Throwable {
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        enumerator.snapshotState(2);
+        // notification of 1 never comes; 2 subsumes it
+        enumerator.notifyCheckpointComplete(2);
+        assertThat(forwardEvents(0)).containsExactly(2L);
+    }
+
+    @Test
+    void aMissedNotificationDoesNotLetALaterIneligibleCheckpointConfirm() throws Throwable {
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        // a new split appears: snapshot 2 does not have everything finished
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-4", 0, 10));
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        enumerator.snapshotState(2);
+        enumerator.notifyCheckpointComplete(2);
+        assertThat(enumerator.isForwardMode()).isFalse();
+        // and the late notification of 1 is subsumed: it confirms nothing any more
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isFalse();
+    }
+
+    @Test
+    void anAbortedCheckpointsSnapshotNeverCounts() throws Throwable {
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointAborted(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isFalse();
+    }
+
+    @Test
+    void abortedCheckpointThenRegionalFailoverThenLaterCompletedCheckpoint() throws Throwable {
+        // Flink CDC's hole: "some eligible snapshot <= n" would enter forward mode here
+        reportAll(FINISHED);
+        long oldIncarnation = incarnation.get(0);
+        enumerator.snapshotState(3);
+        enumerator.notifyCheckpointAborted(3);
+
+        regionalFailover(0, List.of());
+        // a late report of the replaced reader instance must not confirm anything
+        reportFrom(0, oldIncarnation, statuses(owned(0), FINISHED));
+        // the restored reader's report is delivered only after the next snapshot
+        enumerator.snapshotState(4);
+        report(0, CACHING_UP, owned(0).toArray(new String[0]));
+        enumerator.notifyCheckpointComplete(4);
+        assertThat(enumerator.isForwardMode()).isFalse();
+
+        enumerator.snapshotState(5);
+        enumerator.notifyCheckpointComplete(5);
+        assertThat(enumerator.isForwardMode()).isFalse();
+
+        report(0, FINISHED, owned(0).toArray(new String[0]));
+        enumerator.snapshotState(6);
+        enumerator.notifyCheckpointComplete(6);
+        assertThat(forwardEvents(1)).containsExactly(6L);
+    }
+
+    @Test
+    void regionalFailoverWithoutAbortNotificationStillInvalidatesOlderSnapshots()
+            throws Exception {
+        reportAll(FINISHED);
+        enumerator.snapshotState(3);
+        regionalFailover(1, List.of());
+        // the abort notification of 3 was lost, and 3's completion can no longer happen; even a
+        // stray completion of 3 must not confirm
+        enumerator.notifyCheckpointComplete(3);
+        assertThat(enumerator.isForwardMode()).isFalse();
+    }
+
+    @Test
+    void aReaderRestoredWithOlderStateAfterForwardModeMakesTheSourceLeaveIt() throws Throwable {
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isTrue();
+
+        regionalFailover(1, List.of());
+        assertThat(enumerator.isForwardMode()).isFalse();
+        assertThat(context.backlogSignals).endsWith(true, false, true);
+        // in-memory status said FINISHED; nothing is trusted until the restored reader reports
+        enumerator.snapshotState(2);
+        enumerator.notifyCheckpointComplete(2);
+        assertThat(enumerator.isForwardMode()).isFalse();
+
+        report(1, CACHING_UP, owned(1).toArray(new String[0]));
+        assertThat(enumerator.tracker().get(owned(1).get(0)).state()).isEqualTo(CACHING_UP);
+        report(1, FINISHED, owned(1).toArray(new String[0]));
+        enumerator.snapshotState(3);
+        enumerator.notifyCheckpointComplete(3);
+        assertThat(forwardEvents(0)).containsExactly(1L, 3L);
+    }
+
+    @Test
+    void anEmptyStatusTableNeverCountsAsAllFinished() throws Throwable {
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        discoverer.splits.clear();
+        enumerator = newEnumerator(null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        registerReader(0);
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isFalse();
+    }
+
+    @Test
+    void aSplitWhoseReaderIsNotRegisteredBlocksForwardMode() throws Throwable {
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        enumerator = newEnumerator(null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        registerReader(0);
+        report(0, FINISHED, owned(0).toArray(new String[0]));
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isFalse();
+    }
+
+    // ------------------------------------------------------------------ failover and new splits
+
+    @Test
+    void splitsGivenBackAreReassignedAsGivenAndWaitForConfirmation() throws Throwable {
+        reportAll(FINISHED);
+        String id = owned(0).get(0);
+        BackfillSplit asAssigned = new BackfillSplit(id, BACKFILLING, 0, 100, java.util.OptionalLong.empty());
+        int assignmentsBefore = context.getSplitsAssignmentSequence().size();
+
+        regionalFailover(0, List.of(asAssigned));
+        List<SplitsAssignment<BackfillSplit>> sequence = context.getSplitsAssignmentSequence();
+        assertThat(sequence).hasSize(assignmentsBefore + 1);
+        assertThat(sequence.get(sequence.size() - 1).assignment())
+                .containsOnlyKeys(0)
+                .containsEntry(0, List.of(asAssigned));
+        TrackedSplit tracked = enumerator.tracker().get(id);
+        assertThat(tracked.state()).isEqualTo(BACKFILLING);
+        assertThat(tracked.confirmed).isFalse();
+
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isFalse();
+    }
+
+    @Test
+    void aSplitDiscoveredAfterForwardModeThatNeedsBackfillLeavesForwardMode() throws Throwable {
+        enterForwardMode(1);
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-4", 0, 50));
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        assertThat(enumerator.isForwardMode()).isFalse();
+        assertThat(enumerator.tracker().get("s-4").state()).isEqualTo(BACKFILLING);
+        assertThat(context.backlogSignals).endsWith(false, true);
+    }
+
+    @Test
+    void aSplitDiscoveredAfterForwardModeThatTheUpstreamReadsWholeStartsFinished()
+            throws Throwable {
+        enterForwardMode(1);
+        discoverer.splits.add(DiscoveredSplit.readByUpstream("s-4", 0));
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        assertThat(enumerator.tracker().get("s-4").state()).isEqualTo(FINISHED);
+        int owner = BackfillSplitEnumerator.ownerOf("s-4", PARALLELISM);
+        assertThat(owned(owner)).contains("s-4");
+        // forward mode goes on for the others; the new split still needs its reader's word
+        // before a later checkpoint may confirm again
+        enumerator.snapshotState(2);
+        assertThat(enumerator.tracker().allConfirmedFinished()).isFalse();
+        report(owner, FINISHED, "s-4");
+        assertThat(enumerator.tracker().allConfirmedFinished()).isTrue();
+    }
+
+    @Test
+    void periodicDiscoveryFindsSplitsWhileRunning() throws Throwable {
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        discoverer.calls.clear();
+        enumerator =
+                new BackfillSplitEnumerator(
+                        context, discoverer, false, Duration.ofSeconds(1), null);
+        enumerator.start();
+        assertThat(context.getPeriodicCallables()).hasSize(1);
+        context.runPeriodicCallable(0);
+        assertThat(discoverer.calls).containsExactly(true);
+        discoverer.splits.add(DiscoveredSplit.readByUpstream("s-9", 0));
+        context.runPeriodicCallable(0);
+        assertThat(discoverer.calls).containsExactly(true, false);
+        assertThat(enumerator.tracker().get("s-9").state()).isEqualTo(FINISHED);
+    }
+
+    @Test
+    void snapshotRestoreRoundTripKeepsTheTableAndTrustsNothing() throws Throwable {
+        report(0, FINISHED, owned(0).toArray(new String[0]));
+        report(1, CACHING_UP, owned(1).get(0));
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-pending", 0, 10));
+        context.unregisterReader(BackfillSplitEnumerator.ownerOf("s-pending", PARALLELISM));
+        enumerator.start();
+        context.runNextOneTimeCallable();
+
+        BackfillEnumeratorState state = enumerator.snapshotState(7);
+        BackfillEnumeratorStateSerializer serializer = new BackfillEnumeratorStateSerializer();
+        BackfillEnumeratorState restored =
+                serializer.deserialize(serializer.getVersion(), serializer.serialize(state));
+        assertThat(restored).isEqualTo(state);
+        assertThat(restored.initialDiscoveryDone()).isTrue();
+
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        enumerator = newEnumerator(restored);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        assertThat(discoverer.calls).endsWith(false);
+        registerReader(0);
+        registerReader(1);
+        // only the split that was pending is assigned; the others are in the readers' state
+        List<String> assigned = new ArrayList<>(owned(0));
+        assigned.addAll(owned(1));
+        assertThat(assigned).containsExactly("s-pending");
+        assertThat(enumerator.tracker().get("s-0").confirmed).isFalse();
+        assertThat(enumerator.tracker().countUnconfirmed()).isEqualTo(5);
+        enumerator.snapshotState(8);
+        enumerator.notifyCheckpointComplete(8);
+        assertThat(enumerator.isForwardMode()).isFalse();
+    }
+
+    @Test
+    void boundedSourceNeedsAStoppingOffsetPerSplitAndSignalsNoMoreSplits() throws Throwable {
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        FakeDiscoverer bounded = new FakeDiscoverer();
+        bounded.mayDiscoverMore = false;
+        bounded.splits.add(DiscoveredSplit.backfilled("s-0", 0, 10).withStoppingOffset(20));
+        enumerator = new BackfillSplitEnumerator(context, bounded, true, Duration.ZERO, null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        registerReader(0);
+        registerReader(1);
+        assertThat(context.hasNoMoreSplits(0)).isTrue();
+        assertThat(context.hasNoMoreSplits(1)).isTrue();
+
+        bounded.splits.add(DiscoveredSplit.backfilled("s-unbounded", 0, 10));
+        BackfillSplitEnumerator other =
+                new BackfillSplitEnumerator(context, bounded, true, Duration.ZERO, null);
+        other.start();
+        assertThatThrownBy(context::runNextOneTimeCallable)
+                .hasStackTraceContaining("split s-unbounded has no stopping offset");
+    }
+
+    @Test
+    void anEndedSplitCountsAsDoneButComesBackIfItsReaderIsRestoredBeforeTheEnd()
+            throws Exception {
+        reportAll(FINISHED);
+        String id = owned(0).get(0);
+        reportFrom(0, incarnation.get(0), List.of(new SplitStatus(id, FINISHED, 100, true)));
+        assertThat(enumerator.tracker().get(id).ended).isTrue();
+        enumerator.snapshotState(1);
+        // checkpoint 1 never completes; the reader is restored to a state that still holds it
+        regionalFailover(0, List.of());
+        assertThat(enumerator.tracker().get(id).ended).isFalse();
+
+        // had checkpoint 1 completed, the end would have been kept
+        report(0, FINISHED, owned(0).toArray(new String[0]));
+        reportFrom(0, incarnation.get(0), List.of(new SplitStatus(id, FINISHED, 100, true)));
+        enumerator.snapshotState(2);
+        enumerator.notifyCheckpointComplete(2);
+        regionalFailover(0, List.of());
+        assertThat(enumerator.tracker().get(id).ended).isTrue();
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private void enterForwardMode(long checkpointId) {
+        reportAll(FINISHED);
+        enumerator.snapshotState(checkpointId);
+        enumerator.notifyCheckpointComplete(checkpointId);
+        assertThat(enumerator.isForwardMode()).isTrue();
+    }
+
+    private static List<SplitStatus> statuses(List<String> ids, HandoverState state) {
+        return ids.stream()
+                .map(id -> new SplitStatus(id, state, 100, false))
+                .collect(Collectors.toList());
+    }
+
+    /** Flink's mock context, recording the backlog signals too. */
+    static final class RecordingContext extends MockSplitEnumeratorContext<BackfillSplit> {
+        final List<Boolean> backlogSignals = new CopyOnWriteArrayList<>();
+
+        RecordingContext(int parallelism) {
+            super(parallelism);
+        }
+
+        @Override
+        public void setIsProcessingBacklog(boolean isProcessingBacklog) {
+            backlogSignals.add(isProcessingBacklog);
+        }
+    }
+
+    /** A discoverer whose answer the test sets. */
+    static final class FakeDiscoverer implements LogSplitDiscoverer {
+        final List<DiscoveredSplit> splits = new CopyOnWriteArrayList<>();
+        final List<Boolean> calls = new CopyOnWriteArrayList<>();
+        volatile boolean mayDiscoverMore = true;
+
+        @Override
+        public List<DiscoveredSplit> discoverSplits(boolean initial) {
+            calls.add(initial);
+            return new ArrayList<>(splits);
+        }
+
+        @Override
+        public boolean mayDiscoverMoreSplits() {
+            return mayDiscoverMore;
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.OffsetRegressionException;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Every rule of the handover state machine, as a table. A row gives the upstream kind (S: seekable,
+ * F: feed), the split's initial state, a list of steps, and what the handover must output:
+ *
+ * <ul>
+ *   <li>steps: {@code b5} backfill record at 5; {@code bp9} backfill position 9; {@code be9}
+ *       bounded backfill ended at position 9; {@code u5} upstream record at 5; {@code up9}
+ *       upstream position 9; {@code us} upstream started (given the split); {@code start}
+ *       the split was added; {@code earliest7} the upstream's earliest offset is now 7;
+ *   <li>output: {@code e5} record 5 emitted; {@code C@6} transition to CACHING_UP with next
+ *       offset 6; {@code F@6} to FINISHED; then {@code end:STATE@next}, and {@code complete} for
+ *       a bounded split that reached its stop.
+ * </ul>
+ */
+class SplitHandoverTest {
+
+    static Stream<Arguments> rules() {
+        return Stream.of(
+                // --- BACKFILLING: backfill records
+                row("backfill record below target is emitted", "S", "B 0 10", "b0 b1 b5",
+                        "e0 e1 e5 end:BACKFILLING@6"),
+                row("backfill record at the target's last offset moves to CACHING_UP", "F",
+                        "B 0 10", "b8 b9", "e8 e9 C@10 end:CACHING_UP@10"),
+                row("backfill record beyond the target moves to CACHING_UP", "F", "B 0 10",
+                        "b12", "e12 C@13 end:CACHING_UP@13"),
+                row("seekable: CACHING_UP is sought and FINISHED at once", "S", "B 0 10",
+                        "b9 us", "e9 C@10 F@10 end:FINISHED@10"),
+                row("compaction holes: offsets need not be contiguous", "S", "B 0 10",
+                        "b1 b4 b7", "e1 e4 e7 end:BACKFILLING@8"),
+                row("backfill position past the target without a record (markers)", "F",
+                        "B 0 10", "b7 bp10", "e7 C@10 end:CACHING_UP@10"),
+                row("backfill position below the target changes nothing", "F", "B 0 10",
+                        "b3 bp6", "e3 end:BACKFILLING@4"),
+                row("bounded backfill ended before the target", "F", "B 0 10", "b3 be5",
+                        "e3 C@5 end:CACHING_UP@5"),
+                row("nothing to backfill: start at the target", "F", "B 10 10", "start",
+                        "C@10 end:CACHING_UP@10"),
+                row("nothing to backfill, seekable: FINISHED at once", "S", "B 10 10",
+                        "start us", "C@10 F@10 end:FINISHED@10"),
+                row("backfill records after CACHING_UP are dropped", "F", "B 0 3", "b2 b3 b4",
+                        "e2 C@3 end:CACHING_UP@3"),
+                // --- BACKFILLING: upstream records (feed)
+                row("upstream record at the last backfilled offset finishes the split", "F",
+                        "B 0 100", "b0 b1 b2 u2", "e0 e1 e2 F@3 end:FINISHED@3"),
+                row("upstream record behind the backfill moves to CACHING_UP", "F", "B 0 100",
+                        "b0 b1 b2 u1", "e0 e1 e2 C@3 end:CACHING_UP@3"),
+                row("upstream record ahead of the backfill raises the target", "F", "B 0 3",
+                        "u5 b2 b3 b4 b5", "e2 e3 e4 e5 C@6 end:CACHING_UP@6"),
+                row("upstream position raises the target", "F", "B 0 3", "up8 b2 b7",
+                        "e2 e7 C@8 end:CACHING_UP@8"),
+                // --- CACHING_UP
+                row("CACHING_UP drops upstream records inside the backfilled range", "F",
+                        "C 6 6", "u3 u4 u5", "end:CACHING_UP@6"),
+                row("CACHING_UP emits the first upstream record above the range", "F",
+                        "C 6 6", "u5 u6 u7", "F@6 e6 e7 end:FINISHED@8"),
+                row("compaction removed the offset after the range", "F", "C 6 6", "u5 u9",
+                        "F@6 e9 end:FINISHED@10"),
+                row("idle upstream: its position past the range finishes the split", "F",
+                        "C 6 6", "up6", "F@6 end:FINISHED@6"),
+                row("upstream position still inside the range keeps CACHING_UP", "F", "C 6 6",
+                        "up5", "end:CACHING_UP@6"),
+                row("restored CACHING_UP split on a seekable upstream", "S", "C 6 6", "us",
+                        "F@6 end:FINISHED@6"),
+                // --- FINISHED
+                row("FINISHED emits upstream records", "S", "F 6 6", "us u6 u8",
+                        "e6 e8 end:FINISHED@9"),
+                row("a feed's replay of emitted records is dropped", "F", "F 6 6", "us u4 u5 u6",
+                        "e6 end:FINISHED@7"),
+                // --- bounded splits
+                row("bounded: a backfill record at the stop completes the split", "F",
+                        "B 0 100 stop5", "b3 b5", "e3 end:BACKFILLING@4 complete"),
+                row("bounded: the last record below the stop completes the split", "F",
+                        "B 0 100 stop5", "b4", "e4 end:BACKFILLING@5 complete"),
+                row("bounded: upstream position at the stop completes the split", "S",
+                        "F 6 6 stop9", "us u7 up9", "e7 end:FINISHED@8 complete"),
+                row("bounded: upstream record beyond the stop is not emitted", "S",
+                        "F 6 6 stop9", "us u8 u9", "e8 end:FINISHED@9 complete"));
+    }
+
+    static Stream<Arguments> failures() {
+        return Stream.of(
+                row("backfill offset regression", "S", "B 0 10", "b5 b4",
+                        "regression:split-1:backfill:4"),
+                row("backfill duplicate offset", "S", "B 0 10", "b5 b5",
+                        "regression:split-1:backfill:5"),
+                row("upstream regression on a FINISHED split (seekable)", "S", "F 6 6",
+                        "us u6 u3", "regression:split-1:upstream:3"),
+                row("upstream regression while backfilling (feed)", "F", "B 0 100", "u5 u4",
+                        "regression:split-1:upstream:4"),
+                row("a feed going backwards on a FINISHED split", "F", "F 6 6", "us u5 u4",
+                        "regression:split-1:upstream:4"),
+                row("gap at the handover, seekable", "S", "B 0 10", "earliest12 b9 us",
+                        "gap:split-1:10:12"),
+                row("gap at the handover, feed with an idle upstream", "F", "C 6 6",
+                        "earliest8 up9", "gap:split-1:6:8"),
+                row("gap at the handover, feed record", "F", "B 0 3", "earliest7 be3 u8",
+                        "gap:split-1:3:7"),
+                row("gap on a restored FINISHED split", "S", "F 6 6", "earliest9 us",
+                        "gap:split-1:6:9"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rules")
+    void followsRule(String name, String kind, String initial, String steps, String expected)
+            throws Exception {
+        Run run = new Run(kind, initial);
+        run.apply(steps);
+        assertThat(run.trace()).as(name).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("failures")
+    void failsLoudly(String name, String kind, String initial, String steps, String expected) {
+        Run run = new Run(kind, initial);
+        String[] e = expected.split(":");
+        if (e[0].equals("regression")) {
+            assertThatThrownBy(() -> run.apply(steps))
+                    .isInstanceOf(OffsetRegressionException.class)
+                    .hasMessageContaining("split " + e[1])
+                    .hasMessageContaining("the " + e[2] + " reader delivered offset " + e[3]);
+        } else {
+            assertThatThrownBy(() -> run.apply(steps))
+                    .isInstanceOf(OffsetGapException.class)
+                    .hasMessageContaining("split " + e[1])
+                    .hasMessageContaining("every offset below " + e[2])
+                    .hasMessageContaining("earliest available offset is " + e[3]);
+        }
+    }
+
+    private static Arguments row(
+            String name, String kind, String initial, String steps, String expected) {
+        return Arguments.of(name, kind, initial, steps, expected);
+    }
+
+    /** One handover fed with a row's steps, recording its output. */
+    private static final class Run implements SplitHandover.HandoverOutput<String> {
+        private final List<String> out = new ArrayList<>();
+        private final SplitHandover<String> handover;
+        private long earliest = 0;
+
+        Run(String kind, String initial) {
+            String[] p = initial.split(" ");
+            HandoverState state =
+                    p[0].equals("B")
+                            ? HandoverState.BACKFILLING
+                            : p[0].equals("C") ? HandoverState.CACHING_UP : HandoverState.FINISHED;
+            OptionalLong stop =
+                    p.length > 3
+                            ? OptionalLong.of(Long.parseLong(p[3].substring(4)))
+                            : OptionalLong.empty();
+            BackfillSplit split =
+                    new BackfillSplit(
+                            "split-1", state, Long.parseLong(p[1]), Long.parseLong(p[2]), stop);
+            handover = new SplitHandover<>(split, kind.equals("S"), id -> earliest, this);
+        }
+
+        void apply(String steps) throws Exception {
+            for (String step : steps.split(" ")) {
+                if (step.equals("start")) {
+                    handover.start();
+                } else if (step.equals("us")) {
+                    handover.onUpstreamStarted();
+                } else if (step.startsWith("earliest")) {
+                    earliest = Long.parseLong(step.substring(8));
+                } else if (step.startsWith("bp")) {
+                    handover.onBackfillProgress(Long.parseLong(step.substring(2)), false);
+                } else if (step.startsWith("be")) {
+                    handover.onBackfillProgress(Long.parseLong(step.substring(2)), true);
+                } else if (step.startsWith("up")) {
+                    handover.onUpstreamProgress(Long.parseLong(step.substring(2)));
+                } else if (step.startsWith("b")) {
+                    long o = Long.parseLong(step.substring(1));
+                    handover.onBackfillRecord(o, o, "r" + o);
+                } else if (step.startsWith("u")) {
+                    long o = Long.parseLong(step.substring(1));
+                    handover.onUpstreamRecord(o, o, "r" + o);
+                } else {
+                    throw new IllegalArgumentException(step);
+                }
+            }
+        }
+
+        String trace() {
+            List<String> t = new ArrayList<>(out);
+            t.add("end:" + handover.state() + "@" + handover.nextOffset());
+            if (handover.isComplete()) {
+                t.add("complete");
+            }
+            return String.join(" ", t);
+        }
+
+        @Override
+        public void emit(String splitId, long offset, long timestamp, String value) {
+            assertThat(value).isEqualTo("r" + offset);
+            out.add("e" + offset);
+        }
+
+        @Override
+        public void transition(
+                String splitId, HandoverState newState, long nextOffset, long target) {
+            out.add(newState.name().charAt(0) + "@" + nextOffset);
+            // a seekable upstream is given the split as soon as it is CACHING_UP
+        }
+    }
+}
