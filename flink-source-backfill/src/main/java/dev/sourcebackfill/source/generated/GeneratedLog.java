@@ -20,11 +20,12 @@ import java.util.OptionalLong;
  * <ul>
  *   <li>partition {@code p} appears at {@code epoch} (the first {@code partitions}) or at {@code
  *       epoch + (i + 1) * lateSplitDelay} (the {@code i}-th late one) with offsets {@code [0,
- *       history)} already written;
+ *       history + p * historyStep)} already written;
  *   <li>from then on it grows by {@code liveRatePerSecond} offsets a second;
  *   <li>with {@code compactionHoleEvery = k > 0}, offset {@code o} of partition {@code p} has no
  *       record when {@code (o + p) % k == 0}, like a compacted topic;
- *   <li>when bounded, partition {@code p} stops at {@code history + liveRecords} (exclusive).
+ *   <li>when bounded, partition {@code p} stops at its history's end plus {@code liveRecords}
+ *       (exclusive).
  * </ul>
  *
  * <p>The upstream is seekable (like a job's own Kafka consumer) or, with {@code feedReplay >= 0},
@@ -41,6 +42,7 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
 
     final int partitions;
     final long history;
+    final long historyStep;
     final double liveRatePerSecond;
     final long compactionHoleEvery;
     final int lateSplits;
@@ -54,6 +56,7 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
     GeneratedLog(GeneratedLogBuilder b) {
         this.partitions = b.partitions;
         this.history = b.history;
+        this.historyStep = b.historyStep;
         this.liveRatePerSecond = b.liveRatePerSecond;
         this.compactionHoleEvery = b.compactionHoleEvery;
         this.lateSplits = b.lateSplits;
@@ -95,7 +98,7 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
 
     /** Whether offset {@code offset} of {@code partition} has a record. */
     public boolean exists(int partition, long offset) {
-        if (offset < 0 || (liveRecords.isPresent() && offset >= stoppingOffset())) {
+        if (offset < 0 || (liveRecords.isPresent() && offset >= stoppingOffset(partition))) {
             return false;
         }
         return compactionHoleEvery <= 0 || (offset + partition) % compactionHoleEvery != 0;
@@ -108,13 +111,19 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
             return 0;
         }
         long live = (long) Math.floor((nowMillis - appears) * liveRatePerSecond / 1000.0);
-        long head = history + live;
-        return liveRecords.isPresent() ? Math.min(head, stoppingOffset()) : head;
+        long head = historyOf(partition) + live;
+        return liveRecords.isPresent() ? Math.min(head, stoppingOffset(partition)) : head;
     }
 
-    /** The stopping offset of every partition when bounded. */
-    public long stoppingOffset() {
-        return history + liveRecords.orElseThrow(() -> new IllegalStateException("unbounded"));
+    /** The stopping offset (exclusive) of a partition when bounded. */
+    public long stoppingOffset(int partition) {
+        return historyOf(partition)
+                + liveRecords.orElseThrow(() -> new IllegalStateException("unbounded"));
+    }
+
+    /** The end (exclusive) of the partition's history: what it holds when it appears. */
+    public long historyOf(int partition) {
+        return history + partition * historyStep;
     }
 
     public boolean isBounded() {
@@ -124,14 +133,10 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
     /** How many records a bounded partition has in all. */
     public long recordCount(int partition) {
         long n = 0;
-        for (long o = 0; o < stoppingOffset(); o++) {
+        for (long o = 0; o < stoppingOffset(partition); o++) {
             n += exists(partition, o) ? 1 : 0;
         }
         return n;
-    }
-
-    public long historyPerPartition() {
-        return history;
     }
 
     public int initialPartitions() {
@@ -144,6 +149,7 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
 
     GeneratedRecord record(int partition, long offset) {
         long appears = appearsAtMillis(partition);
+        long history = historyOf(partition);
         long timestamp =
                 offset < history
                         ? appears - (history - offset)
@@ -176,7 +182,7 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
                             initial || p < partitions
                                     ? DiscoveredSplit.backfilled(splitId(p), 0, headAt(p, now))
                                     : DiscoveredSplit.readByUpstream(splitId(p), 0);
-                    found.add(isBounded() ? split.withStoppingOffset(stoppingOffset()) : split);
+                    found.add(isBounded() ? split.withStoppingOffset(stoppingOffset(p)) : split);
                 }
                 return found;
             }
@@ -218,13 +224,14 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
                 + partitions
                 + ", history="
                 + history
+                + (historyStep > 0 ? "+" + historyStep + "*p" : "")
                 + ", liveRate="
                 + liveRatePerSecond
                 + "/s, holeEvery="
                 + compactionHoleEvery
                 + ", lateSplits="
                 + lateSplits
-                + (liveRecords.isPresent() ? ", stop=" + stoppingOffset() : "")
+                + (liveRecords.isPresent() ? ", live records=" + liveRecords.getAsLong() : "")
                 + (feedReplay >= 0 ? ", feed upstream" : ", seekable upstream")
                 + '}';
     }

@@ -11,6 +11,7 @@ public final class GeneratedLogBuilder {
 
     int partitions = 4;
     long history = 10_000;
+    long historyStep = 0;
     double liveRatePerSecond = 100;
     long compactionHoleEvery = 0;
     int lateSplits = 0;
@@ -31,6 +32,12 @@ public final class GeneratedLogBuilder {
     /** Offsets {@code [0, history)} of every partition exist when it appears. */
     public GeneratedLogBuilder historyPerPartition(long history) {
         this.history = history;
+        return this;
+    }
+
+    /** Partition {@code p} has {@code step * p} more history than partition 0. */
+    public GeneratedLogBuilder historyStepPerPartition(long step) {
+        this.historyStep = step;
         return this;
     }
 
@@ -87,6 +94,7 @@ public final class GeneratedLogBuilder {
     public GeneratedLog build() {
         check(partitions >= 1, "partitions must be at least 1, was " + partitions);
         check(history >= 0, "historyPerPartition must not be negative, was " + history);
+        check(historyStep >= 0, "historyStepPerPartition must not be negative, was " + historyStep);
         check(
                 liveRatePerSecond > 0 && Double.isFinite(liveRatePerSecond),
                 "liveRatePerSecond must be positive, was " + liveRatePerSecond);

@@ -76,7 +76,9 @@ final class GeneratedLogReader implements LogReader<GeneratedRecord> {
 
     private long limit(int partition, long now) {
         long head = log.headAt(partition, now);
-        return role == Role.BACKFILL && log.archiveBackfill ? Math.min(head, log.history) : head;
+        return role == Role.BACKFILL && log.archiveBackfill
+                ? Math.min(head, log.historyOf(partition))
+                : head;
     }
 
     private void waitForData(Duration maxWait, long now) {
@@ -109,7 +111,7 @@ final class GeneratedLogReader implements LogReader<GeneratedRecord> {
     public boolean isEndOfSplit(String splitId) {
         return role == Role.BACKFILL
                 && log.archiveBackfill
-                && positions.get(splitId)[0] >= log.history;
+                && positions.get(splitId)[0] >= log.historyOf(GeneratedLog.partitionOf(splitId));
     }
 
     @Override

@@ -1,0 +1,70 @@
+package dev.sourcebackfill.source.testutils;
+
+import dev.sourcebackfill.source.generated.GeneratedRecord;
+
+import org.apache.flink.api.common.functions.MapFunction;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Fails the task once per trigger: at a given (partition, offset), or at the first record of a
+ * partition at or past an offset once some reader is in forward mode.
+ */
+public final class FailureInjector implements MapFunction<GeneratedRecord, GeneratedRecord> {
+
+    /** One failure point. */
+    public static final class Trigger implements java.io.Serializable {
+        final String name;
+        final int partition;
+        final long offset;
+        final boolean afterForwardMode;
+
+        private Trigger(String name, int partition, long offset, boolean afterForwardMode) {
+            this.name = name;
+            this.partition = partition;
+            this.offset = offset;
+            this.afterForwardMode = afterForwardMode;
+        }
+
+        public static Trigger at(String name, int partition, long offset) {
+            return new Trigger(name, partition, offset, false);
+        }
+
+        public static Trigger afterForwardMode(String name, int partition, long offset) {
+            return new Trigger(name, partition, offset, true);
+        }
+
+        @Override
+        public String toString() {
+            return name + "(p" + partition + "@" + offset + (afterForwardMode ? ", forward" : "") + ")";
+        }
+    }
+
+    private final String runId;
+    private final List<Trigger> triggers;
+
+    public FailureInjector(String runId, List<Trigger> triggers) {
+        this.runId = runId;
+        this.triggers = triggers;
+    }
+
+    @Override
+    public GeneratedRecord map(GeneratedRecord record) {
+        Observations obs = Observations.of(runId);
+        for (Trigger t : triggers) {
+            if (record.partition != t.partition || record.offset < t.offset) {
+                continue;
+            }
+            if (t.afterForwardMode ? !obs.anyForwardMode() : record.offset != t.offset) {
+                continue;
+            }
+            AtomicBoolean fired = obs.firedFailures.computeIfAbsent(t.name, k -> new AtomicBoolean());
+            if (fired.compareAndSet(false, true)) {
+                obs.failuresInjected.incrementAndGet();
+                throw new RuntimeException("Injected failure " + t + " at offset " + record.offset);
+            }
+        }
+        return record;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.sourcebackfill.source.testutils;
+
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What one test run observed, shared between the MiniCluster's tasks and the test (one JVM):
+ * reader snapshots, enumerator snapshots, forward-mode entries, split assignments, the checker's
+ * verdicts. Keyed by a run id so that runs do not see each other.
+ */
+public final class Observations {
+
+    private static final Map<String, Observations> RUNS = new ConcurrentHashMap<>();
+
+    /** (checkpoint, subtask) -> the splits the reader snapshotted. */
+    final Map<Long, Map<Integer, List<BackfillSplit>>> readerSnapshots = new ConcurrentHashMap<>();
+    /** checkpoint -> the live (not ended) splits in the enumerator's snapshot. */
+    final Map<Long, Set<String>> enumeratorSnapshots = new ConcurrentHashMap<>();
+    /** (subtask, checkpoint, wall-clock millis) at which a reader entered forward mode. */
+    public final ConcurrentLinkedQueue<long[]> forwardModeEntries = new ConcurrentLinkedQueue<>();
+    /** split -> subtasks it was added to, in order. */
+    public final Map<String, List<Integer>> splitAdds = new ConcurrentHashMap<>();
+    public final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
+    /** partition -> records counted in checkpointed state when its last record arrived. */
+    public final Map<Integer, Long> completedPartitions = new ConcurrentHashMap<>();
+    public final AtomicLong recordsChecked = new AtomicLong();
+    public final AtomicLong maxOffsetSeen = new AtomicLong();
+    public final Map<String, AtomicBoolean> firedFailures = new ConcurrentHashMap<>();
+    public final AtomicLong failuresInjected = new AtomicLong();
+
+    public static Observations of(String runId) {
+        return RUNS.computeIfAbsent(runId, k -> new Observations());
+    }
+
+    public static void forget(String runId) {
+        RUNS.remove(runId);
+    }
+
+    void recordReaderSnapshot(long checkpointId, int subtask, List<BackfillSplit> splits) {
+        readerSnapshots
+                .computeIfAbsent(checkpointId, k -> new ConcurrentHashMap<>())
+                .put(subtask, new ArrayList<>(splits));
+    }
+
+    void recordSplitAdd(String splitId, int subtask) {
+        splitAdds.computeIfAbsent(splitId, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                .add(subtask);
+    }
+
+    public boolean anyForwardMode() {
+        return !forwardModeEntries.isEmpty();
+    }
+
+    /** Number of splits that were added to more than one distinct subtask during the run. */
+    public int splitsThatMoved() {
+        int moved = 0;
+        for (List<Integer> subtasks : splitAdds.values()) {
+            moved += new HashSet<>(subtasks).size() > 1 ? 1 : 0;
+        }
+        return moved;
+    }
+
+    /**
+     * Checks every forward-mode entry against the ground truth: the readers' own snapshots of
+     * that checkpoint (taken after the enumerator's) from every subtask, which together must hold
+     * every split the enumerator knew, each FINISHED.
+     *
+     * @return the problems found, empty if none
+     */
+    public List<String> forwardModeProblems(int parallelism) {
+        List<String> problems = new ArrayList<>();
+        for (long[] entry : forwardModeEntries) {
+            int subtask = (int) entry[0];
+            long checkpoint = entry[1];
+            Map<Integer, List<BackfillSplit>> readers =
+                    readerSnapshots.getOrDefault(checkpoint, Map.of());
+            Set<String> known = enumeratorSnapshots.get(checkpoint);
+            if (known == null || known.isEmpty()) {
+                problems.add("forward mode on subtask " + subtask + " at checkpoint " + checkpoint
+                        + " without an enumerator snapshot listing splits");
+                continue;
+            }
+            if (readers.size() < parallelism) {
+                problems.add("forward mode at checkpoint " + checkpoint + " but only "
+                        + readers.keySet() + " of " + parallelism + " readers snapshotted it");
+                continue;
+            }
+            Map<String, HandoverState> union = new HashMap<>();
+            readers.values().forEach(l -> l.forEach(s -> union.put(s.splitId(), s.state())));
+            for (String split : known) {
+                HandoverState state = union.get(split);
+                if (state != HandoverState.FINISHED) {
+                    problems.add("forward mode at checkpoint " + checkpoint + " but split "
+                            + split + " was " + state + " in the readers' snapshots");
+                }
+            }
+        }
+        return problems;
+    }
+}
