@@ -68,7 +68,7 @@ class BackfillSourceITCase {
                         .historyPerPartition(5_000)
                         .compactionHoleEvery(7)
                         .liveRatePerSecond(400)
-                        .boundedAfterLiveRecords(600)
+                        .boundedAfterLiveRecords(1_600)
                         .build();
         BackfillTestJobs.Spec spec = spec(log, 4);
         BackfillTestJobs.environment(spec).execute("p4 over 8 splits");
@@ -95,7 +95,7 @@ class BackfillSourceITCase {
                         .partitions(8)
                         .historyPerPartition(4_000)
                         .liveRatePerSecond(300)
-                        .boundedAfterLiveRecords(900)
+                        .boundedAfterLiveRecords(2_100)
                         .build();
         Random random = new Random(seed);
         long history = log.historyOf(0);
@@ -123,7 +123,7 @@ class BackfillSourceITCase {
                         .partitions(8)
                         .historyPerPartition(3_000)
                         .liveRatePerSecond(300)
-                        .boundedAfterLiveRecords(600)
+                        .boundedAfterLiveRecords(1_800)
                         .build();
         BackfillTestJobs.Spec first = spec(log, 2);
         first.throttlePerSubtask = 2_000;
@@ -137,14 +137,7 @@ class BackfillSourceITCase {
                 .hasSize(8);
         assertThat(firstChecker.violations).isEmpty();
 
-        for (int parallelism : new int[] {4, 1}) {
-            BackfillTestJobs.Spec resumed = spec(log, parallelism);
-            resumed.savepoint = savepoint;
-            BackfillTestJobs.environment(resumed).execute("restore at " + parallelism);
-            report("savepoint during backfill, p2 -> p" + parallelism, resumed);
-            assertExactlyOnce(Observations.of(resumed.checkerRun), log);
-            assertForwardModeSound(Observations.of(resumed.sourceRun), parallelism, true);
-        }
+        restoreConcurrentlyAt(log, savepoint, "savepoint during backfill", 4, 1);
     }
 
     @Test
@@ -156,7 +149,7 @@ class BackfillSourceITCase {
                         .historyPerPartition(200)
                         .historyStepPerPartition(1_200)
                         .liveRatePerSecond(300)
-                        .boundedAfterLiveRecords(600)
+                        .boundedAfterLiveRecords(1_800)
                         .build();
         BackfillTestJobs.Spec first = spec(log, 2);
         first.throttlePerSubtask = 2_000;
@@ -171,14 +164,7 @@ class BackfillSourceITCase {
                 .as("the savepoint was taken during handover")
                 .contains(HandoverState.FINISHED, HandoverState.BACKFILLING);
 
-        for (int parallelism : new int[] {4, 1}) {
-            BackfillTestJobs.Spec resumed = spec(log, parallelism);
-            resumed.savepoint = savepoint;
-            BackfillTestJobs.environment(resumed).execute("restore at " + parallelism);
-            report("savepoint during handover, p2 -> p" + parallelism, resumed);
-            assertExactlyOnce(Observations.of(resumed.checkerRun), log);
-            assertForwardModeSound(Observations.of(resumed.sourceRun), parallelism, true);
-        }
+        restoreConcurrentlyAt(log, savepoint, "savepoint during handover", 4, 1);
     }
 
     @Test
@@ -188,7 +174,7 @@ class BackfillSourceITCase {
                         .partitions(2)
                         .historyPerPartition(3_000)
                         .liveRatePerSecond(300)
-                        .boundedAfterLiveRecords(600)
+                        .boundedAfterLiveRecords(1_800)
                         .build();
         BackfillTestJobs.Spec spec = spec(log, 4);
         BackfillTestJobs.environment(spec).execute("more readers than splits");
@@ -205,7 +191,7 @@ class BackfillSourceITCase {
                         .historyPerPartition(4_000)
                         .lateSplits(2, Duration.ofMillis(700))
                         .liveRatePerSecond(300)
-                        .boundedAfterLiveRecords(900)
+                        .boundedAfterLiveRecords(2_100)
                         .build();
         BackfillTestJobs.Spec spec = spec(log, 2);
         spec.throttlePerSubtask = 3_000;
@@ -245,7 +231,7 @@ class BackfillSourceITCase {
                         .compactionHoleEvery(5)
                         .feedUpstream(2_000)
                         .liveRatePerSecond(300)
-                        .boundedAfterLiveRecords(900)
+                        .boundedAfterLiveRecords(2_100)
                         .build();
         BackfillTestJobs.Spec spec = spec(log, 2);
         spec.throttlePerSubtask = 5_000;
@@ -261,6 +247,30 @@ class BackfillSourceITCase {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /**
+     * Resumes the same savepoint at several parallelisms at once, so that each continuation runs
+     * while the log is still live (the generated log follows the wall clock).
+     */
+    private void restoreConcurrentlyAt(
+            GeneratedLog log, String savepoint, String scenario, int... parallelisms)
+            throws Exception {
+        List<BackfillTestJobs.Spec> specs = new java.util.ArrayList<>();
+        List<JobClient> jobs = new java.util.ArrayList<>();
+        for (int parallelism : parallelisms) {
+            BackfillTestJobs.Spec resumed = spec(log, parallelism);
+            resumed.savepoint = savepoint;
+            specs.add(resumed);
+            jobs.add(BackfillTestJobs.environment(resumed).executeAsync("restore at " + parallelism));
+        }
+        for (int i = 0; i < specs.size(); i++) {
+            jobs.get(i).getJobExecutionResult().get();
+            BackfillTestJobs.Spec resumed = specs.get(i);
+            report(scenario + ", p2 -> p" + resumed.parallelism, resumed);
+            assertExactlyOnce(Observations.of(resumed.checkerRun), log);
+            assertForwardModeSound(Observations.of(resumed.sourceRun), resumed.parallelism, true);
+        }
+    }
 
     private String stopWithSavepointWhen(
             BackfillTestJobs.Spec spec, String what, java.util.function.BooleanSupplier condition)

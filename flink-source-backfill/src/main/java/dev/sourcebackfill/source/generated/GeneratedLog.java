@@ -9,9 +9,11 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 
+import javax.annotation.Nullable;
+
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
+
 
 /**
  * A deterministic partitioned log, for tests and demos. Its content is a pure function of its
@@ -47,7 +49,8 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
     final long compactionHoleEvery;
     final int lateSplits;
     final long lateSplitDelayMillis;
-    final OptionalLong liveRecords;
+    /** {@code null} when unbounded (OptionalLong is not serializable). */
+    @Nullable final Long liveRecords;
     final long epochMillis;
     final long feedReplay;
     final boolean archiveBackfill;
@@ -61,7 +64,7 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
         this.compactionHoleEvery = b.compactionHoleEvery;
         this.lateSplits = b.lateSplits;
         this.lateSplitDelayMillis = b.lateSplitDelayMillis;
-        this.liveRecords = b.liveRecords;
+        this.liveRecords = b.liveRecords.isPresent() ? b.liveRecords.getAsLong() : null;
         this.epochMillis = b.epochMillis;
         this.feedReplay = b.feedReplay;
         this.archiveBackfill = b.archiveBackfill;
@@ -98,7 +101,7 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
 
     /** Whether offset {@code offset} of {@code partition} has a record. */
     public boolean exists(int partition, long offset) {
-        if (offset < 0 || (liveRecords.isPresent() && offset >= stoppingOffset(partition))) {
+        if (offset < 0 || (liveRecords != null && offset >= stoppingOffset(partition))) {
             return false;
         }
         return compactionHoleEvery <= 0 || (offset + partition) % compactionHoleEvery != 0;
@@ -112,13 +115,15 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
         }
         long live = (long) Math.floor((nowMillis - appears) * liveRatePerSecond / 1000.0);
         long head = historyOf(partition) + live;
-        return liveRecords.isPresent() ? Math.min(head, stoppingOffset(partition)) : head;
+        return liveRecords != null ? Math.min(head, stoppingOffset(partition)) : head;
     }
 
     /** The stopping offset (exclusive) of a partition when bounded. */
     public long stoppingOffset(int partition) {
-        return historyOf(partition)
-                + liveRecords.orElseThrow(() -> new IllegalStateException("unbounded"));
+        if (liveRecords == null) {
+            throw new IllegalStateException("The generated log is unbounded: no stopping offset");
+        }
+        return historyOf(partition) + liveRecords;
     }
 
     /** The end (exclusive) of the partition's history: what it holds when it appears. */
@@ -127,7 +132,7 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
     }
 
     public boolean isBounded() {
-        return liveRecords.isPresent();
+        return liveRecords != null;
     }
 
     /** How many records a bounded partition has in all. */
@@ -231,7 +236,7 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
                 + compactionHoleEvery
                 + ", lateSplits="
                 + lateSplits
-                + (liveRecords.isPresent() ? ", live records=" + liveRecords.getAsLong() : "")
+                + (liveRecords != null ? ", live records=" + liveRecords : "")
                 + (feedReplay >= 0 ? ", feed upstream" : ", seekable upstream")
                 + '}';
     }

@@ -58,6 +58,8 @@ final class BackfillSplitReader<T>
     private LogReader<T> upstreamReader;
     private RecordsBySplits.Builder<BackfillElement<T>> batch = new RecordsBySplits.Builder<>();
     private boolean upstreamDelivered;
+    /** Splits that stopped backfilling during a poll; taken off the backfill reader after it. */
+    private final List<String> backfillRemovals = new ArrayList<>();
 
     BackfillSplitReader(
             BackfillLog<T> log, SourceReaderContext context, ReaderMode mode, Duration pollTimeout) {
@@ -80,7 +82,9 @@ final class BackfillSplitReader<T>
             // the upstream goes first: live data waiting is worth more than history
             pollBackfill(live ? Duration.ZERO : pollTimeout);
         }
+        removeStoppedBackfills();
         observePositions();
+        removeStoppedBackfills();
         completeFinishedSplits();
         // transitions decided while adding splits are in the batch as well
         RecordsWithSplitIds<BackfillElement<T>> fetched = batch.build();
@@ -138,7 +142,8 @@ final class BackfillSplitReader<T>
         batch.add(splitId, BackfillElement.transition(newState, nextOffset, target));
         try {
             if (newState != HandoverState.BACKFILLING && onBackfill.remove(splitId)) {
-                backfillReader.removeSplit(splitId);
+                // not from inside the backfill reader's poll: removed once the poll returns
+                backfillRemovals.add(splitId);
             }
             if (newState == HandoverState.CACHING_UP && upstreamSeekable) {
                 startUpstream(splitId, nextOffset);
@@ -167,6 +172,7 @@ final class BackfillSplitReader<T>
                 onBackfill.add(split.splitId());
             }
             handover.start();
+            removeStoppedBackfills();
         } else {
             startUpstream(split.splitId(), split.nextOffset());
             handover.onUpstreamStarted();
@@ -220,6 +226,15 @@ final class BackfillSplitReader<T>
                         handover.onBackfillRecord(offset, timestamp, value);
                     }
                 });
+    }
+
+    private void removeStoppedBackfills() throws IOException {
+        for (String splitId : backfillRemovals) {
+            if (backfillReader != null) {
+                backfillReader.removeSplit(splitId);
+            }
+        }
+        backfillRemovals.clear();
     }
 
     /** Decides on read positions, so that no handover waits for a record that never comes. */

@@ -2,6 +2,8 @@ package dev.sourcebackfill.source.spi;
 
 import org.apache.flink.annotation.PublicEvolving;
 
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -23,14 +25,15 @@ public final class DiscoveredSplit implements Serializable {
     private final long backfillStartOffset;
     private final long upstreamEndOffset;
     private final boolean upstreamReadsWholeSplit;
-    private final OptionalLong stoppingOffset;
+    /** {@code null} for an unbounded split; OptionalLong is not serializable. */
+    @Nullable private final Long stoppingOffset;
 
     private DiscoveredSplit(
             String splitId,
             long backfillStartOffset,
             long upstreamEndOffset,
             boolean upstreamReadsWholeSplit,
-            OptionalLong stoppingOffset) {
+            @Nullable Long stoppingOffset) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
         if (backfillStartOffset < 0 || upstreamEndOffset < 0) {
             throw new IllegalArgumentException(
@@ -41,14 +44,14 @@ public final class DiscoveredSplit implements Serializable {
         this.backfillStartOffset = backfillStartOffset;
         this.upstreamEndOffset = upstreamEndOffset;
         this.upstreamReadsWholeSplit = upstreamReadsWholeSplit;
-        this.stoppingOffset = Objects.requireNonNull(stoppingOffset, "stoppingOffset");
+        this.stoppingOffset = stoppingOffset;
     }
 
     /** A split whose history [start, upstreamEnd) is backfilled before the upstream takes over. */
     public static DiscoveredSplit backfilled(
             String splitId, long backfillStartOffset, long upstreamEndOffset) {
         return new DiscoveredSplit(
-                splitId, backfillStartOffset, upstreamEndOffset, false, OptionalLong.empty());
+                splitId, backfillStartOffset, upstreamEndOffset, false, null);
     }
 
     /**
@@ -56,7 +59,7 @@ public final class DiscoveredSplit implements Serializable {
      * after the job started): it starts {@code FINISHED}.
      */
     public static DiscoveredSplit readByUpstream(String splitId, long startOffset) {
-        return new DiscoveredSplit(splitId, startOffset, startOffset, true, OptionalLong.empty());
+        return new DiscoveredSplit(splitId, startOffset, startOffset, true, null);
     }
 
     /** The same split, bounded: it ends once every offset below {@code stoppingOffset} was read. */
@@ -72,7 +75,7 @@ public final class DiscoveredSplit implements Serializable {
                 backfillStartOffset,
                 upstreamEndOffset,
                 upstreamReadsWholeSplit,
-                OptionalLong.of(stoppingOffset));
+                stoppingOffset);
     }
 
     public String splitId() {
@@ -92,7 +95,7 @@ public final class DiscoveredSplit implements Serializable {
     }
 
     public OptionalLong stoppingOffset() {
-        return stoppingOffset;
+        return stoppingOffset == null ? OptionalLong.empty() : OptionalLong.of(stoppingOffset);
     }
 
     @Override
@@ -104,7 +107,7 @@ public final class DiscoveredSplit implements Serializable {
                 + ", upstreamEnd="
                 + upstreamEndOffset
                 + (upstreamReadsWholeSplit ? ", upstream reads whole split" : "")
-                + (stoppingOffset.isPresent() ? ", stop=" + stoppingOffset.getAsLong() : "")
+                + (stoppingOffset != null ? ", stop=" + stoppingOffset : "")
                 + '}';
     }
 }

@@ -25,7 +25,10 @@ public interface LogReader<T> extends AutoCloseable {
      */
     void addSplit(String splitId, long startOffset) throws IOException;
 
-    /** Stops reading a split; nothing of it is delivered after this returns. */
+    /**
+     * Stops reading a split; nothing of it is delivered after this returns. Never called from
+     * inside {@link #poll}.
+     */
     void removeSplit(String splitId) throws IOException;
 
     /**

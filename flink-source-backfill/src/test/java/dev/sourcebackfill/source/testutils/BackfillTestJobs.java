@@ -73,7 +73,7 @@ public final class BackfillTestJobs {
             stream = stream.map(new Throttle<>(spec.throttlePerSubtask)).name("throttle");
         }
         if (!spec.failures.isEmpty()) {
-            stream = stream.map(new FailureInjector(spec.checkerRun, spec.failures)).name("failures");
+            stream = stream.map(new FailureInjector(spec.checkerRun, spec.sourceRun, spec.failures)).name("failures");
         }
         DataStream<GeneratedRecord> checked =
                 spec.keyed
@@ -98,7 +98,7 @@ public final class BackfillTestJobs {
 
     /** Forward mode came only with a completed checkpoint that had every split FINISHED. */
     public static void assertForwardModeSound(Observations source, int parallelism, boolean required) {
-        assertThat(source.forwardModeProblems(parallelism)).as("forward-mode problems").isEmpty();
+        assertThat(source.forwardModeProblems()).as("forward-mode problems").isEmpty();
         if (required) {
             assertThat(source.anyForwardMode()).as("forward mode was entered").isTrue();
         }

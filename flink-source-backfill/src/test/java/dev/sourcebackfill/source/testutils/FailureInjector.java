@@ -42,10 +42,16 @@ public final class FailureInjector implements MapFunction<GeneratedRecord, Gener
     }
 
     private final String runId;
+    private final String sourceRun;
     private final List<Trigger> triggers;
 
-    public FailureInjector(String runId, List<Trigger> triggers) {
+    /**
+     * @param runId where fired triggers are recorded
+     * @param sourceRun where the source records forward-mode entries
+     */
+    public FailureInjector(String runId, String sourceRun, List<Trigger> triggers) {
         this.runId = runId;
+        this.sourceRun = sourceRun;
         this.triggers = triggers;
     }
 
@@ -56,7 +62,9 @@ public final class FailureInjector implements MapFunction<GeneratedRecord, Gener
             if (record.partition != t.partition || record.offset < t.offset) {
                 continue;
             }
-            if (t.afterForwardMode ? !obs.anyForwardMode() : record.offset != t.offset) {
+            if (t.afterForwardMode
+                    ? !Observations.of(sourceRun).anyForwardMode()
+                    : record.offset != t.offset) {
                 continue;
             }
             AtomicBoolean fired = obs.firedFailures.computeIfAbsent(t.name, k -> new AtomicBoolean());
