@@ -41,12 +41,15 @@ public class BackfillSource<T>
     private final Boundedness boundedness;
     private final Duration splitDiscoveryInterval;
     private final Duration pollTimeout;
+    private final BackfillListener listener;
 
     BackfillSource(
             BackfillLog<T> log,
             Boundedness boundedness,
             Duration splitDiscoveryInterval,
-            Duration pollTimeout) {
+            Duration pollTimeout,
+            BackfillListener listener) {
+        this.listener = listener;
         this.log = log;
         this.boundedness = boundedness;
         this.splitDiscoveryInterval = splitDiscoveryInterval;
@@ -65,7 +68,7 @@ public class BackfillSource<T>
     @Override
     public SourceReader<T, BackfillSplit> createReader(SourceReaderContext readerContext) {
         return BackfillSourceReader.create(
-                log, readerContext.getConfiguration(), readerContext, pollTimeout);
+                log, readerContext.getConfiguration(), readerContext, pollTimeout, listener);
     }
 
     @Override

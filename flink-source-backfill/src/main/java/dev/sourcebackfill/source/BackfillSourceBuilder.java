@@ -20,6 +20,8 @@ import java.time.Duration;
  *       looked for; zero looks only at start</td></tr>
  *   <tr><td>{@link #setPollTimeout}</td><td>100 ms</td><td>how long one fetch waits for data
  *       before it looks at read positions again</td></tr>
+ *   <tr><td>{@link #setListener}</td><td>none</td><td>told of transitions and forward mode,
+ *       for progress output</td></tr>
  * </table>
  */
 @PublicEvolving
@@ -32,6 +34,7 @@ public final class BackfillSourceBuilder<T> {
     private Boundedness boundedness = Boundedness.CONTINUOUS_UNBOUNDED;
     private Duration splitDiscoveryInterval = DEFAULT_DISCOVERY_INTERVAL;
     private Duration pollTimeout = DEFAULT_POLL_TIMEOUT;
+    private BackfillListener listener = new BackfillListener() {};
 
     BackfillSourceBuilder() {}
 
@@ -61,6 +64,12 @@ public final class BackfillSourceBuilder<T> {
         return this;
     }
 
+    /** Told of transitions and forward mode on every reader, e.g. to print progress. */
+    public BackfillSourceBuilder<T> setListener(BackfillListener listener) {
+        this.listener = listener;
+        return this;
+    }
+
     public BackfillSource<T> build() {
         if (log == null) {
             throw new IllegalArgumentException("BackfillSource option 'log' is required: call setLog");
@@ -78,6 +87,10 @@ public final class BackfillSourceBuilder<T> {
             throw new IllegalArgumentException(
                     "BackfillSource option 'log': " + log + " gives no produced type");
         }
-        return new BackfillSource<>(log, boundedness, splitDiscoveryInterval, pollTimeout);
+        if (listener == null) {
+            throw new IllegalArgumentException("BackfillSource option 'listener' must not be null");
+        }
+        return new BackfillSource<>(
+                log, boundedness, splitDiscoveryInterval, pollTimeout, listener);
     }
 }

@@ -1,5 +1,6 @@
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.event.ReaderBoundEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
 import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
@@ -45,6 +46,7 @@ public final class BackfillSourceReader<T>
     private final Map<String, BackfillSplitState> heldSplits;
     private final StatusReporter reporter;
     private final BackfillReaderMetrics metrics;
+    private final BackfillListener listener;
     private long forwardModeCheckpoint = -1;
 
     private BackfillSourceReader(
@@ -52,8 +54,10 @@ public final class BackfillSourceReader<T>
             EmitterHolder<T> emitterHolder,
             ReaderMode mode,
             Configuration config,
-            SourceReaderContext context) {
+            SourceReaderContext context,
+            BackfillListener listener) {
         super(fetcherManager, emitterHolder.emitter(), config, context);
+        this.listener = listener;
         this.mode = mode;
         this.heldSplits = emitterHolder.heldSplits;
         this.metrics = emitterHolder.metrics;
@@ -65,13 +69,14 @@ public final class BackfillSourceReader<T>
             BackfillLog<T> log,
             Configuration config,
             SourceReaderContext context,
-            Duration pollTimeout) {
+            Duration pollTimeout,
+            BackfillListener listener) {
         ReaderMode mode = new ReaderMode();
         SingleThreadFetcherManager<BackfillElement<T>, BackfillSplit> fetcherManager =
                 new SingleThreadFetcherManager<>(
                         () -> new BackfillSplitReader<>(log, context, mode, pollTimeout), config);
         EmitterHolder<T> holder = new EmitterHolder<>(context, mode);
-        return new BackfillSourceReader<>(fetcherManager, holder, mode, config, context);
+        return new BackfillSourceReader<>(fetcherManager, holder, mode, config, context, listener);
     }
 
     @Override
@@ -119,6 +124,7 @@ public final class BackfillSourceReader<T>
                             "Split {} ended at its stopping offset (next offset {})",
                             id,
                             state.nextOffset());
+                    listener.onSplitEnded(context.getIndexOfSubtask(), id, state.nextOffset());
                 });
         reporter.report(statuses);
     }
@@ -136,6 +142,13 @@ public final class BackfillSourceReader<T>
                 split.backfilledRecords());
         reporter.report(
                 List.of(new SplitStatus(split.splitId(), split.state(), split.nextOffset(), false)));
+        listener.onTransition(
+                context.getIndexOfSubtask(),
+                split.splitId(),
+                from,
+                split.state(),
+                split.nextOffset(),
+                split.backfilledRecords());
     }
 
     @Override
@@ -172,6 +185,8 @@ public final class BackfillSourceReader<T>
                     "Subtask {} enters forward mode: completed checkpoint {} had every split FINISHED",
                     context.getIndexOfSubtask(),
                     checkpointId);
+            listener.onForwardMode(
+                    context.getIndexOfSubtask(), checkpointId, metrics.backfilledRecords().getCount());
         }
     }
 

@@ -1,0 +1,34 @@
+package dev.sourcebackfill.source;
+
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+import java.io.Serializable;
+
+/**
+ * Told by each source reader, in its task thread, of the handover's progress: for progress output
+ * in jobs and examples. Keep it cheap; it runs on the reader's thread. The metrics of the
+ * {@code backfill} group carry the same information for monitoring systems.
+ */
+@PublicEvolving
+public interface BackfillListener extends Serializable {
+
+    /** A split changed state on reader {@code subtask}. */
+    default void onTransition(
+            int subtask,
+            String splitId,
+            HandoverState from,
+            HandoverState to,
+            long nextOffset,
+            long backfilledRecords) {}
+
+    /**
+     * Reader {@code subtask} entered forward mode, confirmed by completed checkpoint {@code
+     * checkpointId}; it had emitted {@code backfilledRecords} records from the backfill.
+     */
+    default void onForwardMode(int subtask, long checkpointId, long backfilledRecords) {}
+
+    /** A bounded split emitted everything below its stopping offset. */
+    default void onSplitEnded(int subtask, String splitId, long nextOffset) {}
+}
