@@ -12,6 +12,24 @@ public class OffsetGapException extends FlinkRuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    private OffsetGapException(String message) {
+        super(message);
+    }
+
+    /**
+     * A non-seekable upstream delivered (and the source dropped) offsets up to {@code
+     * lastDropped} while the backfill was expected to cover them, and then the backfill ended
+     * below them.
+     */
+    public static OffsetGapException passedByFeed(String splitId, long nextOffset, long lastDropped) {
+        return new OffsetGapException(
+                String.format(
+                        "Offset gap in split %s: the backfill ended below offset %d, but the "
+                                + "non-seekable upstream had already delivered offsets up to %d "
+                                + "while the split backfilled; records %d..%d are lost",
+                        splitId, nextOffset, lastDropped, nextOffset, lastDropped));
+    }
+
     public OffsetGapException(String splitId, long nextOffset, long upstreamEarliestOffset) {
         super(
                 String.format(

@@ -49,6 +49,11 @@ final class SplitHandover<T> {
     private boolean complete;
     /** Upstream records seen while not FINISHED must increase too; not checkpointed. */
     private long upstreamFloor;
+    /**
+     * The highest upstream offset dropped while backfilling because the backfill was expected to
+     * cover it; -1 if none. A feed cannot deliver it again.
+     */
+    private long droppedAhead = -1;
 
     SplitHandover(
             BackfillSplit split,
@@ -180,6 +185,8 @@ final class SplitHandover<T> {
                     finish();
                 } else if (offset + 1 < next) {
                     moveTo(HandoverState.CACHING_UP);
+                } else {
+                    droppedAhead = Math.max(droppedAhead, offset);
                 }
                 return;
             case CACHING_UP:
@@ -240,6 +247,9 @@ final class SplitHandover<T> {
     }
 
     private void checkNoGap() throws java.io.IOException {
+        if (droppedAhead >= next) {
+            throw OffsetGapException.passedByFeed(splitId, next, droppedAhead);
+        }
         long earliest = upstream.earliestOffset(splitId);
         if (earliest > next) {
             throw new OffsetGapException(splitId, next, earliest);

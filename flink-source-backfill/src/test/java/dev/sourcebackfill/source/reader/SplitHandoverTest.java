@@ -115,7 +115,9 @@ class SplitHandoverTest {
                 row("gap at the handover, feed record", "F", "B 0 3", "earliest7 be3 u8",
                         "gap:split-1:3:7"),
                 row("gap on a restored FINISHED split", "S", "F 6 6", "earliest9 us",
-                        "gap:split-1:6:9"));
+                        "gap:split-1:6:9"),
+                row("a feed passed records that an archive backfill did not cover", "F",
+                        "B 0 3", "u2 u3 u4 b0 b1 b2 be3 up5", "passed:split-1:3:4"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -137,6 +139,12 @@ class SplitHandoverTest {
                     .isInstanceOf(OffsetRegressionException.class)
                     .hasMessageContaining("split " + e[1])
                     .hasMessageContaining("the " + e[2] + " reader delivered offset " + e[3]);
+        } else if (e[0].equals("passed")) {
+            assertThatThrownBy(() -> run.apply(steps))
+                    .isInstanceOf(OffsetGapException.class)
+                    .hasMessageContaining("split " + e[1])
+                    .hasMessageContaining("ended below offset " + e[2])
+                    .hasMessageContaining("offsets up to " + e[3]);
         } else {
             assertThatThrownBy(() -> run.apply(steps))
                     .isInstanceOf(OffsetGapException.class)

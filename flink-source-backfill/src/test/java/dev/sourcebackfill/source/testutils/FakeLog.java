@@ -1,0 +1,152 @@
+package dev.sourcebackfill.source.testutils;
+
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An in-memory log for unit tests, in one JVM: the test writes records per split and reads back
+ * what the readers were asked to do ({@link #calls}). Both readers see the same records.
+ */
+public final class FakeLog implements BackfillLog<String> {
+
+    private static final long serialVersionUID = 1L;
+
+    /** split -> offset -> value. */
+    public final transient Map<String, NavigableMap<Long, String>> records = new ConcurrentHashMap<>();
+    /** split -> end (exclusive) of what exists; positions stop there. */
+    public final transient Map<String, Long> ends = new ConcurrentHashMap<>();
+    public final transient Map<String, Long> earliest = new ConcurrentHashMap<>();
+    /** split -> where an archive-like backfill ends. */
+    public final transient Map<String, Long> backfillEnds = new ConcurrentHashMap<>();
+    public final transient List<String> calls = new CopyOnWriteArrayList<>();
+    private final boolean seekable;
+
+    public FakeLog(boolean seekable) {
+        this.seekable = seekable;
+    }
+
+    /** Writes {@code value@offset} records at the given offsets and moves the split's end. */
+    public FakeLog write(String split, long... offsets) {
+        NavigableMap<Long, String> r = records.computeIfAbsent(split, k -> new TreeMap<>());
+        for (long o : offsets) {
+            r.put(o, split + "@" + o);
+            ends.merge(split, o + 1, Math::max);
+        }
+        return this;
+    }
+
+    /** Moves the split's end without a record (transaction markers). */
+    public FakeLog endAt(String split, long end) {
+        ends.put(split, end);
+        return this;
+    }
+
+    @Override
+    public LogSplitDiscoverer createSplitDiscoverer() {
+        return initial -> List.of();
+    }
+
+    @Override
+    public LogReader<String> createBackfillReader(SourceReaderContext context) {
+        calls.add("backfill.create");
+        return new Reader("backfill");
+    }
+
+    @Override
+    public LogReader<String> createUpstreamReader(SourceReaderContext context) {
+        calls.add("upstream.create");
+        return new Reader("upstream");
+    }
+
+    @Override
+    public boolean isUpstreamSeekable() {
+        return seekable;
+    }
+
+    @Override
+    public TypeInformation<String> getProducedType() {
+        return TypeInformation.of(String.class);
+    }
+
+    private final class Reader implements LogReader<String> {
+        private final String role;
+        private final Map<String, Long> positions = new HashMap<>();
+
+        Reader(String role) {
+            this.role = role;
+        }
+
+        @Override
+        public void addSplit(String splitId, long startOffset) {
+            calls.add(role + ".add " + splitId + "@" + startOffset);
+            positions.put(splitId, startOffset);
+        }
+
+        @Override
+        public void removeSplit(String splitId) {
+            calls.add(role + ".remove " + splitId);
+            positions.remove(splitId);
+        }
+
+        @Override
+        public void poll(Duration maxWait, LogRecordCollector<String> collector) {
+            for (Map.Entry<String, Long> e : new ArrayList<>(positions.entrySet())) {
+                String split = e.getKey();
+                long end = end(split);
+                NavigableMap<Long, String> r = records.getOrDefault(split, new TreeMap<>());
+                for (Map.Entry<Long, String> rec : r.subMap(e.getValue(), true, end, false).entrySet()) {
+                    collector.collect(split, rec.getKey(), rec.getKey(), rec.getValue());
+                }
+                positions.put(split, Math.max(e.getValue(), end));
+            }
+        }
+
+        private long end(String split) {
+            long end = ends.getOrDefault(split, 0L);
+            if (role.equals("backfill") && backfillEnds.containsKey(split)) {
+                end = Math.min(end, backfillEnds.get(split));
+            }
+            return end;
+        }
+
+        @Override
+        public long position(String splitId) {
+            return positions.get(splitId);
+        }
+
+        @Override
+        public long earliestOffset(String splitId) {
+            return earliest.getOrDefault(splitId, 0L);
+        }
+
+        @Override
+        public boolean isEndOfSplit(String splitId) {
+            return role.equals("backfill")
+                    && backfillEnds.containsKey(splitId)
+                    && positions.get(splitId) >= backfillEnds.get(splitId);
+        }
+
+        @Override
+        public void wakeUp() {}
+
+        @Override
+        public void close() {
+            calls.add(role + ".close");
+        }
+    }
+}
