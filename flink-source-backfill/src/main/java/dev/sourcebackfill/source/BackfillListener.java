@@ -14,6 +14,9 @@ import java.io.Serializable;
 @PublicEvolving
 public interface BackfillListener extends Serializable {
 
+    /** A listener that does nothing. */
+    BackfillListener NO_OP = new NoOpBackfillListener();
+
     /** A split changed state on reader {@code subtask}. */
     default void onTransition(
             int subtask,

@@ -34,7 +34,7 @@ public final class BackfillSourceBuilder<T> {
     private Boundedness boundedness = Boundedness.CONTINUOUS_UNBOUNDED;
     private Duration splitDiscoveryInterval = DEFAULT_DISCOVERY_INTERVAL;
     private Duration pollTimeout = DEFAULT_POLL_TIMEOUT;
-    private BackfillListener listener = new BackfillListener() {};
+    private BackfillListener listener = BackfillListener.NO_OP;
 
     BackfillSourceBuilder() {}
 
