@@ -108,6 +108,9 @@ public final class FakeLog implements BackfillLog<String> {
             for (Map.Entry<String, Long> e : new ArrayList<>(positions.entrySet())) {
                 String split = e.getKey();
                 long end = end(split);
+                if (end <= e.getValue()) {
+                    continue;
+                }
                 NavigableMap<Long, String> r = records.getOrDefault(split, new TreeMap<>());
                 for (Map.Entry<Long, String> rec : r.subMap(e.getValue(), true, end, false).entrySet()) {
                     collector.collect(split, rec.getKey(), rec.getKey(), rec.getValue());

@@ -1,0 +1,154 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.event.ForwardModeEvent;
+import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
+import dev.sourcebackfill.source.event.SplitStatus;
+import dev.sourcebackfill.source.event.SplitStatusReportEvent;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.testutils.FakeLog;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+import static dev.sourcebackfill.source.split.HandoverState.BACKFILLING;
+import static dev.sourcebackfill.source.split.HandoverState.CACHING_UP;
+import static dev.sourcebackfill.source.split.HandoverState.FINISHED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The reader's side of the protocol, on Flink's testing reader context. */
+class BackfillSourceReaderTest {
+
+    private final TestingReaderContext context = new TestingReaderContext();
+    private final TestingReaderOutput<String> output = new TestingReaderOutput<>();
+    private BackfillSourceReader<String> reader;
+
+    private BackfillSourceReader<String> start(FakeLog log) {
+        reader =
+                BackfillSourceReader.create(
+                        log, new Configuration(), context, Duration.ofMillis(5), BackfillListener.NO_OP);
+        reader.start();
+        return reader;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (reader != null) {
+            reader.close();
+        }
+    }
+
+    private static BackfillSplit split(String id, HandoverState state, long next, long target) {
+        return new BackfillSplit(id, state, next, target, OptionalLong.empty());
+    }
+
+    private void pollUntil(String what, BooleanSupplier condition) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
+            reader.pollNext(output);
+            Thread.sleep(1);
+        }
+    }
+
+    private List<SplitStatusReportEvent> reports() {
+        return context.getSentEvents().stream()
+                .filter(e -> e instanceof SplitStatusReportEvent)
+                .map(e -> (SplitStatusReportEvent) e)
+                .collect(Collectors.toList());
+    }
+
+    private List<SplitStatus> reportedStatuses() {
+        return reports().stream().flatMap(r -> r.statuses().stream()).collect(Collectors.toList());
+    }
+
+    @Test
+    void reportsEverySplitItIsGivenAndEveryTransitionInOrder() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2);
+        start(log);
+        reader.addSplits(List.of(split("a", BACKFILLING, 0, 3), split("r", FINISHED, 7, 7)));
+        assertThat(reportedStatuses())
+                .containsExactly(
+                        new SplitStatus("a", BACKFILLING, 0, false),
+                        new SplitStatus("r", FINISHED, 7, false));
+        pollUntil("a finished", () -> reportedStatuses().size() == 4);
+        assertThat(reportedStatuses().subList(2, 4))
+                .containsExactly(
+                        new SplitStatus("a", CACHING_UP, 3, false),
+                        new SplitStatus("a", FINISHED, 3, false));
+        assertThat(output.getEmittedRecords()).containsExactly("a@0", "a@1", "a@2");
+        // the checkpointed split state is what was emitted
+        assertThat(reader.snapshotState(1))
+                .contains(split("a", FINISHED, 3, 3), split("r", FINISHED, 7, 7));
+    }
+
+    @Test
+    void sendsUnacknowledgedStatusesAgainAfterACompletedCheckpoint() throws Exception {
+        start(new FakeLog(true).write("a", 0));
+        reader.addSplits(List.of(split("a", BACKFILLING, 0, 100), split("b", BACKFILLING, 0, 100)));
+        SplitStatusReportEvent first = reports().get(0);
+        context.clearSentEvents();
+
+        reader.notifyCheckpointComplete(1);
+        assertThat(reports()).hasSize(1);
+        assertThat(reports().get(0).statuses()).isEqualTo(first.statuses());
+        assertThat(reports().get(0).reportId()).isGreaterThan(first.reportId());
+
+        // acknowledging an old incarnation's report changes nothing
+        reader.handleSourceEvents(new ReportAcknowledgedEvent(reader.incarnation() + 1, 99));
+        assertThat(reader.unacknowledgedReports()).isEqualTo(2);
+        reader.handleSourceEvents(
+                new ReportAcknowledgedEvent(reader.incarnation(), reports().get(0).reportId()));
+        assertThat(reader.unacknowledgedReports()).isZero();
+        context.clearSentEvents();
+        reader.notifyCheckpointComplete(2);
+        assertThat(reports()).isEmpty();
+    }
+
+    @Test
+    void entersForwardModeOnlyWhenEverySplitItHoldsIsFinished() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1).write("b", 0);
+        start(log);
+        reader.addSplits(List.of(split("a", BACKFILLING, 0, 2), split("b", BACKFILLING, 0, 50)));
+        pollUntil("a finished", () -> reportedStatuses().contains(new SplitStatus("a", FINISHED, 2, false)));
+
+        reader.handleSourceEvents(new ForwardModeEvent(5));
+        assertThat(reader.isForwardMode()).as("b still backfills").isFalse();
+
+        log.endAt("b", 50);
+        pollUntil("b finished", () -> reportedStatuses().contains(new SplitStatus("b", FINISHED, 50, false)));
+        reader.handleSourceEvents(new ForwardModeEvent(6));
+        assertThat(reader.isForwardMode()).isTrue();
+        assertThat(reader.forwardModeCheckpoint()).isEqualTo(6);
+        assertThat(log.calls).doesNotContain("backfill.close");
+        pollUntil("backfill reader closed", () -> log.calls.contains("backfill.close"));
+
+        // a split that is not finished makes the reader leave forward mode and backfill it
+        log.write("c", 0, 1);
+        reader.addSplits(List.of(split("c", BACKFILLING, 0, 2)));
+        assertThat(reader.isForwardMode()).isFalse();
+        pollUntil("c backfilled", () -> output.getEmittedRecords().contains("c@1"));
+        assertThat(log.calls).containsSubsequence("backfill.close", "backfill.create", "backfill.add c@0");
+    }
+
+    @Test
+    void aFinishedSplitGivenInForwardModeKeepsForwardMode() throws Exception {
+        start(new FakeLog(true));
+        reader.addSplits(List.of(split("a", FINISHED, 0, 0)));
+        reader.handleSourceEvents(new ForwardModeEvent(3));
+        assertThat(reader.isForwardMode()).isTrue();
+        reader.addSplits(List.of(split("new", FINISHED, 0, 0)));
+        assertThat(reader.isForwardMode()).isTrue();
+    }
+}
