@@ -112,6 +112,10 @@ class BackfillSourceITCase {
         report(name, spec);
         Observations checker = Observations.of(spec.checkerRun);
         assertThat(checker.failuresInjected.get()).as("failures injected").isEqualTo(3);
+        // every failure restarted the failed region's subtasks through Flink's subtask reset
+        assertThat(Observations.of(spec.sourceRun).subtaskResets.get())
+                .as("subtask resets")
+                .isGreaterThanOrEqualTo(3L);
         assertExactlyOnce(checker, log);
         assertForwardModeSound(Observations.of(spec.sourceRun), 4, true);
     }
@@ -137,7 +141,7 @@ class BackfillSourceITCase {
                 .hasSize(8);
         assertThat(firstChecker.violations).isEmpty();
 
-        restoreConcurrentlyAt(log, savepoint, "savepoint during backfill", 4, 1);
+        restoreConcurrentlyAt(log, savepoint, first, "savepoint during backfill", 4, 1);
     }
 
     @Test
@@ -164,7 +168,7 @@ class BackfillSourceITCase {
                 .as("the savepoint was taken during handover")
                 .contains(HandoverState.FINISHED, HandoverState.BACKFILLING);
 
-        restoreConcurrentlyAt(log, savepoint, "savepoint during handover", 4, 1);
+        restoreConcurrentlyAt(log, savepoint, first, "savepoint during handover", 4, 1);
     }
 
     @Test
@@ -253,7 +257,11 @@ class BackfillSourceITCase {
      * while the log is still live (the generated log follows the wall clock).
      */
     private void restoreConcurrentlyAt(
-            GeneratedLog log, String savepoint, String scenario, int... parallelisms)
+            GeneratedLog log,
+            String savepoint,
+            BackfillTestJobs.Spec first,
+            String scenario,
+            int... parallelisms)
             throws Exception {
         List<BackfillTestJobs.Spec> specs = new java.util.ArrayList<>();
         List<JobClient> jobs = new java.util.ArrayList<>();
@@ -267,8 +275,17 @@ class BackfillSourceITCase {
             jobs.get(i).getJobExecutionResult().get();
             BackfillTestJobs.Spec resumed = specs.get(i);
             report(scenario + ", p2 -> p" + resumed.parallelism, resumed);
+            int moved = movedBetween(Observations.of(first.sourceRun), Observations.of(resumed.sourceRun));
+            LOG.warn("SCENARIO {}, p2 -> p{}: {} of 8 splits moved to another reader index",
+                    scenario, resumed.parallelism, moved);
+            if (resumed.parallelism == 4) {
+                assertThat(moved).as("splits moved between readers").isPositive();
+            }
             assertExactlyOnce(Observations.of(resumed.checkerRun), log);
             assertForwardModeSound(Observations.of(resumed.sourceRun), resumed.parallelism, true);
+            assertThat(Observations.of(resumed.sourceRun).enumeratorRestores.get())
+                    .as("the enumerator was restored from the savepoint")
+                    .isEqualTo(1);
         }
     }
 
@@ -295,16 +312,31 @@ class BackfillSourceITCase {
         return path;
     }
 
+    /** Splits whose reader index in the second run differs from the first run's last one. */
+    private static int movedBetween(Observations first, Observations second) {
+        int moved = 0;
+        for (java.util.Map.Entry<String, List<Integer>> e : second.splitAdds.entrySet()) {
+            List<Integer> before = first.splitAdds.get(e.getKey());
+            if (before != null && !before.get(before.size() - 1).equals(e.getValue().get(0))) {
+                moved++;
+            }
+        }
+        return moved;
+    }
+
     private static void report(String scenario, BackfillTestJobs.Spec spec) {
         Observations checker = Observations.of(spec.checkerRun);
         Observations source = Observations.of(spec.sourceRun);
         LOG.warn(
                 "SCENARIO {}: {} records checked, {} partitions complete, {} failures injected, "
-                        + "{} forward-mode entries, {} splits moved between readers",
+                        + "{} subtask resets, {} enumerator restores, {} forward-mode entries, "
+                        + "{} splits moved between readers",
                 scenario,
                 checker.recordsChecked.get(),
                 checker.completedPartitions.size(),
                 checker.failuresInjected.get(),
+                source.subtaskResets.get(),
+                source.enumeratorRestores.get(),
                 source.forwardModeEntries.size(),
                 source.splitsThatMoved());
     }

@@ -38,6 +38,10 @@ public final class Observations {
     public final AtomicLong maxOffsetSeen = new AtomicLong();
     public final Map<String, AtomicBoolean> firedFailures = new ConcurrentHashMap<>();
     public final AtomicLong failuresInjected = new AtomicLong();
+    /** How often Flink reset a single subtask (regional failover) through addSplitsBack. */
+    public final AtomicLong subtaskResets = new AtomicLong();
+    /** How often an enumerator was created from a checkpoint (restore, global failover). */
+    public final AtomicLong enumeratorRestores = new AtomicLong();
 
     public static Observations of(String runId) {
         return RUNS.computeIfAbsent(runId, k -> new Observations());
@@ -45,6 +49,13 @@ public final class Observations {
 
     public static void forget(String runId) {
         RUNS.remove(runId);
+    }
+
+    /** For tests of this class: what a reader's snapshot and the enumerator's held. */
+    public void recordSnapshots(
+            long checkpointId, Map<Integer, List<BackfillSplit>> readers, Set<String> enumerator) {
+        readers.forEach((subtask, splits) -> recordReaderSnapshot(checkpointId, subtask, splits));
+        enumeratorSnapshots.put(checkpointId, enumerator);
     }
 
     void recordReaderSnapshot(long checkpointId, int subtask, List<BackfillSplit> splits) {

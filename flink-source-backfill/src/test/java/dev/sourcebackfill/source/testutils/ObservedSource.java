@@ -67,6 +67,7 @@ public final class ObservedSource<T>
     public SplitEnumerator<BackfillSplit, BackfillEnumeratorState> restoreEnumerator(
             SplitEnumeratorContext<BackfillSplit> context, BackfillEnumeratorState checkpoint)
             throws Exception {
+        Observations.of(runId).enumeratorRestores.incrementAndGet();
         return new ObservedEnumerator(
                 delegate.restoreEnumerator(context, checkpoint), Observations.of(runId));
     }
@@ -188,6 +189,7 @@ public final class ObservedSource<T>
 
         @Override
         public void addSplitsBack(List<BackfillSplit> splits, int subtaskId) {
+            observations.subtaskResets.incrementAndGet();
             enumerator.addSplitsBack(splits, subtaskId);
         }
 
