@@ -23,10 +23,13 @@ final class BackfillRecordEmitter<T>
 
     private final TransitionListener listener;
     private final Counter backfilledRecords;
+    private final Counter numRecordsIn;
 
-    BackfillRecordEmitter(TransitionListener listener, Counter backfilledRecords) {
+    BackfillRecordEmitter(
+            TransitionListener listener, Counter backfilledRecords, Counter numRecordsIn) {
         this.listener = listener;
         this.backfilledRecords = backfilledRecords;
+        this.numRecordsIn = numRecordsIn;
     }
 
     @Override
@@ -37,6 +40,8 @@ final class BackfillRecordEmitter<T>
             split.applyTransition(
                     element.newState(), element.offset(), element.targetEndOffset());
             listener.onTransition(split, from);
+            // SourceReaderBase counted this element in numRecordsIn; a transition is no record
+            numRecordsIn.dec();
             return;
         }
         output.collect(element.value(), element.timestamp());

@@ -230,7 +230,11 @@ public final class BackfillSourceReader<T>
             this.metrics =
                     new BackfillReaderMetrics(
                             context.metricGroup(), heldSplits::values, mode::isForward);
-            this.emitter = new BackfillRecordEmitter<>(this, metrics.backfilledRecords());
+            this.emitter =
+                    new BackfillRecordEmitter<>(
+                            this,
+                            metrics.backfilledRecords(),
+                            context.metricGroup().getIOMetricGroup().getNumRecordsInCounter());
         }
 
         BackfillRecordEmitter<T> emitter() {

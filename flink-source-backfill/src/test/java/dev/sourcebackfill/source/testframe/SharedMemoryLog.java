@@ -1,0 +1,174 @@
+package dev.sourcebackfill.source.testframe;
+
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A writable in-memory log shared through a static registry, for Flink's connector test suite on
+ * a MiniCluster (one JVM). Offsets of a split are 0, 1, 2, ...; the seekable upstream and the
+ * backfill read the same records.
+ */
+final class SharedMemoryLog implements BackfillLog<String> {
+
+    private static final long serialVersionUID = 1L;
+    private static final Map<String, Map<String, Split>> LOGS = new ConcurrentHashMap<>();
+
+    /** One split's records and its planned end (a bounded split stops there). */
+    static final class Split {
+        final List<String> records = new ArrayList<>();
+        long plannedEnd;
+        /** How many times a reader took the split: a write's second half waits for it. */
+        final AtomicInteger readersAttached = new AtomicInteger();
+
+        synchronized int size() {
+            return records.size();
+        }
+
+        synchronized void append(List<String> more) {
+            records.addAll(more);
+        }
+
+        synchronized String get(int offset) {
+            return records.get(offset);
+        }
+    }
+
+    private final String logId;
+    private final boolean bounded;
+
+    SharedMemoryLog(String logId, boolean bounded) {
+        this.logId = logId;
+        this.bounded = bounded;
+    }
+
+    static Map<String, Split> splitsOf(String logId) {
+        return LOGS.computeIfAbsent(logId, k -> new ConcurrentHashMap<>());
+    }
+
+    static void drop(String logId) {
+        LOGS.remove(logId);
+    }
+
+    @Override
+    public LogSplitDiscoverer createSplitDiscoverer() {
+        return new LogSplitDiscoverer() {
+            @Override
+            public List<DiscoveredSplit> discoverSplits(boolean initial) {
+                List<DiscoveredSplit> found = new ArrayList<>();
+                splitsOf(logId).forEach((id, split) -> {
+                    DiscoveredSplit d =
+                            initial
+                                    ? DiscoveredSplit.backfilled(id, 0, split.size())
+                                    : DiscoveredSplit.readByUpstream(id, 0);
+                    found.add(bounded ? d.withStoppingOffset(split.plannedEnd) : d);
+                });
+                return found;
+            }
+
+            @Override
+            public boolean mayDiscoverMoreSplits() {
+                // like a bounded Kafka source: the splits of the first discovery are all
+                return !bounded;
+            }
+        };
+    }
+
+    @Override
+    public LogReader<String> createBackfillReader(SourceReaderContext context) {
+        return new Reader();
+    }
+
+    @Override
+    public LogReader<String> createUpstreamReader(SourceReaderContext context) {
+        return new Reader();
+    }
+
+    @Override
+    public boolean isUpstreamSeekable() {
+        return true;
+    }
+
+    @Override
+    public TypeInformation<String> getProducedType() {
+        return TypeInformation.of(String.class);
+    }
+
+    private final class Reader implements LogReader<String> {
+        private final Map<String, long[]> positions = new HashMap<>();
+        private volatile boolean wakeUp;
+
+        @Override
+        public void addSplit(String splitId, long startOffset) {
+            positions.put(splitId, new long[] {startOffset});
+            splitsOf(logId).get(splitId).readersAttached.incrementAndGet();
+        }
+
+        @Override
+        public void removeSplit(String splitId) {
+            positions.remove(splitId);
+        }
+
+        @Override
+        public void poll(Duration maxWait, LogRecordCollector<String> collector)
+                throws java.io.IOException {
+            boolean any = false;
+            for (Map.Entry<String, long[]> e : positions.entrySet()) {
+                Split split = splitsOf(logId).get(e.getKey());
+                long[] position = e.getValue();
+                int n = 0;
+                while (position[0] < split.size() && n < 1000) {
+                    collector.collect(e.getKey(), position[0], 0L, split.get((int) position[0]));
+                    position[0]++;
+                    n++;
+                }
+                any |= n > 0;
+            }
+            if (!any && !maxWait.isZero()) {
+                long until = System.nanoTime() + maxWait.toNanos();
+                while (!wakeUp && System.nanoTime() < until) {
+                    try {
+                        Thread.sleep(1);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                        throw new java.io.InterruptedIOException();
+                    }
+                }
+                wakeUp = false;
+            }
+        }
+
+        @Override
+        public long position(String splitId) {
+            return positions.get(splitId)[0];
+        }
+
+        @Override
+        public long earliestOffset(String splitId) {
+            return 0;
+        }
+
+        @Override
+        public void wakeUp() {
+            wakeUp = true;
+        }
+
+        @Override
+        public void close() {
+            positions.clear();
+        }
+    }
+}
