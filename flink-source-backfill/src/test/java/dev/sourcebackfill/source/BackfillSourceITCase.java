@@ -211,7 +211,7 @@ class BackfillSourceITCase {
                 GeneratedLog.builder()
                         .partitions(4)
                         .historyPerPartition(500)
-                        .lateSplits(1, Duration.ofSeconds(4))
+                        .lateSplits(1, Duration.ofSeconds(6))
                         .liveRatePerSecond(300)
                         .boundedAfterLiveRecords(2_400)
                         .build();
