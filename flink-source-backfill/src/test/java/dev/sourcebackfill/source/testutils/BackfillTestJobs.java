@@ -62,6 +62,7 @@ public final class BackfillTestJobs {
                         .setBounded()
                         .setSplitDiscoveryInterval(Duration.ofMillis(200))
                         .setPollTimeout(Duration.ofMillis(20))
+                        .setListener(new RecordingListener(spec.sourceRun))
                         .build();
         DataStream<GeneratedRecord> stream =
                 env.fromSource(
@@ -83,6 +84,29 @@ public final class BackfillTestJobs {
                         : stream.map(new ChainedExactlyOnceChecker(spec.log, spec.checkerRun))
                                 .uid("checker");
         checked.sinkTo(new DiscardingSink<>()).name("discard");
+    }
+
+    /** Records which splits reached FINISHED, for tests that act on it. */
+    static final class RecordingListener implements dev.sourcebackfill.source.BackfillListener {
+        private static final long serialVersionUID = 1L;
+        private final String runId;
+
+        RecordingListener(String runId) {
+            this.runId = runId;
+        }
+
+        @Override
+        public void onTransition(
+                int subtask,
+                String splitId,
+                HandoverState from,
+                HandoverState to,
+                long nextOffset,
+                long backfilledRecords) {
+            if (to == HandoverState.FINISHED) {
+                Observations.of(runId).finishedSplits.add(splitId);
+            }
+        }
     }
 
     /** Every (partition, offset) of the log arrived exactly once, in order, and every partition ended. */

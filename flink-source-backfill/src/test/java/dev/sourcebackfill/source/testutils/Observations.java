@@ -40,6 +40,8 @@ public final class Observations {
     public final AtomicLong failuresInjected = new AtomicLong();
     /** How often Flink reset a single subtask (regional failover) through addSplitsBack. */
     public final AtomicLong subtaskResets = new AtomicLong();
+    /** Splits some reader reported FINISHED at least once (through the source's listener). */
+    public final Set<String> finishedSplits = ConcurrentHashMap.newKeySet();
     /** How often an enumerator was created from a checkpoint (restore, global failover). */
     public final AtomicLong enumeratorRestores = new AtomicLong();
 
@@ -67,6 +69,10 @@ public final class Observations {
     void recordSplitAdd(String splitId, int subtask) {
         splitAdds.computeIfAbsent(splitId, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
                 .add(subtask);
+    }
+
+    public boolean hasReaderSnapshots() {
+        return !readerSnapshots.isEmpty();
     }
 
     public boolean anyForwardMode() {
