@@ -73,7 +73,7 @@ public final class BackfillSplitEnumerator
                             + "confirm it",
                     tracker.size());
         }
-        this.metrics = new BackfillEnumeratorMetrics(context.metricGroup());
+        this.metrics = BackfillEnumeratorMetrics.of(context.metricGroup());
     }
 
     @Override

@@ -3,6 +3,9 @@ package dev.sourcebackfill.source.metrics;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.MetricGroup;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * Metrics of the enumerator (the whole source), under the group {@code backfill}:
  * {@code splitsBackfilling}, {@code splitsCachingUp}, {@code splitsFinished}, {@code splitsEnded},
@@ -14,6 +17,14 @@ import org.apache.flink.metrics.MetricGroup;
 @Internal
 public final class BackfillEnumeratorMetrics {
 
+    /**
+     * One instance per metric scope: when Flink creates the enumerator again (global failover,
+     * rescale) the coordinator's metrics keep their scope, and a gauge cannot be registered twice
+     * there; the new enumerator publishes through the gauges registered first. One small entry
+     * per source scope the JobManager has seen.
+     */
+    private static final Map<String, BackfillEnumeratorMetrics> BY_SCOPE = new ConcurrentHashMap<>();
+
     private volatile int backfilling;
     private volatile int cachingUp;
     private volatile int finished;
@@ -22,7 +33,14 @@ public final class BackfillEnumeratorMetrics {
     private volatile boolean forwardMode;
     private volatile long forwardModeCheckpoint = -1;
 
-    public BackfillEnumeratorMetrics(MetricGroup parent) {
+    /** The metrics of the given enumerator metric group, registered on first use. */
+    public static BackfillEnumeratorMetrics of(MetricGroup parent) {
+        return BY_SCOPE.computeIfAbsent(
+                parent.getMetricIdentifier(BackfillReaderMetrics.GROUP),
+                scope -> new BackfillEnumeratorMetrics(parent));
+    }
+
+    private BackfillEnumeratorMetrics(MetricGroup parent) {
         MetricGroup group = parent.addGroup(BackfillReaderMetrics.GROUP);
         group.gauge("splitsBackfilling", () -> backfilling);
         group.gauge("splitsCachingUp", () -> cachingUp);
