@@ -76,7 +76,7 @@ start_tm() {
   echo $!
 }
 flink() { FLINK_CONF_DIR="$work/conf" java $opens -cp "$cp_lib" org.apache.flink.client.cli.CliFrontend "$@"; }
-rest() { curl -sf "http://127.0.0.1:$rest_port$1"; }
+rest() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "http://127.0.0.1:$rest_port$1"; }
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 wait_for() { # description, timeout seconds, command
   local what=$1 limit=$2; shift 2
