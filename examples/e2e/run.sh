@@ -31,6 +31,7 @@ cp "$here/log4j.properties" "$work/conf/log4j.properties"
 
 rpc_port=$(free_port); rest_port=$(free_port)
 opens="--add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED"
+write_config() { # $1: default or adaptive scheduler
 cat > "$work/conf/config.yaml" <<YAML
 jobmanager.rpc.address: 127.0.0.1
 jobmanager.rpc.port: $rpc_port
@@ -54,6 +55,17 @@ heartbeat.timeout: 8000
 heartbeat.interval: 1000
 env.java.opts.all: $opens
 YAML
+if [ "$1" = adaptive ]; then
+  cat >> "$work/conf/config.yaml" <<YAML
+jobmanager.scheduler: adaptive
+jobmanager.adaptive-scheduler.resource-stabilization-timeout: 1s
+jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling: 0s
+jobmanager.adaptive-scheduler.executing.resource-stabilization-timeout: 0s
+jobmanager.adaptive-scheduler.rescale-trigger.max-delay: 0s
+YAML
+fi
+}
+write_config default
 cp_lib="$work/lib/*"
 
 start_jm() {
@@ -118,7 +130,7 @@ step "metrics: backfilledRecords=$(backfill_metric backfilledRecords) splitsBack
 step "killing TaskManager 1 with SIGKILL during backfill, starting a new one"
 kill -9 "$tm1"
 tm3=$(start_tm taskmanager-3); pids+=("$tm3")
-failure_seen() { rest "/jobs/$job/exceptions" | json "'ok' if d['exceptionHistory']['entries'] else exit(1)"; }
+failure_seen() { rest "/jobs/$job" | json "'ok' if d['timestamps'].get('RESTARTING', 0) > 0 else exit(1)"; }
 wait_for "the job to notice the lost TaskManager" 120 failure_seen
 wait_for "the job to recover" 120 job_running
 step "recovered; metrics: backfilledRecords=$(backfill_metric backfilledRecords) splitsBackfilling=$(backfill_metric splitsBackfilling)"
@@ -143,16 +155,46 @@ wait_for "the restored job to finish" 300 job_finished
 step "finished"
 
 step "checking the exactly-once output"
-committed=$(find "$work/out" -type f ! -name '.*' | sort)
-cat $committed > "$work/output.txt"
-violations=$(grep -c '^VIOLATION' "$work/output.txt" || true)
-complete=$(grep '^COMPLETE' "$work/output.txt" | sort)
-bad=$(echo "$complete" | awk '$3 != $5' | wc -l)
-partitions=$(echo "$complete" | awk '{print $2}' | sort -u | wc -l)
-lines=$(echo "$complete" | wc -l)
-echo "$complete"
-if [ "$violations" -ne 0 ] || [ "$bad" -ne 0 ] || [ "$partitions" -ne 8 ] || [ "$lines" -ne 8 ]; then
-  echo "[e2e] FAILED: $violations violations, $bad wrong counts, $partitions partitions, $lines COMPLETE lines" >&2
-  exit 1
-fi
+check_output() {
+  local out=$1 committed complete violations bad partitions lines
+  committed=$(find "$out" -type f ! -name '.*' | sort)
+  cat $committed > "$out.txt"
+  violations=$(grep -c '^VIOLATION' "$out.txt" || true)
+  complete=$(grep '^COMPLETE' "$out.txt" | sort)
+  bad=$(echo "$complete" | awk '$3 != $5' | wc -l)
+  partitions=$(echo "$complete" | awk '{print $2}' | sort -u | wc -l)
+  lines=$(echo "$complete" | wc -l)
+  echo "$complete"
+  if [ "$violations" -ne 0 ] || [ "$bad" -ne 0 ] || [ "$partitions" -ne 8 ] || [ "$lines" -ne 8 ]; then
+    echo "[e2e] FAILED: $violations violations, $bad wrong counts, $partitions partitions, $lines COMPLETE lines" >&2
+    exit 1
+  fi
+}
+check_output "$work/out"
 step "PASSED: 8 partitions complete exactly once, no violation"
+
+step "restarting the cluster with the adaptive scheduler"
+cleanup; pids=()
+write_config adaptive
+start_jm
+tm1=$(start_tm taskmanager-a1); pids+=("$tm1")
+tm2=$(start_tm taskmanager-a2); pids+=("$tm2")
+wait_for "4 slots" 60 slots_at_least 4
+epoch=$(( $(date +%s) * 1000 ))
+args=(--output "file://$work/out-adaptive" --epoch "$epoch" --partitions 8 --history 400000 --rate 2000 --live-records 70000 --max-rate-per-subtask 20000)
+submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.ExactlyOnceCheckJob "$jar" "${args[@]}")
+job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
+[ -n "$job" ] || { echo "$submit_out"; exit 1; }
+wait_for "the job to run" 60 job_running
+wait_for "backfill metrics" 60 backfill_metric backfilledRecords
+step "adaptive: running, splitsBackfilling=$(backfill_metric splitsBackfilling); PUT /jobs/<id>/resource-requirements for parallelism 3"
+body=$(rest "/jobs/$job" | json "__import__('json').dumps({v['id']: {'parallelism': {'lowerBound': 1, 'upperBound': 3}} for v in d['vertices']})")
+python3 -c 'import sys, urllib.request; r = urllib.request.Request(sys.argv[1], data=sys.argv[2].encode(), method="PUT", headers={"Content-Type": "application/json"}); urllib.request.urlopen(r, timeout=10).read()' \
+  "http://127.0.0.1:$rest_port/jobs/$job/resource-requirements" "$body"
+at_parallelism_3() { rest "/jobs/$job" | json "'ok' if all(v['parallelism']==3 and v['status']=='RUNNING' for v in d['vertices']) else exit(1)"; }
+wait_for "parallelism 3" 120 at_parallelism_3
+wait_for "backfill metrics at parallelism 3" 60 backfill_metric backfilledRecords
+step "adaptive: rescaled to 3 mid-backfill, splitsBackfilling=$(backfill_metric splitsBackfilling)"
+wait_for "the rescaled job to finish" 300 job_finished
+check_output "$work/out-adaptive"
+step "PASSED (adaptive scheduler): 8 partitions complete exactly once, no violation"
