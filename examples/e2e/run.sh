@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end check on a real standalone Flink cluster assembled from Maven artifacts:
-# a JobManager and two TaskManagers as separate JVMs on 127.0.0.1, the examples' shaded jar
+# a JobManager and TaskManagers (one slot each) as separate JVMs on 127.0.0.1, the examples' shaded jar
 # submitted with Flink's CLI (the class behind bin/flink), a TaskManager killed with SIGKILL during
 # backfill, a stop-with-savepoint and a resubmission at another parallelism, the backfill metrics
 # read through the REST API, and the job's exactly-once file output checked.
@@ -41,7 +41,7 @@ rest.bind-address: 127.0.0.1
 rest.port: $rest_port
 taskmanager.host: 127.0.0.1
 taskmanager.bind-host: 127.0.0.1
-taskmanager.numberOfTaskSlots: 2
+taskmanager.numberOfTaskSlots: 1
 jobmanager.memory.process.size: 1024m
 taskmanager.memory.process.size: 1280m
 taskmanager.cpu.cores: 2
@@ -114,7 +114,8 @@ step "starting a JobManager and two TaskManagers on 127.0.0.1 (REST port $rest_p
 start_jm
 tm1=$(start_tm taskmanager-1); pids+=("$tm1")
 tm2=$(start_tm taskmanager-2); pids+=("$tm2")
-wait_for "4 slots" 60 slots_at_least 4
+# one slot each, so that the job's two subtasks run on both and the kill hits one of them
+wait_for "2 slots" 60 slots_at_least 2
 
 epoch=$(( $(date +%s) * 1000 ))
 args=(--output "file://$work/out" --epoch "$epoch" --partitions 8 --history 400000 --rate 2000 --live-records 70000 --max-rate-per-subtask 20000)
@@ -147,6 +148,8 @@ done
 [ -n "$savepoint" ] || { echo "[e2e] stop-with-savepoint failed" >&2; echo "$out" >&2; exit 1; }
 step "savepoint: $savepoint"
 
+tm4=$(start_tm taskmanager-4); pids+=("$tm4")
+wait_for "3 slots" 60 slots_at_least 3
 step "resubmitting from the savepoint at parallelism 3"
 submit_out=$(flink run -d -s "$savepoint" -p 3 -c dev.sourcebackfill.examples.ExactlyOnceCheckJob "$jar" "${args[@]}")
 job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
@@ -179,7 +182,8 @@ write_config adaptive
 start_jm
 tm1=$(start_tm taskmanager-a1); pids+=("$tm1")
 tm2=$(start_tm taskmanager-a2); pids+=("$tm2")
-wait_for "4 slots" 60 slots_at_least 4
+tm3=$(start_tm taskmanager-a3); pids+=("$tm3")
+wait_for "3 slots" 60 slots_at_least 3
 epoch=$(( $(date +%s) * 1000 ))
 args=(--output "file://$work/out-adaptive" --epoch "$epoch" --partitions 8 --history 400000 --rate 2000 --live-records 70000 --max-rate-per-subtask 20000)
 submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.ExactlyOnceCheckJob "$jar" "${args[@]}")

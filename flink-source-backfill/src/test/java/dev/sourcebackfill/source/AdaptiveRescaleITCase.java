@@ -48,7 +48,8 @@ class AdaptiveRescaleITCase {
                             .setConfiguration(adaptiveScheduler())
                             .build());
 
-    private static Configuration adaptiveScheduler() {
+    /** The adaptive scheduler, rescaling as soon as it may; reactive mode builds on it. */
+    static Configuration adaptiveScheduler() {
         Configuration conf = new Configuration();
         conf.setString("jobmanager.scheduler", "adaptive");
         conf.setString("jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling", "0 ms");

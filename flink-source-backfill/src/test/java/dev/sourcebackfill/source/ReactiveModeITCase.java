@@ -37,12 +37,8 @@ class ReactiveModeITCase {
 
     @BeforeEach
     void startCluster() throws Exception {
-        Configuration conf = new Configuration();
+        Configuration conf = AdaptiveRescaleITCase.adaptiveScheduler();
         conf.setString("scheduler-mode", "reactive");
-        conf.setString("jobmanager.adaptive-scheduler.resource-stabilization-timeout", "0 ms");
-        conf.setString("jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling", "0 ms");
-        conf.setString("jobmanager.adaptive-scheduler.executing.resource-stabilization-timeout", "0 ms");
-        conf.setString("jobmanager.adaptive-scheduler.rescale-trigger.max-delay", "0 ms");
         cluster =
                 new MiniCluster(
                         new MiniClusterConfiguration.Builder()
