@@ -53,6 +53,8 @@ public final class BackfillSplitEnumerator
     private boolean noMoreSplits;
     private long lastCompletedCheckpoint = -1;
     @Nullable private Boolean backlogSignalled;
+    /** Readers told that no more splits come; such a reader finishes once its splits ended. */
+    private final java.util.Set<Integer> noMoreSplitsSignalled = new java.util.HashSet<>();
     private final BackfillEnumeratorMetrics metrics;
 
     public BackfillSplitEnumerator(
@@ -165,6 +167,7 @@ public final class BackfillSplitEnumerator
         if (noMoreSplits) {
             for (int reader : context.registeredReaders().keySet()) {
                 context.signalNoMoreSplits(reader);
+                noMoreSplitsSignalled.add(reader);
             }
         }
     }
@@ -185,6 +188,8 @@ public final class BackfillSplitEnumerator
                 splits.size(),
                 splits);
         tracker.resetSubtask(subtaskId, lastCompletedCheckpoint);
+        // the restored reader registers again and is told about no more splits again
+        noMoreSplitsSignalled.remove(subtaskId);
         tracker.returnSplits(splits);
         if (gate.invalidate()) {
             LOG.info("The source leaves forward mode until the next confirming checkpoint");
@@ -247,10 +252,26 @@ public final class BackfillSplitEnumerator
                     context.registeredReaders().size());
             ForwardModeEvent event = new ForwardModeEvent(checkpointId);
             for (int reader : context.registeredReaders().keySet()) {
-                context.sendEventToSourceReader(reader, event);
+                // an event to a finished task fails the job: skip readers that may have ended
+                if (!mayHaveFinished(reader)) {
+                    context.sendEventToSourceReader(reader, event);
+                }
             }
             signalBacklog();
         }
+    }
+
+    /** A bounded reader that was told no more splits come and holds no split that goes on. */
+    private boolean mayHaveFinished(int reader) {
+        if (!noMoreSplitsSignalled.contains(reader)) {
+            return false;
+        }
+        for (TrackedSplit tracked : tracker.all()) {
+            if (!tracked.ended && (tracked.owner == null || tracked.owner == reader)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -10,11 +10,13 @@ import dev.sourcebackfill.source.split.BackfillSplitState;
 import dev.sourcebackfill.source.split.HandoverState;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 import org.apache.flink.connector.base.source.reader.fetcher.SingleThreadFetcherManager;
+import org.apache.flink.core.io.InputStatus;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -48,6 +51,8 @@ public final class BackfillSourceReader<T>
     private final BackfillReaderMetrics metrics;
     private final BackfillListener listener;
     private long forwardModeCheckpoint = -1;
+    /** Completed whenever no report is unacknowledged; replaced while the reader waits. */
+    private volatile CompletableFuture<Void> acknowledged = CompletableFuture.completedFuture(null);
 
     private BackfillSourceReader(
             SingleThreadFetcherManager<BackfillElement<T>, BackfillSplit> fetcherManager,
@@ -163,6 +168,32 @@ public final class BackfillSourceReader<T>
     @Override
     public void onReportAcknowledged(long readerIncarnation, long reportId) {
         reporter.acknowledge(readerIncarnation, reportId);
+        if (reporter.unacknowledgedCount() == 0) {
+            acknowledged.complete(null);
+        }
+    }
+
+    /**
+     * A bounded reader ends only once the enumerator has acknowledged all its reports: an event
+     * the coordinator sends to a task that has finished fails the job ("OperatorEvent lost"), so
+     * the enumerator must not be left with an acknowledgement to deliver.
+     */
+    @Override
+    public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
+        InputStatus status = super.pollNext(output);
+        if (status == InputStatus.END_OF_INPUT && reporter.unacknowledgedCount() > 0) {
+            if (acknowledged.isDone()) {
+                acknowledged = new CompletableFuture<>();
+            }
+            return InputStatus.NOTHING_AVAILABLE;
+        }
+        return status;
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        CompletableFuture<Void> waiting = acknowledged;
+        return waiting.isDone() ? super.isAvailable() : waiting;
     }
 
     @Override

@@ -143,6 +143,26 @@ class BackfillSourceReaderTest {
     }
 
     @Test
+    void aBoundedReaderEndsOnlyOnceItsReportsAreAcknowledged() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1);
+        start(log);
+        reader.addSplits(
+                List.of(new BackfillSplit("a", BACKFILLING, 0, 2, OptionalLong.of(2))));
+        reader.notifyNoMoreSplits();
+        pollUntil("a ended", () -> reportedStatuses().stream().anyMatch(SplitStatus::ended));
+        // the enumerator still owes acknowledgements: ending now would make it send to a
+        // finished task, which Flink treats as a lost event
+        for (int i = 0; i < 20; i++) {
+            assertThat(reader.pollNext(output)).isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+        }
+        assertThat(reader.isAvailable()).isNotDone();
+        long last = reports().get(reports().size() - 1).reportId();
+        reader.handleSourceEvents(new ReportAcknowledgedEvent(reader.incarnation(), last));
+        assertThat(reader.isAvailable()).isDone();
+        assertThat(reader.pollNext(output)).isEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+    }
+
+    @Test
     void aFinishedSplitGivenInForwardModeKeepsForwardMode() throws Exception {
         start(new FakeLog(true));
         reader.addSplits(List.of(split("a", FINISHED, 0, 0)));
