@@ -442,6 +442,32 @@ class BackfillSplitEnumeratorTest {
     }
 
     @Test
+    void forwardModeIsNotSentToABoundedReaderThatMayHaveFinished() throws Throwable {
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        FakeDiscoverer bounded = new FakeDiscoverer();
+        bounded.mayDiscoverMore = false;
+        bounded.splits.add(DiscoveredSplit.backfilled("s-0", 0, 10).withStoppingOffset(20));
+        bounded.splits.add(DiscoveredSplit.backfilled("s-1", 0, 10).withStoppingOffset(20));
+        enumerator = new BackfillSplitEnumerator(context, bounded, true, Duration.ZERO, null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        registerReader(0);
+        registerReader(1);
+        String ended = owned(0).get(0);
+        String live = owned(1).get(0);
+        reportFrom(0, incarnation.get(0), List.of(new SplitStatus(ended, FINISHED, 20, true)));
+        report(1, FINISHED, live);
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isTrue();
+        // reader 0 was told no more splits come and its only split ended: it may be gone, and an
+        // event to a finished task fails the job
+        assertThat(forwardEvents(0)).isEmpty();
+        assertThat(forwardEvents(1)).containsExactly(1L);
+    }
+
+    @Test
     void anEndedSplitCountsAsDoneButComesBackIfItsReaderIsRestoredBeforeTheEnd()
             throws Exception {
         reportAll(FINISHED);
