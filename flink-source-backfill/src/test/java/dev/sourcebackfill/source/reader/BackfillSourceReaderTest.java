@@ -155,10 +155,12 @@ class BackfillSourceReaderTest {
         for (int i = 0; i < 20; i++) {
             assertThat(reader.pollNext(output)).isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
         }
-        assertThat(reader.isAvailable()).isNotDone();
+        // what the source operator waits on after NOTHING_AVAILABLE
+        java.util.concurrent.CompletableFuture<Void> waiting = reader.isAvailable();
+        assertThat(waiting).isNotDone();
         long last = reports().get(reports().size() - 1).reportId();
         reader.handleSourceEvents(new ReportAcknowledgedEvent(reader.incarnation(), last));
-        assertThat(reader.isAvailable()).isDone();
+        assertThat(waiting).isDone();
         assertThat(reader.pollNext(output)).isEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
     }
 
