@@ -242,6 +242,11 @@ public final class BackfillSourceReader<T>
         return reporter.unacknowledgedCount();
     }
 
+    /** Whether the reader has ended its input and waits for acknowledgements; for tests. */
+    boolean isWaitingForAcknowledgements() {
+        return !acknowledged.isDone();
+    }
+
     long incarnation() {
         return reporter.incarnation();
     }

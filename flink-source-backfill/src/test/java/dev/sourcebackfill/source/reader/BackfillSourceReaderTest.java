@@ -152,9 +152,13 @@ class BackfillSourceReaderTest {
         pollUntil("a ended", () -> reportedStatuses().stream().anyMatch(SplitStatus::ended));
         // the enumerator still owes acknowledgements: ending now would make it send to a
         // finished task, which Flink treats as a lost event
-        for (int i = 0; i < 20; i++) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!reader.isWaitingForAcknowledgements()) {
+            assertThat(System.nanoTime()).as("waiting for the end of input").isLessThan(deadline);
             assertThat(reader.pollNext(output)).isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+            Thread.sleep(1);
         }
+        assertThat(reader.pollNext(output)).isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
         // what the source operator waits on after NOTHING_AVAILABLE
         java.util.concurrent.CompletableFuture<Void> waiting = reader.isAvailable();
         assertThat(waiting).isNotDone();
