@@ -60,6 +60,8 @@ final class BackfillSplitReader<T>
     private boolean upstreamDelivered;
     /** Splits that stopped backfilling during a poll; taken off the backfill reader after it. */
     private final List<String> backfillRemovals = new ArrayList<>();
+    /** Bounded splits that reached their stop since the last fetch; no scan of all splits. */
+    private final List<String> completedSplits = new ArrayList<>();
 
     BackfillSplitReader(
             BackfillLog<T> log, SourceReaderContext context, ReaderMode mode, Duration pollTimeout) {
@@ -258,26 +260,21 @@ final class BackfillSplitReader<T>
         }
     }
 
+    @Override
+    public void completed(String splitId) {
+        completedSplits.add(splitId);
+    }
+
     private void completeFinishedSplits() throws IOException {
-        List<String> complete = null;
-        for (SplitHandover<T> handover : handovers.values()) {
-            if (handover.isComplete()) {
-                if (complete == null) {
-                    complete = new ArrayList<>();
-                }
-                complete.add(handover.splitId());
-            }
+        for (String splitId : completedSplits) {
+            LOG.info(
+                    "Split {} reached its stopping offset on subtask {}",
+                    splitId,
+                    context.getIndexOfSubtask());
+            removeSplit(splitId);
+            batch.addFinishedSplit(splitId);
         }
-        if (complete != null) {
-            for (String splitId : complete) {
-                LOG.info(
-                        "Split {} reached its stopping offset on subtask {}",
-                        splitId,
-                        context.getIndexOfSubtask());
-                removeSplit(splitId);
-                batch.addFinishedSplit(splitId);
-            }
-        }
+        completedSplits.clear();
     }
 
     private void releaseBackfillReaderInForwardMode() throws IOException {

@@ -35,6 +35,9 @@ final class SplitHandover<T> {
         void emit(String splitId, long offset, long timestamp, T value);
 
         void transition(String splitId, HandoverState newState, long nextOffset, long target);
+
+        /** The bounded split reached its stopping offset; called once. */
+        default void completed(String splitId) {}
     }
 
     private final String splitId;
@@ -265,8 +268,9 @@ final class SplitHandover<T> {
 
     /** Marks the split complete if {@code position} reached its stopping offset. */
     private boolean checkStop(long position) {
-        if (stoppingOffset.isPresent() && position >= stoppingOffset.getAsLong()) {
+        if (!complete && stoppingOffset.isPresent() && position >= stoppingOffset.getAsLong()) {
             complete = true;
+            output.completed(splitId);
         }
         return complete;
     }
