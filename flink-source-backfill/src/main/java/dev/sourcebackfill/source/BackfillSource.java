@@ -66,7 +66,8 @@ public class BackfillSource<T>
     }
 
     @Override
-    public SourceReader<T, BackfillSplit> createReader(SourceReaderContext readerContext) {
+    public SourceReader<T, BackfillSplit> createReader(SourceReaderContext readerContext)
+            throws Exception {
         return BackfillSourceReader.create(
                 log, readerContext.getConfiguration(), readerContext, pollTimeout, listener);
     }

@@ -50,6 +50,8 @@ public final class BackfillSourceReader<T>
     private final StatusReporter reporter;
     private final BackfillReaderMetrics metrics;
     private final BackfillListener listener;
+    /** {@code null} if the log commits no offsets. */
+    private final CheckpointOffsets checkpointOffsets;
     private long forwardModeCheckpoint = -1;
     /** Completed whenever no report is unacknowledged; replaced while the reader waits. */
     private volatile CompletableFuture<Void> acknowledged = CompletableFuture.completedFuture(null);
@@ -60,9 +62,11 @@ public final class BackfillSourceReader<T>
             ReaderMode mode,
             Configuration config,
             SourceReaderContext context,
-            BackfillListener listener) {
+            BackfillListener listener,
+            CheckpointOffsets checkpointOffsets) {
         super(fetcherManager, emitterHolder.emitter(), config, context);
         this.listener = listener;
+        this.checkpointOffsets = checkpointOffsets;
         this.mode = mode;
         this.heldSplits = emitterHolder.heldSplits;
         this.metrics = emitterHolder.metrics;
@@ -75,13 +79,17 @@ public final class BackfillSourceReader<T>
             Configuration config,
             SourceReaderContext context,
             Duration pollTimeout,
-            BackfillListener listener) {
+            BackfillListener listener)
+            throws Exception {
+        CheckpointOffsets checkpointOffsets =
+                log.createOffsetCommitter(context).map(CheckpointOffsets::new).orElse(null);
         ReaderMode mode = new ReaderMode();
         SingleThreadFetcherManager<BackfillElement<T>, BackfillSplit> fetcherManager =
                 new SingleThreadFetcherManager<>(
                         () -> new BackfillSplitReader<>(log, context, mode, pollTimeout), config);
         EmitterHolder<T> holder = new EmitterHolder<>(context, mode);
-        return new BackfillSourceReader<>(fetcherManager, holder, mode, config, context, listener);
+        return new BackfillSourceReader<>(
+                fetcherManager, holder, mode, config, context, listener, checkpointOffsets);
     }
 
     @Override
@@ -222,9 +230,32 @@ public final class BackfillSourceReader<T>
     }
 
     @Override
+    public List<BackfillSplit> snapshotState(long checkpointId) {
+        List<BackfillSplit> splits = super.snapshotState(checkpointId);
+        if (checkpointOffsets != null) {
+            checkpointOffsets.snapshotted(checkpointId, splits);
+        }
+        return splits;
+    }
+
+    @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
         reporter.resendUnacknowledged();
+        if (checkpointOffsets != null) {
+            checkpointOffsets.completed(checkpointId);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            super.close();
+        } finally {
+            if (checkpointOffsets != null) {
+                checkpointOffsets.close();
+            }
+        }
     }
 
     /** Whether this reader is in forward mode now. */

@@ -5,6 +5,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 
 import java.io.Serializable;
+import java.util.Optional;
 
 /**
  * What a concrete log (Kafka partitions, archived files in front of a live log, ...) supplies to
@@ -38,6 +39,15 @@ public interface BackfillLog<T> extends Serializable {
      * source drops what the backfill already covered.
      */
     boolean isUpstreamSeekable();
+
+    /**
+     * Creates what commits the positions of completed checkpoints back to the log, if this log
+     * does that (one per source reader); none by default.
+     */
+    default Optional<OffsetCommitter> createOffsetCommitter(SourceReaderContext context)
+            throws Exception {
+        return Optional.empty();
+    }
 
     /** The type of the records. */
     TypeInformation<T> getProducedType();

@@ -1,0 +1,68 @@
+package dev.sourcebackfill.source.reader;
+
+import org.apache.flink.annotation.Internal;
+
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.spi.OffsetCommitter;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+/**
+ * The positions each pending checkpoint holds, handed to the log's {@link OffsetCommitter} when
+ * the checkpoint completes. A notification may be missed or subsume earlier ones: completion of
+ * checkpoint n commits the newest positions taken at or before n and forgets all older ones.
+ */
+@Internal
+final class CheckpointOffsets implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointOffsets.class);
+
+    private final OffsetCommitter committer;
+    private final NavigableMap<Long, Map<String, Long>> pending = new TreeMap<>();
+
+    CheckpointOffsets(OffsetCommitter committer) {
+        this.committer = committer;
+    }
+
+    void snapshotted(long checkpointId, List<BackfillSplit> splits) {
+        Map<String, Long> offsets = new HashMap<>(splits.size() * 2);
+        for (BackfillSplit split : splits) {
+            offsets.put(split.splitId(), split.nextOffset());
+        }
+        pending.put(checkpointId, offsets);
+    }
+
+    void completed(long checkpointId) {
+        NavigableMap<Long, Map<String, Long>> done = pending.headMap(checkpointId, true);
+        if (done.isEmpty()) {
+            return;
+        }
+        Map.Entry<Long, Map<String, Long>> newest = done.lastEntry();
+        if (!newest.getValue().isEmpty()) {
+            try {
+                committer.commitOffsets(checkpointId, newest.getValue());
+            } catch (RuntimeException e) {
+                // committing is informative only; the checkpoint stands
+                LOG.warn("Committing the offsets of checkpoint {} failed", checkpointId, e);
+            }
+        }
+        done.clear();
+    }
+
+    /** For tests: checkpoints whose positions wait for completion. */
+    int pendingCheckpoints() {
+        return pending.size();
+    }
+
+    @Override
+    public void close() throws Exception {
+        committer.close();
+    }
+}
