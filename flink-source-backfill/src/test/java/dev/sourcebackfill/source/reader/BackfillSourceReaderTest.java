@@ -34,7 +34,7 @@ class BackfillSourceReaderTest {
     private final TestingReaderOutput<String> output = new TestingReaderOutput<>();
     private BackfillSourceReader<String> reader;
 
-    private BackfillSourceReader<String> start(FakeLog log) {
+    private BackfillSourceReader<String> start(FakeLog log) throws Exception {
         reader =
                 BackfillSourceReader.create(
                         log, new Configuration(), context, Duration.ofMillis(5), BackfillListener.NO_OP);

@@ -1,0 +1,44 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.annotation.Internal;
+
+import org.apache.kafka.common.KafkaFuture;
+
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Waits for admin calls and says what failed, and where. */
+@Internal
+final class KafkaAdminCalls {
+
+    private KafkaAdminCalls() {}
+
+    static <V> V await(KafkaFuture<V> future, String what, String bootstrapServers, long timeoutMs) {
+        try {
+            return future.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new KafkaSourceException(
+                    String.format(
+                            "Kafka at %s did not answer within %d ms (default.api.timeout.ms) when asked for %s: is the cluster reachable?",
+                            bootstrapServers, timeoutMs, what),
+                    e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw new KafkaSourceException(
+                        String.format(
+                                "Kafka at %s did not answer in time when asked for %s: is the cluster reachable? (%s)",
+                                bootstrapServers, what, cause.getMessage()),
+                        cause);
+            }
+            throw new KafkaSourceException(
+                    String.format(
+                            "Kafka at %s failed to give %s: %s", bootstrapServers, what, cause.getMessage()),
+                    cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaSourceException("Interrupted while asking Kafka for " + what, e);
+        }
+    }
+}

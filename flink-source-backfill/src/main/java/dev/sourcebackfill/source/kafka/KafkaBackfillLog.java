@@ -1,0 +1,110 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.InstantiationUtil;
+import org.apache.flink.util.UserCodeClassLoader;
+
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+import dev.sourcebackfill.source.spi.OffsetCommitter;
+
+import java.util.Optional;
+
+/** Kafka partitions as a {@link BackfillLog}: a backfill consumer and the job's upstream consumer. */
+@Internal
+final class KafkaBackfillLog<T> implements BackfillLog<T> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final KafkaClientProperties properties;
+    private final KafkaTopicSelection topics;
+    private final KafkaRecordDeserializationSchema<T> deserializer;
+    private final OffsetsInitializer startingOffsets;
+    private final OffsetsInitializer stoppingOffsets;
+    private final String groupId;
+    private final boolean commitOffsetsOnCheckpoint;
+
+    KafkaBackfillLog(
+            KafkaClientProperties properties,
+            KafkaTopicSelection topics,
+            KafkaRecordDeserializationSchema<T> deserializer,
+            OffsetsInitializer startingOffsets,
+            OffsetsInitializer stoppingOffsets,
+            String groupId,
+            boolean commitOffsetsOnCheckpoint) {
+        this.properties = properties;
+        this.topics = topics;
+        this.deserializer = deserializer;
+        this.startingOffsets = startingOffsets;
+        this.stoppingOffsets = stoppingOffsets;
+        this.groupId = groupId;
+        this.commitOffsetsOnCheckpoint = commitOffsetsOnCheckpoint;
+    }
+
+    @Override
+    public LogSplitDiscoverer createSplitDiscoverer() {
+        return new KafkaPartitionDiscoverer(properties, topics, startingOffsets, stoppingOffsets, groupId);
+    }
+
+    @Override
+    public LogReader<T> createBackfillReader(SourceReaderContext context) throws Exception {
+        return createReader("backfill", context);
+    }
+
+    @Override
+    public LogReader<T> createUpstreamReader(SourceReaderContext context) throws Exception {
+        return createReader("upstream", context);
+    }
+
+    private LogReader<T> createReader(String role, SourceReaderContext context) throws Exception {
+        // each consumer gets its own opened copy: a deserializer may keep state or metrics
+        KafkaRecordDeserializationSchema<T> copy =
+                InstantiationUtil.clone(deserializer, context.getUserCodeClassLoader().asClassLoader());
+        copy.open(
+                new DeserializationSchema.InitializationContext() {
+                    @Override
+                    public MetricGroup getMetricGroup() {
+                        return context.metricGroup().addGroup("deserializer").addGroup(role);
+                    }
+
+                    @Override
+                    public UserCodeClassLoader getUserCodeClassLoader() {
+                        return context.getUserCodeClassLoader();
+                    }
+                });
+        return new KafkaPartitionReader<>(
+                role, properties.consumer(role, context.getIndexOfSubtask()), copy);
+    }
+
+    @Override
+    public Optional<OffsetCommitter> createOffsetCommitter(SourceReaderContext context) {
+        if (!commitOffsetsOnCheckpoint) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                new KafkaOffsetCommitter(
+                        properties.admin("committer-" + context.getIndexOfSubtask()), groupId));
+    }
+
+    @Override
+    public boolean isUpstreamSeekable() {
+        return true;
+    }
+
+    @Override
+    public TypeInformation<T> getProducedType() {
+        return deserializer.getProducedType();
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaBackfillLog{" + topics + ", " + properties + '}';
+    }
+}

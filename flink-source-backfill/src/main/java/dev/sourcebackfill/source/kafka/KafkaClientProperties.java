@@ -1,0 +1,104 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.annotation.Internal;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.io.Serializable;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The user's Kafka client properties (security settings included) and the ones the source sets
+ * for its consumers and admin clients. Values are never logged: {@link #toString()} masks every
+ * value whose key looks secret.
+ */
+@Internal
+final class KafkaClientProperties implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Properties properties;
+    private final String clientIdPrefix;
+
+    KafkaClientProperties(Properties properties, String clientIdPrefix) {
+        this.properties = new Properties();
+        this.properties.putAll(properties);
+        this.clientIdPrefix = clientIdPrefix;
+    }
+
+    String bootstrapServers() {
+        return properties.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+    }
+
+    /** The isolation level both consumers read with, and the end offsets discovery lists. */
+    IsolationLevel isolationLevel() {
+        String level =
+                properties.getProperty(
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        IsolationLevel.READ_UNCOMMITTED.toString());
+        return IsolationLevel.valueOf(level.toUpperCase(Locale.ROOT));
+    }
+
+    long apiTimeoutMs() {
+        return Long.parseLong(
+                properties.getProperty(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000"));
+    }
+
+    /**
+     * A consumer that is assigned partitions and seeks them itself: no group (offsets are
+     * committed by the source through the admin client), no auto commit, and no offset reset
+     * (a missing offset is an error, never a silent jump).
+     */
+    Properties consumer(String role, int subtask) {
+        Properties consumer = new Properties();
+        consumer.putAll(properties);
+        consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        consumer.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientIdPrefix + '-' + role + '-' + subtask);
+        return consumer;
+    }
+
+    Properties admin(String role) {
+        Properties admin = new Properties();
+        // consumer-only keys make the admin client warn; it takes the common ones
+        for (String key : properties.stringPropertyNames()) {
+            if (!ConsumerConfig.configNames().contains(key)
+                    || org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(key)) {
+                admin.put(key, properties.getProperty(key));
+            }
+        }
+        admin.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientIdPrefix + '-' + role);
+        return admin;
+    }
+
+    /** Whether a property's value must never be shown. */
+    static boolean isSecret(String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        return k.contains("password")
+                || k.contains("jaas")
+                || k.contains("secret")
+                || k.contains("token")
+                || k.contains("credential")
+                || k.endsWith(".key")
+                || k.contains("keystore.key")
+                || k.contains("private");
+    }
+
+    @Override
+    public String toString() {
+        Map<String, String> shown = new TreeMap<>();
+        for (String key : properties.stringPropertyNames()) {
+            shown.put(key, isSecret(key) ? "[hidden]" : properties.getProperty(key));
+        }
+        return shown + ", client id prefix " + clientIdPrefix;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Lists the partitions of the selected topics. At the job's first start each partition is
+ * backfilled from its starting offset up to its end offset at that moment (the last stable
+ * offset under {@code read_committed}); a partition found later is read by the upstream from its
+ * earliest offset. A bounded source stops each partition at its stopping offset.
+ */
+@Internal
+final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionDiscoverer.class);
+
+    private final KafkaClientProperties properties;
+    private final KafkaTopicSelection topics;
+    private final OffsetsInitializer startingOffsets;
+    /** {@code null} if unbounded. */
+    private final OffsetsInitializer stoppingOffsets;
+    private final String groupId;
+    private final Set<TopicPartition> seen = new HashSet<>();
+    private Admin admin;
+    private boolean discoveredOnce;
+
+    KafkaPartitionDiscoverer(
+            KafkaClientProperties properties,
+            KafkaTopicSelection topics,
+            OffsetsInitializer startingOffsets,
+            OffsetsInitializer stoppingOffsets,
+            String groupId) {
+        this.properties = properties;
+        this.topics = topics;
+        this.startingOffsets = startingOffsets;
+        this.stoppingOffsets = stoppingOffsets;
+        this.groupId = groupId;
+    }
+
+    @Override
+    public List<DiscoveredSplit> discoverSplits(boolean initial) {
+        if (admin == null) {
+            admin = Admin.create(properties.admin("enumerator"));
+        }
+        String servers = properties.bootstrapServers();
+        long timeout = properties.apiTimeoutMs();
+        List<TopicPartition> fresh = new ArrayList<>();
+        for (TopicPartition tp : topics.partitions(admin, servers, timeout)) {
+            if (seen.add(tp)) {
+                fresh.add(tp);
+            }
+        }
+        discoveredOnce = true;
+        if (fresh.isEmpty()) {
+            return List.of();
+        }
+        KafkaOffsetsResolver resolver =
+                new KafkaOffsetsResolver(admin, properties.isolationLevel(), groupId, servers, timeout);
+        Map<TopicPartition, Long> beginning = resolver.beginningOffsets(fresh);
+        List<DiscoveredSplit> splits = new ArrayList<>(fresh.size());
+        if (!initial) {
+            for (TopicPartition tp : fresh) {
+                LOG.info("New Kafka partition {}: read by the upstream from its earliest offset {}", tp, beginning.get(tp));
+                splits.add(DiscoveredSplit.readByUpstream(KafkaSplitIds.of(tp), beginning.get(tp)));
+            }
+            return splits;
+        }
+        Map<TopicPartition, Long> start = resolver.resolve(startingOffsets, fresh, "starting");
+        Map<TopicPartition, Long> end = resolver.endOffsets(fresh);
+        Map<TopicPartition, Long> stop =
+                stoppingOffsets == null ? null : resolver.resolve(stoppingOffsets, fresh, "stopping");
+        for (TopicPartition tp : fresh) {
+            long from = start.get(tp);
+            if (from < beginning.get(tp)) {
+                throw new KafkaSourceException(
+                        String.format(
+                                "Partition %s: the backfill would start at offset %d, but the log starts at %d now (deleted by retention?); records %d..%d are lost",
+                                tp, from, beginning.get(tp), from, beginning.get(tp) - 1));
+            }
+            // a start beyond the end: nothing to backfill, the upstream waits for that offset
+            long target = Math.max(from, end.get(tp));
+            if (stop != null) {
+                long until = stop.get(tp);
+                if (until < from) {
+                    throw new KafkaSourceException(
+                            String.format(
+                                    "Partition %s: stopping offset %d is below its starting offset %d",
+                                    tp, until, from));
+                }
+                target = Math.min(target, until);
+                splits.add(DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target).withStoppingOffset(until));
+            } else {
+                splits.add(DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target));
+            }
+            LOG.info(
+                    "Kafka partition {}: backfill offsets [{}, {}){}",
+                    tp,
+                    from,
+                    target,
+                    stop != null ? ", stops at " + stop.get(tp) : "");
+        }
+        return splits;
+    }
+
+    @Override
+    public boolean mayDiscoverMoreSplits() {
+        return stoppingOffsets == null || !discoveredOnce;
+    }
+
+    @Override
+    public void close() {
+        if (admin != null) {
+            admin.close();
+            admin = null;
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package dev.sourcebackfill.source.kafka;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Time;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real single-node Kafka (KRaft, broker and controller in one) inside the test JVM, listening on
+ * 127.0.0.1 only; started and stopped by the tests.
+ */
+public final class InProcessKafka implements AutoCloseable {
+
+    private final Path dir;
+    private final int brokerPort;
+    private final KafkaRaftServer server;
+    private final Admin admin;
+
+    private InProcessKafka(Path dir, int brokerPort, KafkaRaftServer server) {
+        this.dir = dir;
+        this.brokerPort = brokerPort;
+        this.server = server;
+        Properties adminProps = new Properties();
+        adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        this.admin = Admin.create(adminProps);
+    }
+
+    public static InProcessKafka start() throws Exception {
+        Path dir = Files.createTempDirectory("kafka-it");
+        int brokerPort = freePort();
+        int controllerPort = freePort();
+        Properties props = new Properties();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", "1");
+        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.put("log.dirs", dir.resolve("data").toString());
+        props.put("offsets.topic.replication.factor", "1");
+        props.put("offsets.topic.num.partitions", "1");
+        props.put("transaction.state.log.replication.factor", "1");
+        props.put("transaction.state.log.min.isr", "1");
+        props.put("transaction.state.log.num.partitions", "1");
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("num.partitions", "1");
+        props.put("auto.create.topics.enable", "false");
+        // compaction in seconds, not hours, for the compacted-topic test
+        props.put("log.cleaner.backoff.ms", "200");
+        props.put("log.retention.check.interval.ms", "1000");
+        Path config = dir.resolve("server.properties");
+        try (var out = Files.newBufferedWriter(config)) {
+            props.store(out, "in-process test broker");
+        }
+        ByteArrayOutputStream formatOutput = new ByteArrayOutputStream();
+        int rc =
+                kafka.tools.StorageTool.execute(
+                        new String[] {
+                            "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(), "--ignore-formatted"
+                        },
+                        new PrintStream(formatOutput, true));
+        if (rc != 0) {
+            throw new IllegalStateException("Formatting the Kafka storage failed: " + formatOutput);
+        }
+        KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
+        server.startup();
+        return new InProcessKafka(dir, brokerPort, server);
+    }
+
+    public String bootstrapServers() {
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    public Admin admin() {
+        return admin;
+    }
+
+    /** Creates a topic and waits until every partition has a leader (producing fails before). */
+    public void createTopic(String topic, int partitions, Map<String, String> configs) throws Exception {
+        admin.createTopics(java.util.List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        awaitLeaders(topic, partitions);
+    }
+
+    public void addPartitions(String topic, int totalPartitions) throws Exception {
+        admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(totalPartitions)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        awaitLeaders(topic, totalPartitions);
+    }
+
+    private void awaitLeaders(String topic, int partitions) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                TopicDescription d =
+                        admin.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic);
+                if (d.partitions().size() == partitions
+                        && d.partitions().stream().map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty())) {
+                    return;
+                }
+            } catch (Exception retry) {
+                // metadata not there yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Partitions of " + topic + " got no leader");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    public KafkaProducer<String, String> producer(String transactionalId) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        if (transactionalId != null) {
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        }
+        return new KafkaProducer<>(p);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        admin.close(Duration.ofSeconds(5));
+        server.shutdown();
+        server.awaitShutdown();
+        org.apache.flink.util.FileUtils.deleteDirectory(dir.toFile());
+    }
+}

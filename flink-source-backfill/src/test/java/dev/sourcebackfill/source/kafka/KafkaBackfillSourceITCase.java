@@ -1,0 +1,317 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.testutils.BackfillTestJobs;
+import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.ObservedSource;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The Kafka adapter against a real broker started in this JVM. Every run is checked against the
+ * log itself: per partition, the records the job's checkpointed state saw (count, last offset,
+ * checksum of offsets and values, strictly increasing offsets) equal what a plain consumer reads
+ * from the topic afterwards with the same isolation level.
+ */
+class KafkaBackfillSourceITCase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaBackfillSourceITCase.class);
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
+
+    private static InProcessKafka kafka;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = InProcessKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() throws Exception {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    // ------------------------------------------------------------------ scenarios
+
+    @Test
+    void historyThenLiveRecordsWithFailuresDuringBackfillAndAfterTheHandover() throws Exception {
+        String topic = "orders-" + UUID.randomUUID();
+        kafka.createTopic(topic, 4, Map.of());
+        produce(topic, 4, 0, 3_000);
+        Run run = new Run();
+        KafkaBackfillSourceBuilder<PartitionRecord> builder = builder(topic);
+        JobClient job = start(run, builder.build(), 2, List.of(2_000L, 14_000L), true);
+
+        // live records while the job runs: some during the backfill, the rest after the handover
+        produce(topic, 4, 3_000, 1_000);
+        BackfillTestJobs.await("forward mode", Duration.ofSeconds(60), () -> Observations.of(run.source).anyForwardMode());
+        produce(topic, 4, 4_000, 1_000);
+
+        Map<String, PartitionDigest> truth = truth(topic, false);
+        awaitDigests(run, truth, job);
+        job.cancel().get(30, TimeUnit.SECONDS);
+        assertThat(FailOnce.fired(run.checker, 2_000L)).as("failure during backfill fired").isTrue();
+        assertThat(FailOnce.fired(run.checker, 14_000L)).as("failure after the handover fired").isTrue();
+        assertSound(run);
+        LOG.info("history+live: {} partitions, {} records checked", truth.size(), total(truth));
+    }
+
+    @Test
+    void readCommittedSkipsAbortedTransactionsAndEndsOnAPartitionWhoseLastOffsetIsAMarker()
+            throws Exception {
+        String topic = "tx-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        try (KafkaProducer<String, String> producer = kafka.producer("tx-" + topic)) {
+            producer.initTransactions();
+            int seq = 0;
+            for (int round = 0; round < 20; round++) {
+                boolean abort = round % 3 == 1;
+                producer.beginTransaction();
+                for (int i = 0; i < 50; i++) {
+                    int p = i % 2;
+                    producer.send(new ProducerRecord<>(topic, p, "k" + i, (abort ? "aborted-" : "committed-") + seq++));
+                }
+                if (abort) {
+                    producer.abortTransaction();
+                } else {
+                    producer.commitTransaction();
+                }
+            }
+        }
+        // the last offset of each partition is now a commit marker: no record at end - 1
+        Run run = new Run();
+        BackfillSource<PartitionRecord> source =
+                builder(topic)
+                        .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                        .setBounded(OffsetsInitializer.latest())
+                        .build();
+        JobClient job = start(run, source, 2, List.of(), true);
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+
+        Map<String, PartitionDigest> truth = truth(topic, true);
+        // 7 of the 20 transactions (rounds 1, 4, ..., 19) were aborted
+        assertThat(total(truth)).isEqualTo(13 * 50L);
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(truth);
+        assertSound(run);
+    }
+
+    @Test
+    void aPartitionAddedAfterForwardModeIsReadFromItsEarliestOffset() throws Exception {
+        String topic = "grow-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        produce(topic, 2, 0, 1_000);
+        Run run = new Run();
+        JobClient job =
+                start(run, builder(topic).setPartitionDiscoveryInterval(Duration.ofMillis(300)).build(), 2, List.of(), true);
+        BackfillTestJobs.await("forward mode", Duration.ofSeconds(60), () -> Observations.of(run.source).anyForwardMode());
+        kafka.addPartitions(topic, 3);
+        produce(topic, 3, 1_000, 500);
+        Map<String, PartitionDigest> truth = truth(topic, false);
+        assertThat(truth).containsKey(topic + "-2");
+        awaitDigests(run, truth, job);
+        job.cancel().get(30, TimeUnit.SECONDS);
+        assertSound(run);
+    }
+
+    @Test
+    void anUnknownTopicFailsTheJobNamingTheTopic() throws Exception {
+        String topic = "missing-" + UUID.randomUUID();
+        Run run = new Run();
+        JobClient job = start(run, builder(topic).build(), 1, List.of(), false);
+        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains(topic).contains("does not exist"));
+    }
+
+    @Test
+    void aRecordTheDeserializerRejectsFailsTheJobNamingTopicPartitionAndOffset() throws Exception {
+        String topic = "poison-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, "k", i == 7 ? "poison" : "v" + i)).get();
+            }
+        }
+        Run run = new Run();
+        JobClient job = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of(), false);
+        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(
+                        e ->
+                                assertThat(ExceptionUtils.stringifyException(e))
+                                        .contains("offset 7 of topic " + topic + " partition 0"));
+    }
+
+    @Test
+    void aStartOffsetDeletedByRetentionFailsNamingPartitionAndOffsets() throws Exception {
+        String topic = "retention-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 1, 0, 100);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        kafka.admin()
+                .deleteRecords(Map.of(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(50)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        Run run = new Run();
+        BackfillSource<PartitionRecord> source =
+                builder(topic).setStartingOffsets(OffsetsInitializer.offsets(Map.of(tp, 10L))).build();
+        JobClient job = start(run, source, 1, List.of(), false);
+        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(
+                        e ->
+                                assertThat(ExceptionUtils.stringifyException(e))
+                                        .contains("Partition " + topic + "-0")
+                                        .contains("offset 10")
+                                        .contains("starts at 50"));
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static final class Run {
+        final String checker = UUID.randomUUID().toString();
+        final String source = UUID.randomUUID().toString();
+    }
+
+    private static KafkaBackfillSourceBuilder<PartitionRecord> builder(String topic) {
+        return KafkaBackfillSource.<PartitionRecord>builder()
+                .setBootstrapServers(kafka.bootstrapServers())
+                .setTopics(topic)
+                .setDeserializer(new PartitionRecord.Deserializer())
+                .setProperty("default.api.timeout.ms", "30000")
+                .setPollTimeout(Duration.ofMillis(20))
+                .setPartitionDiscoveryInterval(Duration.ofSeconds(1));
+    }
+
+    private static JobClient start(
+            Run run, BackfillSource<PartitionRecord> source, int parallelism, List<Long> failures, boolean restart)
+            throws Exception {
+        Configuration conf = new Configuration();
+        if (restart) {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        } else {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(parallelism);
+        env.enableCheckpointing(100);
+        DataStream<PartitionRecord> stream =
+                env.fromSource(new ObservedSource<>(source, run.source), WatermarkStrategy.noWatermarks(), "kafka-backfill")
+                        .uid("kafka-backfill");
+        for (long at : failures) {
+            stream = stream.map(new FailOnce(run.checker, at)).name("fail-at-" + at);
+        }
+        stream.keyBy(PartitionRecord::partitionKey)
+                .process(new KafkaExactlyOnceChecker(run.checker))
+                .uid("checker")
+                .sinkTo(new DiscardingSink<>());
+        return env.executeAsync("kafka " + run.checker);
+    }
+
+    private static void produce(String topic, int partitions, int from, int perPartition) throws Exception {
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            List<java.util.concurrent.Future<?>> sends = new ArrayList<>();
+            for (int i = from; i < from + perPartition; i++) {
+                for (int p = 0; p < partitions; p++) {
+                    sends.add(producer.send(new ProducerRecord<>(topic, p, "k" + (i % 97), "v" + p + "-" + i)));
+                }
+            }
+            for (java.util.concurrent.Future<?> send : sends) {
+                send.get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** What a plain consumer reads from the whole topic now. */
+    private static Map<String, PartitionDigest> truth(String topic, boolean readCommitted) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        Map<String, PartitionDigest> digests = new HashMap<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            consumer.partitionsFor(topic).forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    digests.merge(
+                            r.topic() + "-" + r.partition(),
+                            PartitionDigest.empty().plus(r.offset(), r.value()),
+                            (a, b) -> a.plus(r.offset(), r.value()));
+                }
+            }
+        }
+        return digests;
+    }
+
+    private static void awaitDigests(Run run, Map<String, PartitionDigest> truth, JobClient job) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!KafkaExactlyOnceChecker.digests(run.checker).equals(truth)) {
+            if (job.getJobStatus().get().isGloballyTerminalState()) {
+                job.getJobExecutionResult().get();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(
+                        "checked " + KafkaExactlyOnceChecker.digests(run.checker) + " but the topic holds " + truth);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static void assertSound(Run run) {
+        assertThat(KafkaExactlyOnceChecker.violations(run.checker)).as("order/duplicate violations").isEmpty();
+        BackfillTestJobs.assertForwardModeSound(Observations.of(run.source), 0, false);
+    }
+
+    private static long total(Map<String, PartitionDigest> digests) {
+        return digests.values().stream().mapToLong(d -> d.count).sum();
+    }
+}

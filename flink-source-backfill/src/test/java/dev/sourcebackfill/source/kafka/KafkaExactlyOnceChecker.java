@@ -1,0 +1,69 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Keyed by partition: every record must have a higher offset than the last one in checkpointed
+ * state (no duplicate, in order); the digest of all records so far is kept in that state, so after
+ * any failover the published digest is that of exactly the records the surviving lineage saw.
+ */
+public final class KafkaExactlyOnceChecker
+        extends KeyedProcessFunction<String, PartitionRecord, PartitionRecord> {
+
+    /** run -> partition -> digest of the records in checkpointed lineage. */
+    static final Map<String, Map<String, PartitionDigest>> DIGESTS = new ConcurrentHashMap<>();
+    static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
+
+    private final String runId;
+    private transient ValueState<Long> count;
+    private transient ValueState<Long> last;
+    private transient ValueState<Long> checksum;
+
+    KafkaExactlyOnceChecker(String runId) {
+        this.runId = runId;
+    }
+
+    static Map<String, PartitionDigest> digests(String runId) {
+        return DIGESTS.computeIfAbsent(runId, k -> new ConcurrentHashMap<>());
+    }
+
+    static Queue<String> violations(String runId) {
+        return VIOLATIONS.computeIfAbsent(runId, k -> new ConcurrentLinkedQueue<>());
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+        last = getRuntimeContext().getState(new ValueStateDescriptor<>("last", Types.LONG));
+        checksum = getRuntimeContext().getState(new ValueStateDescriptor<>("checksum", Types.LONG));
+    }
+
+    @Override
+    public void processElement(PartitionRecord r, Context ctx, Collector<PartitionRecord> out)
+            throws Exception {
+        PartitionDigest before =
+                count.value() == null
+                        ? PartitionDigest.empty()
+                        : new PartitionDigest(count.value(), last.value(), checksum.value());
+        if (r.offset <= before.lastOffset) {
+            violations(runId)
+                    .add(r.partitionKey() + ": offset " + r.offset + " after " + before.lastOffset);
+        }
+        PartitionDigest after = before.plus(r.offset, r.value);
+        count.update(after.count);
+        last.update(after.lastOffset);
+        checksum.update(after.checksum);
+        digests(runId).put(r.partitionKey(), after);
+        out.collect(r);
+    }
+}

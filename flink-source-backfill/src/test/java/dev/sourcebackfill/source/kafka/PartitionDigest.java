@@ -1,0 +1,44 @@
+package dev.sourcebackfill.source.kafka;
+
+import java.util.Objects;
+
+/** Count, last offset and a checksum of one partition's records: equal digests, equal records. */
+public final class PartitionDigest {
+    final long count;
+    final long lastOffset;
+    final long checksum;
+
+    PartitionDigest(long count, long lastOffset, long checksum) {
+        this.count = count;
+        this.lastOffset = lastOffset;
+        this.checksum = checksum;
+    }
+
+    static PartitionDigest empty() {
+        return new PartitionDigest(0, -1, 0);
+    }
+
+    PartitionDigest plus(long offset, String value) {
+        long h = offset * 1_000_003L + (value == null ? 0 : value.hashCode());
+        return new PartitionDigest(count + 1, offset, checksum * 31 + h);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PartitionDigest)) {
+            return false;
+        }
+        PartitionDigest d = (PartitionDigest) o;
+        return count == d.count && lastOffset == d.lastOffset && checksum == d.checksum;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(count, lastOffset, checksum);
+    }
+
+    @Override
+    public String toString() {
+        return "{count=" + count + ", last=" + lastOffset + ", checksum=" + checksum + '}';
+    }
+}

@@ -1,0 +1,49 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import java.nio.charset.StandardCharsets;
+
+/** What the test jobs read: where a Kafka record was, and its value. */
+public class PartitionRecord {
+    public String topic;
+    public int partition;
+    public long offset;
+    public String value;
+
+    public PartitionRecord() {}
+
+    PartitionRecord(String topic, int partition, long offset, String value) {
+        this.topic = topic;
+        this.partition = partition;
+        this.offset = offset;
+        this.value = value;
+    }
+
+    String partitionKey() {
+        return topic + "-" + partition;
+    }
+
+    /** Sees the whole Kafka record, as users' deserializers do. */
+    static final class Deserializer implements KafkaRecordDeserializationSchema<PartitionRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<PartitionRecord> out) {
+            String value = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
+            if ("poison".equals(value)) {
+                throw new IllegalArgumentException("cannot read a poison value");
+            }
+            out.collect(new PartitionRecord(record.topic(), record.partition(), record.offset(), value));
+        }
+
+        @Override
+        public TypeInformation<PartitionRecord> getProducedType() {
+            return TypeInformation.of(PartitionRecord.class);
+        }
+    }
+}
