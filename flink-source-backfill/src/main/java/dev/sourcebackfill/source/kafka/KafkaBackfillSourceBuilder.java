@@ -64,7 +64,7 @@ public final class KafkaBackfillSourceBuilder<T> {
     }
 
     public KafkaBackfillSourceBuilder<T> setTopics(List<String> topics) {
-        this.topics = List.copyOf(topics);
+        this.topics = topics == null ? null : List.copyOf(topics);
         return this;
     }
 

@@ -32,13 +32,19 @@ import java.util.concurrent.TimeUnit;
 public final class InProcessKafka implements AutoCloseable {
 
     private final Path dir;
+    /** The one SASL/PLAIN user of the SASL listener; tests check this never shows in logs. */
+    public static final String SASL_USER = "alice";
+    public static final String SASL_PASSWORD = "pw-7f3c9e1d-never-log-me";
+
     private final int brokerPort;
+    private final int saslPort;
     private final KafkaRaftServer server;
     private final Admin admin;
 
-    private InProcessKafka(Path dir, int brokerPort, KafkaRaftServer server) {
+    private InProcessKafka(Path dir, int brokerPort, int saslPort, KafkaRaftServer server) {
         this.dir = dir;
         this.brokerPort = brokerPort;
+        this.saslPort = saslPort;
         this.server = server;
         Properties adminProps = new Properties();
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
@@ -49,14 +55,19 @@ public final class InProcessKafka implements AutoCloseable {
         Path dir = Files.createTempDirectory("kafka-it");
         int brokerPort = freePort();
         int controllerPort = freePort();
+        int saslPort = freePort();
         Properties props = new Properties();
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
         props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort);
         props.put("controller.listener.names", "CONTROLLER");
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("sasl.enabled.mechanisms", "PLAIN");
+        props.put(
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_" + SASL_USER + "=\"" + SASL_PASSWORD + "\";");
         props.put("inter.broker.listener.name", "PLAINTEXT");
         props.put("log.dirs", dir.resolve("data").toString());
         props.put("offsets.topic.replication.factor", "1");
@@ -86,11 +97,16 @@ public final class InProcessKafka implements AutoCloseable {
         }
         KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
         server.startup();
-        return new InProcessKafka(dir, brokerPort, server);
+        return new InProcessKafka(dir, brokerPort, saslPort, server);
     }
 
     public String bootstrapServers() {
         return "127.0.0.1:" + brokerPort;
+    }
+
+    /** The listener that takes SASL/PLAIN ({@link #SASL_USER}) only. */
+    public String saslBootstrapServers() {
+        return "127.0.0.1:" + saslPort;
     }
 
     public Admin admin() {

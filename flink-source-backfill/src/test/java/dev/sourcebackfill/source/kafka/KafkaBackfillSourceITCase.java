@@ -84,7 +84,9 @@ class KafkaBackfillSourceITCase {
         kafka.createTopic(topic, 4, Map.of());
         produce(topic, 4, 0, 3_000);
         Run run = new Run();
-        KafkaBackfillSourceBuilder<PartitionRecord> builder = builder(topic);
+        String group = "lag-" + topic;
+        KafkaBackfillSourceBuilder<PartitionRecord> builder =
+                builder(topic).setGroupId(group).setCommitOffsetsOnCheckpoint(true);
         JobClient job = start(run, builder.build(), 2, List.of(2_000L, 14_000L), true);
 
         // live records while the job runs: some during the backfill, the rest after the handover
@@ -94,6 +96,8 @@ class KafkaBackfillSourceITCase {
 
         Map<String, PartitionDigest> truth = truth(topic, false);
         awaitDigests(run, truth, job);
+        // lag tools see the group at the end of every partition once a checkpoint covers it
+        BackfillTestJobs.await("committed offsets at the end", Duration.ofSeconds(30), () -> committed(group, topic).values().stream().allMatch(o -> o == 5_000L) && committed(group, topic).size() == 4);
         job.cancel().get(30, TimeUnit.SECONDS);
         assertThat(FailOnce.fired(run.checker, 2_000L)).as("failure during backfill fired").isTrue();
         assertThat(FailOnce.fired(run.checker, 14_000L)).as("failure after the handover fired").isTrue();
@@ -208,6 +212,59 @@ class KafkaBackfillSourceITCase {
                                         .contains("starts at 50"));
     }
 
+    @Test
+    void saslSettingsReachBothConsumersAndNoSecretIsEverLoggedOrInAnError() throws Exception {
+        String topic = "secure-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        produce(topic, 2, 0, 300);
+        String wrongPassword = "wrong-pw-0c41b2aa-never-log-me";
+        String keystorePassword = "ks-pw-93d1e7b0-never-log-me";
+        String failure;
+        Run run = new Run();
+        try (LogCapture logs = new LogCapture()) {
+            // right credentials: the whole topic is read through the SASL listener
+            JobClient job = start(run, saslBuilder(topic, InProcessKafka.SASL_PASSWORD, keystorePassword).build(), 2, List.of(), false);
+            job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+            // wrong credentials: the job fails, saying so without the password
+            JobClient refused =
+                    start(new Run(), saslBuilder(topic, wrongPassword, keystorePassword).build(), 1, List.of(), false);
+            try {
+                refused.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+                failure = null;
+            } catch (Exception e) {
+                failure = ExceptionUtils.stringifyException(e);
+            }
+            String captured = logs.all();
+            // the capture saw our lines and Kafka's config dumps, so its silence means something
+            assertThat(captured).contains("Kafka partition " + topic + "-0: backfill offsets").contains("sasl.jaas.config");
+            assertThat(captured)
+                    .doesNotContain(InProcessKafka.SASL_PASSWORD)
+                    .doesNotContain(wrongPassword)
+                    .doesNotContain(keystorePassword);
+        }
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(truth(topic, false));
+        assertThat(failure).as("the job with a wrong password failed").isNotNull().containsIgnoringCase("authentication");
+        assertThat(failure).doesNotContain(wrongPassword).doesNotContain(keystorePassword);
+    }
+
+    private static KafkaBackfillSourceBuilder<PartitionRecord> saslBuilder(
+            String topic, String password, String keystorePassword) {
+        return builder(topic)
+                .setBootstrapServers(kafka.saslBootstrapServers())
+                .setBounded(OffsetsInitializer.latest())
+                .setProperty("security.protocol", "SASL_PLAINTEXT")
+                .setProperty("sasl.mechanism", "PLAIN")
+                .setProperty(
+                        "sasl.jaas.config",
+                        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+                                + InProcessKafka.SASL_USER
+                                + "\" password=\""
+                                + password
+                                + "\";")
+                // not used by SASL_PLAINTEXT, but passed through: must not be shown either
+                .setProperty("ssl.keystore.password", keystorePassword);
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static final class Run {
@@ -309,6 +366,21 @@ class KafkaBackfillSourceITCase {
     private static void assertSound(Run run) {
         assertThat(KafkaExactlyOnceChecker.violations(run.checker)).as("order/duplicate violations").isEmpty();
         BackfillTestJobs.assertForwardModeSound(Observations.of(run.source), 0, false);
+    }
+
+    private static Map<TopicPartition, Long> committed(String group, String topic) {
+        try {
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            kafka.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
+                    .forEach((tp, o) -> {
+                        if (tp.topic().equals(topic) && o != null) {
+                            offsets.put(tp, o.offset());
+                        }
+                    });
+            return offsets;
+        } catch (Exception e) {
+            return Map.of();
+        }
     }
 
     private static long total(Map<String, PartitionDigest> digests) {
