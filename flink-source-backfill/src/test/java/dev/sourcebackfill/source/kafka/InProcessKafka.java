@@ -157,6 +157,11 @@ public final class InProcessKafka implements AutoCloseable {
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         if (transactionalId != null) {
             p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        } else {
+            // the idempotent producer got stuck in OUT_OF_ORDER_SEQUENCE_NUMBER retries against
+            // this broker under load; one request in flight keeps the order without it
+            p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+            p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         }
         return new KafkaProducer<>(p);
     }
