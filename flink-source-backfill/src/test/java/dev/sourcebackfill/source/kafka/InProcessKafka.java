@@ -100,6 +100,26 @@ public final class InProcessKafka implements AutoCloseable {
         return new InProcessKafka(dir, brokerPort, saslPort, server);
     }
 
+    /**
+     * For trying the Kafka example by hand: starts a broker, writes {@code args[1]} records into
+     * each of 4 partitions of topic {@code args[0]}, prints the address and runs until killed.
+     */
+    public static void main(String[] args) throws Exception {
+        String topic = args.length > 0 ? args[0] : "orders";
+        int perPartition = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+        InProcessKafka kafka = start();
+        kafka.createTopic(topic, 4, Map.of());
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int i = 0; i < perPartition; i++) {
+                for (int p = 0; p < 4; p++) {
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, p, "k" + i, "v" + i));
+                }
+            }
+        }
+        System.out.println("BROKER READY " + kafka.bootstrapServers() + " topic " + topic);
+        Thread.currentThread().join();
+    }
+
     public String bootstrapServers() {
         return "127.0.0.1:" + brokerPort;
     }
