@@ -1,0 +1,63 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.spi.OffsetCommitter;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CheckpointOffsetsTest {
+
+    private final List<String> commits = new ArrayList<>();
+    private final CheckpointOffsets offsets =
+            new CheckpointOffsets(
+                    new OffsetCommitter() {
+                        @Override
+                        public void commitOffsets(long checkpointId, Map<String, Long> nextOffsets) {
+                            commits.add(checkpointId + ":" + new java.util.TreeMap<>(nextOffsets));
+                        }
+                    });
+
+    private static BackfillSplit split(String id, long next) {
+        return new BackfillSplit(id, HandoverState.BACKFILLING, next, 100, OptionalLong.empty());
+    }
+
+    @Test
+    void aCompletedCheckpointCommitsWhatItsSnapshotHeld() {
+        offsets.snapshotted(1, List.of(split("a", 5), split("b", 7)));
+        offsets.snapshotted(2, List.of(split("a", 9), split("b", 7)));
+        offsets.completed(1);
+        assertThat(commits).containsExactly("1:{a=5, b=7}");
+        assertThat(offsets.pendingCheckpoints()).isEqualTo(1);
+    }
+
+    @Test
+    void aSubsumingNotificationCommitsTheNewestSnapshotAtOrBeforeIt() {
+        offsets.snapshotted(1, List.of(split("a", 5)));
+        offsets.snapshotted(2, List.of(split("a", 9)));
+        offsets.snapshotted(3, List.of(split("a", 12)));
+        // 1 and 2 were never notified (missed or aborted notifications); 2 completes 1 too
+        offsets.completed(2);
+        assertThat(commits).containsExactly("2:{a=9}");
+        assertThat(offsets.pendingCheckpoints()).isEqualTo(1);
+        // a late notification of an older checkpoint commits nothing older than what was sent
+        offsets.completed(1);
+        assertThat(commits).containsExactly("2:{a=9}");
+    }
+
+    @Test
+    void aNotificationWithoutASnapshotOfThisReaderCommitsNothing() {
+        offsets.completed(4);
+        offsets.snapshotted(5, List.of());
+        offsets.completed(5);
+        assertThat(commits).isEmpty();
+        assertThat(offsets.pendingCheckpoints()).isZero();
+    }
+}
