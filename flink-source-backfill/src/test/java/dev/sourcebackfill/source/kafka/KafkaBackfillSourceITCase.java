@@ -250,6 +250,57 @@ class KafkaBackfillSourceITCase {
     }
 
     @Test
+    void backfillStartsAtATimestampAndABoundedJobStopsAtGivenOffsets() throws Exception {
+        String topic = "ranges-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        long base = 1_700_000_000_000L;
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int i = 0; i < 200; i++) {
+                for (int p = 0; p < 2; p++) {
+                    // record i has timestamp base + i seconds, in both partitions
+                    producer.send(new ProducerRecord<>(topic, p, base + i * 1_000L, "k", "v" + p + "-" + i)).get();
+                }
+            }
+        }
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        TopicPartition p1 = new TopicPartition(topic, 1);
+        Run run = new Run();
+        BackfillSource<PartitionRecord> source =
+                builder(topic)
+                        .setStartingOffsets(OffsetsInitializer.timestamp(base + 50_000L))
+                        .setBounded(OffsetsInitializer.offsets(Map.of(p0, 120L, p1, 200L)))
+                        .build();
+        start(run, source, 2, List.of(), false).getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        Map<String, PartitionDigest> expected = new HashMap<>();
+        expected.put(topic + "-0", digestOf(topic, 0, 50, 120));
+        expected.put(topic + "-1", digestOf(topic, 1, 50, 200));
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(expected);
+        assertSound(run);
+    }
+
+    @Test
+    void anUnreachableClusterFailsTheJobNamingTheServers() throws Exception {
+        String servers;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            servers = "127.0.0.1:" + socket.getLocalPort();
+        }
+        Run run = new Run();
+        BackfillSource<PartitionRecord> source =
+                builder("orders")
+                        .setBootstrapServers(servers)
+                        .setProperty("request.timeout.ms", "1000")
+                        .setProperty("default.api.timeout.ms", "2000")
+                        .build();
+        JobClient job = start(run, source, 1, List.of(), false);
+        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(
+                        e ->
+                                assertThat(ExceptionUtils.stringifyException(e))
+                                        .contains("Kafka at " + servers + " did not answer")
+                                        .contains("[orders]"));
+    }
+
+    @Test
     void anUnknownTopicFailsTheJobNamingTheTopic() throws Exception {
         String topic = "missing-" + UUID.randomUUID();
         Run run = new Run();
@@ -426,6 +477,28 @@ class KafkaBackfillSourceITCase {
                 send.get(30, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /** The digest of the records at offsets [from, to) of one partition, as a plain consumer reads them. */
+    private static PartitionDigest digestOf(String topic, int partition, long from, long to) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        PartitionDigest digest = PartitionDigest.empty();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
+            TopicPartition tp = new TopicPartition(topic, partition);
+            consumer.assign(List.of(tp));
+            consumer.seek(tp, from);
+            while (consumer.position(tp) < to) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    if (r.offset() < to) {
+                        digest = digest.plus(r.offset(), r.value());
+                    }
+                }
+            }
+        }
+        return digest;
     }
 
     /** What a plain consumer reads from the whole topic now. */
