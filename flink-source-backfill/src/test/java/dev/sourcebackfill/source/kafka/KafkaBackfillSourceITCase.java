@@ -279,6 +279,32 @@ class KafkaBackfillSourceITCase {
     }
 
     @Test
+    void aSecondJobStartsWhereTheFirstCommittedItsOffsets() throws Exception {
+        String topic = "resume-" + UUID.randomUUID();
+        String group = "resume-group-" + topic;
+        kafka.createTopic(topic, 2, Map.of());
+        produce(topic, 2, 0, 400);
+        Run first = new Run();
+        JobClient job =
+                start(first, builder(topic).setGroupId(group).setCommitOffsetsOnCheckpoint(true).build(), 2, List.of(), true);
+        awaitDigests(first, truth(topic, false), job);
+        BackfillTestJobs.await("offsets committed", Duration.ofSeconds(30), () -> committed(group, topic).equals(Map.of(new TopicPartition(topic, 0), 400L, new TopicPartition(topic, 1), 400L)));
+        job.cancel().get(30, TimeUnit.SECONDS);
+
+        produce(topic, 2, 400, 100);
+        Run second = new Run();
+        BackfillSource<PartitionRecord> resumed =
+                builder(topic)
+                        .setGroupId(group)
+                        .setStartingOffsets(OffsetsInitializer.committedOffsets())
+                        .setBounded(OffsetsInitializer.latest())
+                        .build();
+        start(second, resumed, 2, List.of(), false).getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        assertThat(KafkaExactlyOnceChecker.digests(second.checker))
+                .isEqualTo(Map.of(topic + "-0", digestOf(topic, 0, 400, 500), topic + "-1", digestOf(topic, 1, 400, 500)));
+    }
+
+    @Test
     void anUnreachableClusterFailsTheJobNamingTheServers() throws Exception {
         String servers;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
