@@ -191,15 +191,16 @@ class KafkaBackfillSourceITCase {
     }
 
     @Test
-    void aPartitionAddedWhileBackfillingAndFailuresNearTheHandover() throws Exception {
+    void aPartitionAddedWhileBackfillingAndAFailureAtTheHandover() throws Exception {
         String topic = "grow-early-" + UUID.randomUUID();
         kafka.createTopic(topic, 2, Map.of());
         produce(topic, 2, 0, 2_000);
         Run run = new Run();
-        // 4,000 history records at ~1,000/s per subtask: failures at 3,800 (the last
-        // records of the history, while partitions hand over) and after the new partition
+        // 4,000 history records at ~1,000/s per subtask. Failures: at the first record the
+        // upstream reads for partition 0 (offset 2,000 is its backfill target: the failure
+        // comes right at its handover), and at record 5,000 (after the new partition)
         JobClient job =
-                start(run, builder(topic).setPartitionDiscoveryInterval(Duration.ofMillis(300)).build(), 2, List.of(3_800L, 5_000L), true, 1_000, null);
+                start(run, builder(topic).setPartitionDiscoveryInterval(Duration.ofMillis(300)).build(), 2, List.of(5_000L), true, 1_000, null, topic + "-0", 2_000L);
         BackfillTestJobs.await("some backfill", Duration.ofSeconds(60), () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 500);
         assertThat(Observations.of(run.source).anyForwardMode()).isFalse();
         kafka.addPartitions(topic, 3);
@@ -207,7 +208,7 @@ class KafkaBackfillSourceITCase {
         Map<String, PartitionDigest> truth = truth(topic, false);
         awaitDigests(run, truth, job);
         job.cancel().get(30, TimeUnit.SECONDS);
-        assertThat(FailOnce.fired(run.checker, 3_800L)).isTrue();
+        assertThat(FailOnce.firedAtOffset(run.checker, topic + "-0", 2_000L)).as("failure at the handover").isTrue();
         assertThat(FailOnce.fired(run.checker, 5_000L)).isTrue();
         assertSound(run);
     }
@@ -461,6 +462,20 @@ class KafkaBackfillSourceITCase {
             double throttlePerSubtask,
             String savepoint)
             throws Exception {
+        return start(run, source, parallelism, failures, restart, throttlePerSubtask, savepoint, null, -1);
+    }
+
+    private static JobClient start(
+            Run run,
+            BackfillSource<PartitionRecord> source,
+            int parallelism,
+            List<Long> failures,
+            boolean restart,
+            double throttlePerSubtask,
+            String savepoint,
+            String failPartition,
+            long failAtOffset)
+            throws Exception {
         Configuration conf = new Configuration();
         if (savepoint != null) {
             conf.set(org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
@@ -480,6 +495,9 @@ class KafkaBackfillSourceITCase {
                         .uid("kafka-backfill");
         if (throttlePerSubtask > 0) {
             stream = stream.map(new dev.sourcebackfill.source.testutils.Throttle<>(throttlePerSubtask)).name("throttle");
+        }
+        if (failPartition != null) {
+            stream = stream.map(FailOnce.atOffset(run.checker, failPartition, failAtOffset)).name("fail-at-handover");
         }
         for (long at : failures) {
             stream = stream.map(new FailOnce(run.checker, at)).name("fail-at-" + at);
