@@ -253,7 +253,9 @@ class KafkaBackfillSourceITCase {
     @Test
     void backfillStartsAtATimestampAndABoundedJobStopsAtGivenOffsets() throws Exception {
         String topic = "ranges-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
+        // the records carry old timestamps: without retention.ms=-1 the broker's time retention
+        // deletes them while the job starts
+        kafka.createTopic(topic, 2, Map.of("retention.ms", "-1"));
         long base = 1_700_000_000_000L;
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
             for (int i = 0; i < 200; i++) {
