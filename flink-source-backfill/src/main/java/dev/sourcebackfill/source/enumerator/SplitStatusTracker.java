@@ -43,13 +43,17 @@ final class SplitStatusTracker {
     private final Map<String, TrackedSplit> splits = new LinkedHashMap<>();
     private final Map<Integer, Long> currentIncarnation = new HashMap<>();
     private final Map<Integer, Set<Long>> retiredIncarnations = new HashMap<>();
+    private final SplitCounts counts = new SplitCounts();
 
     /** Restores the table from a checkpoint: owners unknown, nothing confirmed. */
     void restore(Collection<BackfillEnumeratorState.SplitEntry> entries) {
         for (BackfillEnumeratorState.SplitEntry entry : entries) {
-            splits.put(
-                    entry.split().splitId(),
-                    new TrackedSplit(entry.split(), entry.assigned(), entry.ended()));
+            TrackedSplit tracked = new TrackedSplit(entry.split(), entry.assigned(), entry.ended());
+            TrackedSplit replaced = splits.put(entry.split().splitId(), tracked);
+            if (replaced != null) {
+                counts.remove(replaced);
+            }
+            counts.add(tracked);
         }
     }
 
@@ -71,7 +75,12 @@ final class SplitStatusTracker {
 
     /** Adds a newly discovered split, not yet assigned. */
     void add(BackfillSplit split) {
-        splits.put(split.splitId(), new TrackedSplit(split, false, false));
+        TrackedSplit tracked = new TrackedSplit(split, false, false);
+        TrackedSplit replaced = splits.put(split.splitId(), tracked);
+        if (replaced != null) {
+            counts.remove(replaced);
+        }
+        counts.add(tracked);
     }
 
     List<BackfillSplit> unassigned() {
@@ -86,9 +95,11 @@ final class SplitStatusTracker {
 
     void markAssigned(String splitId, int subtask) {
         TrackedSplit tracked = splits.get(splitId);
+        counts.remove(tracked);
         tracked.assigned = true;
         tracked.owner = subtask;
         tracked.confirmed = false;
+        counts.add(tracked);
     }
 
     ReportOutcome apply(int subtask, SplitStatusReportEvent report) {
@@ -114,6 +125,7 @@ final class SplitStatusTracker {
             }
             boolean wasFinished = tracked.isConfirmedFinished();
             HandoverState before = tracked.state();
+            counts.remove(tracked);
             tracked.reporterIncarnation = incarnation;
             tracked.lastReportId = report.reportId();
             tracked.split =
@@ -128,6 +140,7 @@ final class SplitStatusTracker {
                 tracked.ended = status.ended();
                 tracked.endedInSnapshot = -1;
             }
+            counts.add(tracked);
             if (before.code() > status.state().code()) {
                 LOG.info(
                         "Split {} is {} on subtask {} although the enumerator had it {}: "
@@ -160,6 +173,7 @@ final class SplitStatusTracker {
         }
         for (TrackedSplit tracked : splits.values()) {
             if (tracked.owner != null && tracked.owner == subtask) {
+                counts.remove(tracked);
                 tracked.confirmed = false;
                 if (tracked.ended
                         && (tracked.endedInSnapshot < 0
@@ -168,6 +182,7 @@ final class SplitStatusTracker {
                     tracked.ended = false;
                     tracked.endedInSnapshot = -1;
                 }
+                counts.add(tracked);
             }
         }
     }
@@ -179,6 +194,8 @@ final class SplitStatusTracker {
             if (tracked == null) {
                 tracked = new TrackedSplit(split, false, false);
                 splits.put(split.splitId(), tracked);
+            } else {
+                counts.remove(tracked);
             }
             tracked.split = split;
             tracked.assigned = false;
@@ -188,20 +205,14 @@ final class SplitStatusTracker {
             tracked.endedInSnapshot = -1;
             tracked.reporterIncarnation = 0;
             tracked.lastReportId = 0;
+            counts.add(tracked);
         }
     }
 
     /** Whether the table is non-empty and every split is confirmed FINISHED (or ended). */
     boolean allConfirmedFinished() {
-        boolean anyLive = false;
-        for (TrackedSplit tracked : splits.values()) {
-            if (!tracked.isConfirmedFinished()) {
-                return false;
-            }
-            anyLive |= !tracked.ended;
-        }
         // an empty table (nothing discovered or reported yet) never counts as finished
-        return anyLive;
+        return counts.allConfirmedFinished();
     }
 
     /** Notes which ended splits this snapshot is the first to record. */
@@ -214,29 +225,20 @@ final class SplitStatusTracker {
     }
 
     int count(HandoverState state) {
-        int n = 0;
-        for (TrackedSplit tracked : splits.values()) {
-            if (!tracked.ended && tracked.state() == state) {
-                n++;
-            }
-        }
-        return n;
+        return counts.count(state);
     }
 
     int countEnded() {
-        int n = 0;
-        for (TrackedSplit tracked : splits.values()) {
-            n += tracked.ended ? 1 : 0;
-        }
-        return n;
+        return counts.ended();
     }
 
     int countUnconfirmed() {
-        int n = 0;
-        for (TrackedSplit tracked : splits.values()) {
-            n += !tracked.ended && !(tracked.assigned && tracked.confirmed) ? 1 : 0;
-        }
-        return n;
+        return counts.unconfirmed();
+    }
+
+    /** The kept totals; equal to {@link SplitCounts#of} the rows (checked by the tests). */
+    SplitCounts counts() {
+        return counts;
     }
 
     List<BackfillEnumeratorState.SplitEntry> snapshotEntries() {

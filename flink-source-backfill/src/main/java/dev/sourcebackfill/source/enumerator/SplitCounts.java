@@ -1,0 +1,101 @@
+package dev.sourcebackfill.source.enumerator;
+
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.annotation.Internal;
+
+import java.util.Arrays;
+
+/**
+ * The status table's totals, kept up to date as rows change, so that a status report costs the
+ * same with 10 splits or 10,000 (the metrics and the forward-mode check read them on every
+ * report and snapshot). Each row is removed before it changes and added back after.
+ */
+@Internal
+final class SplitCounts {
+
+    /** Splits not ended, by state code. */
+    private final int[] byState = new int[HandoverState.values().length];
+    private int ended;
+    private int unconfirmed;
+    private int notConfirmedFinished;
+
+    void add(TrackedSplit tracked) {
+        apply(tracked, 1);
+    }
+
+    void remove(TrackedSplit tracked) {
+        apply(tracked, -1);
+    }
+
+    private void apply(TrackedSplit tracked, int sign) {
+        if (tracked.ended) {
+            ended += sign;
+        } else {
+            byState[tracked.state().ordinal()] += sign;
+            if (!(tracked.assigned && tracked.confirmed)) {
+                unconfirmed += sign;
+            }
+        }
+        if (!tracked.isConfirmedFinished()) {
+            notConfirmedFinished += sign;
+        }
+    }
+
+    /** Splits in {@code state} that have not ended. */
+    int count(HandoverState state) {
+        return byState[state.ordinal()];
+    }
+
+    int ended() {
+        return ended;
+    }
+
+    /** Splits not ended whose status no current reader has confirmed. */
+    int unconfirmed() {
+        return unconfirmed;
+    }
+
+    /** Whether the table has a split not ended and every split is confirmed FINISHED or ended. */
+    boolean allConfirmedFinished() {
+        int live = Arrays.stream(byState).sum();
+        return notConfirmedFinished == 0 && live > 0;
+    }
+
+    /** The totals of {@code rows} counted from scratch: what the kept totals must equal. */
+    static SplitCounts of(Iterable<TrackedSplit> rows) {
+        SplitCounts counts = new SplitCounts();
+        rows.forEach(counts::add);
+        return counts;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof SplitCounts)) {
+            return false;
+        }
+        SplitCounts that = (SplitCounts) o;
+        return Arrays.equals(byState, that.byState)
+                && ended == that.ended
+                && unconfirmed == that.unconfirmed
+                && notConfirmedFinished == that.notConfirmedFinished;
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(byState) * 31 + ended * 7 + unconfirmed * 3 + notConfirmedFinished;
+    }
+
+    @Override
+    public String toString() {
+        return "SplitCounts{byState="
+                + Arrays.toString(byState)
+                + ", ended="
+                + ended
+                + ", unconfirmed="
+                + unconfirmed
+                + ", notConfirmedFinished="
+                + notConfirmedFinished
+                + '}';
+    }
+}
