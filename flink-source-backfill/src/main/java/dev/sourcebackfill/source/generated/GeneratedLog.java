@@ -152,7 +152,8 @@ public final class GeneratedLog implements BackfillLog<GeneratedRecord> {
         return epochMillis;
     }
 
-    GeneratedRecord record(int partition, long offset) {
+    /** The record at {@code offset} of {@code partition} (the caller checks {@link #exists}). */
+    public GeneratedRecord record(int partition, long offset) {
         long appears = appearsAtMillis(partition);
         long history = historyOf(partition);
         long timestamp =

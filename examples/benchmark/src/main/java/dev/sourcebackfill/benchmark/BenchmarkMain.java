@@ -1,0 +1,251 @@
+package dev.sourcebackfill.benchmark;
+
+import org.apache.flink.runtime.util.EnvironmentInformation;
+import org.apache.flink.util.ParameterTool;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+
+/**
+ * The benchmark of docs/benchmarks.md: every figure in this one JVM, on one MiniCluster, each
+ * contender alternating with its baseline round by round so that drift hits both alike.
+ *
+ * <p>Options: {@code --scale full|smoke} (default full), {@code --output <json file>} (default
+ * {@code target/benchmark-results.json}), {@code --skip-kafka}.
+ */
+public final class BenchmarkMain {
+
+    private BenchmarkMain() {}
+
+    public static void main(String[] args) throws Throwable {
+        ParameterTool params = ParameterTool.fromArgs(args);
+        BenchmarkSettings settings = BenchmarkSettings.named(params.get("scale", "full"));
+        Path output = Paths.get(params.get("output", "target/benchmark-results.json"));
+        Report report = run(settings, output, !params.has("skip-kafka"));
+        report.printTable(System.out);
+        System.out.println("[benchmark] figures written to " + output.toAbsolutePath());
+        System.exit(0); // the broker's and the cluster's non-daemon threads must not hold the JVM
+    }
+
+    static Report run(BenchmarkSettings settings, Path output, boolean withKafka) throws Throwable {
+        long started = System.nanoTime();
+        Report report = new Report();
+        report.environment("scale", settings.name);
+        report.environment("cores", Runtime.getRuntime().availableProcessors());
+        report.environment("maxHeapMegabytes", Runtime.getRuntime().maxMemory() / 1_000_000);
+        report.environment("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        report.environment("flink", EnvironmentInformation.getVersion());
+        report.environment("parallelism", settings.parallelism);
+        report.environment("date", Instant.now().toString());
+        say(
+                "%s scale: %d cores, heap %d MB, Flink %s, parallelism %d",
+                settings.name,
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() / 1_000_000,
+                EnvironmentInformation.getVersion(),
+                settings.parallelism);
+        Path checkpoints = Files.createTempDirectory("backfill-benchmark");
+        try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
+            GeneratedThroughput throughput = new GeneratedThroughput(cluster, settings);
+            double backfillRate = backfillThroughput(report, throughput, settings);
+            forwardThroughput(report, throughput, settings, backfillRate);
+            handoverLatency(report, new HandoverLatency(cluster, settings), settings);
+            memoryAndState(report, new MemoryAndState(cluster, settings, checkpoints), settings, backfillRate);
+            enumeratorCost(report, settings);
+            if (withKafka) {
+                kafka(report, cluster, settings);
+            }
+        } finally {
+            org.apache.flink.util.FileUtils.deleteDirectory(checkpoints.toFile());
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        report.environment("durationSeconds", Math.round(seconds));
+        report.writeJson(output);
+        say("done in %.0f s", seconds);
+        return report;
+    }
+
+    private static double backfillThroughput(
+            Report report, GeneratedThroughput throughput, BenchmarkSettings settings)
+            throws Exception {
+        say(
+                "1. backfill throughput: %d records over %d partitions, %d rounds against NumberSequenceSource",
+                settings.records, settings.partitions, settings.rounds);
+        if (settings.rounds > 1) {
+            throughput.backfillRun(); // warm-up, not counted
+            throughput.baselineRun();
+        }
+        Samples ours = new Samples();
+        Samples baseline = new Samples();
+        for (int round = 0; round < settings.rounds; round++) {
+            // who goes first alternates, so drift within a round hits both alike
+            if (round % 2 == 0) {
+                ours.add(throughput.backfillRun());
+                baseline.add(throughput.baselineRun());
+            } else {
+                baseline.add(throughput.baselineRun());
+                ours.add(throughput.backfillRun());
+            }
+            say("   round %d: ours %s/s, baseline %s/s", round + 1,
+                    Report.format(ours.get(round)), Report.format(baseline.get(round)));
+        }
+        report.add(
+                new Report.Row(
+                        "backfill.throughput",
+                        "1. backfill throughput, " + settings.partitions + " partitions",
+                        "records/s",
+                        ours,
+                        "NumberSequenceSource",
+                        baseline,
+                        "ratio >= 0.95"));
+        return ours.median();
+    }
+
+    private static void forwardThroughput(
+            Report report, GeneratedThroughput throughput, BenchmarkSettings settings, double backfillRate)
+            throws Exception {
+        say("2. forward-mode throughput: live records after forward mode, upstream 2x the backfill's rate");
+        Samples ours = new Samples();
+        Samples baseline = new Samples();
+        for (int round = 0; round < settings.rounds; round++) {
+            if (round % 2 == 0) {
+                ours.add(throughput.forwardRun(backfillRate));
+                baseline.add(throughput.baselineRun());
+            } else {
+                baseline.add(throughput.baselineRun());
+                ours.add(throughput.forwardRun(backfillRate));
+            }
+            say("   round %d: ours %s/s, baseline %s/s", round + 1,
+                    Report.format(ours.get(round)), Report.format(baseline.get(round)));
+        }
+        report.add(
+                new Report.Row(
+                        "forward.throughput",
+                        "2. forward-mode throughput",
+                        "records/s",
+                        ours,
+                        "NumberSequenceSource",
+                        baseline,
+                        "ratio >= 0.95"));
+    }
+
+    private static void handoverLatency(
+            Report report, HandoverLatency latency, BenchmarkSettings settings) throws Exception {
+        say("3. handover latency: last split FINISHED -> every reader in forward mode");
+        for (Duration interval : settings.handoverIntervals) {
+            Samples intervals = new Samples();
+            Samples seconds = new Samples();
+            for (int run = 0; run < settings.handoverRuns; run++) {
+                double s = latency.run(interval);
+                seconds.add(s);
+                intervals.add(s / (interval.toMillis() / 1e3));
+                say("   checkpoint interval %s, run %d: %.2f s", interval, run + 1, s);
+            }
+            double targetIntervals = 1 + 1.0 / (interval.toMillis() / 1e3);
+            String name = interval.toMillis() + " ms";
+            report.add(
+                    "handover.latency." + interval.toMillis() + "ms.intervals",
+                    "3. handover latency, checkpoints every " + name,
+                    "intervals",
+                    intervals,
+                    String.format(Locale.ROOT, "<= %.2f intervals (1 interval + 1 s)", targetIntervals));
+            report.add(
+                    "handover.latency." + interval.toMillis() + "ms.seconds",
+                    "3. handover latency, checkpoints every " + name,
+                    "s",
+                    seconds,
+                    String.format(Locale.ROOT, "<= %.1f s", interval.toMillis() / 1e3 + 1));
+        }
+    }
+
+    private static void memoryAndState(
+            Report report, MemoryAndState memory, BenchmarkSettings settings, double backfillRate)
+            throws Exception {
+        say(
+                "4. memory and state: %d records of history over %s splits, slow upstream and one 10x the backfill's rate",
+                settings.memoryHistory, settings.memorySplitCounts);
+        double slow = 8_000;
+        double fast = 10 * backfillRate;
+        for (int splits : settings.memorySplitCounts) {
+            for (double upstream : new double[] {slow, fast}) {
+                String label =
+                        String.format(
+                                Locale.ROOT,
+                                "%,d splits, upstream %s records/s",
+                                splits,
+                                Report.format(upstream));
+                MemoryAndState.Result r = memory.run(splits, upstream);
+                String key = "memory." + splits + (upstream == slow ? ".slow" : ".fast");
+                say(
+                        "   %s: live heap %.1f MB, peak %.1f MB, enumerator state %d B, readers' state %d B (checkpoint %d)",
+                        label, r.liveHeapMegabytes, r.peakHeapMegabytes, r.checkpoint.enumeratorBytes,
+                        r.checkpoint.readerBytes, r.checkpoint.checkpointId);
+                String flat = "flat within 10% (apart from the status table)";
+                report.add(key + ".liveHeap", "4. live heap above idle, " + label, "MB",
+                        Samples.of(r.liveHeapMegabytes), flat);
+                report.add(key + ".peakHeap", "4. peak heap after any GC above idle, " + label, "MB",
+                        Samples.of(r.peakHeapMegabytes), flat);
+                report.add(key + ".enumeratorState", "4. enumerator checkpoint state, " + label, "bytes",
+                        Samples.of(r.checkpoint.enumeratorBytes), "grows with splits only");
+                report.add(key + ".readerState", "4. readers' checkpoint state (all), " + label, "bytes",
+                        Samples.of(r.checkpoint.readerBytes), "grows with splits only");
+            }
+        }
+    }
+
+    private static void enumeratorCost(Report report, BenchmarkSettings settings) throws Throwable {
+        say("5. enumerator cost with %d splits, %d calls after as many warm-up calls",
+                settings.enumeratorSplits, settings.enumeratorIterations);
+        EnumeratorCost.Result r = EnumeratorCost.measure(settings.enumeratorSplits, settings.enumeratorIterations);
+        String n = String.format(Locale.ROOT, "%,d splits", settings.enumeratorSplits);
+        report.add("enumerator.snapshotState", "5. enumerator snapshotState, " + n, "us",
+                r.snapshotMicros, "< 50,000 us (50 ms)");
+        report.add("enumerator.serialize", "5. enumerator state serialization, " + n, "us",
+                r.serializeMicros, "(with snapshotState) < 50 ms");
+        report.add("enumerator.statusReport", "5. handling one status report, " + n, "us",
+                r.reportMicros, "not proportional to the split count");
+        report.add("enumerator.stateBytes", "5. serialized enumerator state, " + n, "bytes",
+                Samples.of(r.stateBytes), "");
+    }
+
+    private static void kafka(Report report, BenchCluster cluster, BenchmarkSettings settings) throws Exception {
+        say("6. Kafka: %d records in 8 partitions on an in-process broker; ours against KafkaSource, earliest to latest",
+                settings.kafkaRecords);
+        try (KafkaThroughput kafka = KafkaThroughput.start(cluster, settings)) {
+            if (settings.rounds > 1) {
+                kafka.oursRun(); // warm-up, not counted
+                kafka.kafkaSourceRun();
+            }
+            Samples ours = new Samples();
+            Samples theirs = new Samples();
+            for (int round = 0; round < settings.rounds; round++) {
+                if (round % 2 == 0) {
+                    ours.add(kafka.oursRun());
+                    theirs.add(kafka.kafkaSourceRun());
+                } else {
+                    theirs.add(kafka.kafkaSourceRun());
+                    ours.add(kafka.oursRun());
+                }
+                say("   round %d: ours %s/s, KafkaSource %s/s", round + 1,
+                        Report.format(ours.get(round)), Report.format(theirs.get(round)));
+            }
+            report.add(
+                    new Report.Row(
+                            "kafka.throughput",
+                            "6. Kafka throughput, 8 partitions",
+                            "records/s",
+                            ours,
+                            "KafkaSource",
+                            theirs,
+                            "ratio >= 1.0"));
+        }
+    }
+
+    private static void say(String format, Object... args) {
+        System.out.println("[benchmark] " + String.format(Locale.ROOT, format, args));
+    }
+}

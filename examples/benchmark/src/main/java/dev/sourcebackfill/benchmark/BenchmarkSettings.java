@@ -1,0 +1,88 @@
+package dev.sourcebackfill.benchmark;
+
+import java.time.Duration;
+import java.util.List;
+
+/** The sizes of a benchmark run: the full one of docs/benchmarks.md, or a small smoke run. */
+final class BenchmarkSettings {
+
+    final String name;
+    final int parallelism = 2;
+    final int partitions = 8;
+    /** Alternating contender/baseline pairs per throughput figure. */
+    final int rounds;
+    /** Records of the backfill throughput job and its baseline; half as many after forward mode. */
+    final long records;
+    final Duration throughputCheckpointInterval = Duration.ofSeconds(1);
+    final List<Duration> handoverIntervals;
+    final int handoverRuns;
+    final List<Integer> memorySplitCounts;
+    /** History of the memory runs, spread over however many splits. */
+    final long memoryHistory;
+    final int enumeratorSplits;
+    final int enumeratorIterations;
+    final long kafkaRecords;
+
+    private BenchmarkSettings(
+            String name,
+            int rounds,
+            long records,
+            List<Duration> handoverIntervals,
+            int handoverRuns,
+            List<Integer> memorySplitCounts,
+            long memoryHistory,
+            int enumeratorSplits,
+            int enumeratorIterations,
+            long kafkaRecords) {
+        this.name = name;
+        this.rounds = rounds;
+        this.records = records;
+        this.handoverIntervals = handoverIntervals;
+        this.handoverRuns = handoverRuns;
+        this.memorySplitCounts = memorySplitCounts;
+        this.memoryHistory = memoryHistory;
+        this.enumeratorSplits = enumeratorSplits;
+        this.enumeratorIterations = enumeratorIterations;
+        this.kafkaRecords = kafkaRecords;
+    }
+
+    static BenchmarkSettings full() {
+        return new BenchmarkSettings(
+                "full",
+                5,
+                40_000_000,
+                List.of(Duration.ofSeconds(1), Duration.ofSeconds(5)),
+                3,
+                List.of(8, 1_000, 10_000),
+                4_000_000,
+                10_000,
+                1_000,
+                6_000_000);
+    }
+
+    /** Every figure, tiny: for the smoke test, which checks only that each was produced. */
+    static BenchmarkSettings smoke() {
+        return new BenchmarkSettings(
+                "smoke",
+                1,
+                200_000,
+                List.of(Duration.ofMillis(300)),
+                1,
+                List.of(8, 200),
+                200_000,
+                500,
+                20,
+                20_000);
+    }
+
+    static BenchmarkSettings named(String name) {
+        switch (name) {
+            case "full":
+                return full();
+            case "smoke":
+                return smoke();
+            default:
+                throw new IllegalArgumentException("--scale must be full or smoke, was " + name);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.sourcebackfill.benchmark;
+
+import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
+import dev.sourcebackfill.source.enumerator.BackfillEnumeratorStateSerializer;
+import dev.sourcebackfill.source.enumerator.BackfillSplitEnumerator;
+import dev.sourcebackfill.source.event.SplitStatus;
+import dev.sourcebackfill.source.event.SplitStatusReportEvent;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The enumerator's own cost on its coordinator thread with many splits, on Flink's mock
+ * enumerator context: one {@code snapshotState} (and the serialization Flink does after it), and
+ * handling one status report of one split. Warm-up runs first; each figure is the median of
+ * many calls.
+ */
+final class EnumeratorCost {
+
+    /** Microseconds per call: median, min and max over the measured calls. */
+    static final class Result {
+        final Samples snapshotMicros = new Samples();
+        final Samples serializeMicros = new Samples();
+        final Samples reportMicros = new Samples();
+        int stateBytes;
+    }
+
+    private static final int PARALLELISM = 2;
+
+    private EnumeratorCost() {}
+
+    static Result measure(int splits, int iterations) throws Throwable {
+        List<DiscoveredSplit> discovered = new ArrayList<>(splits);
+        for (int i = 0; i < splits; i++) {
+            discovered.add(DiscoveredSplit.backfilled("split-" + i, 0, 1_000_000));
+        }
+        LogSplitDiscoverer discoverer = initial -> discovered;
+        Result result = new Result();
+        BackfillEnumeratorStateSerializer serializer = new BackfillEnumeratorStateSerializer();
+        try (MockSplitEnumeratorContext<BackfillSplit> context =
+                new MockSplitEnumeratorContext<>(PARALLELISM)) {
+            BackfillSplitEnumerator enumerator =
+                    new BackfillSplitEnumerator(context, discoverer, false, Duration.ZERO, null);
+            enumerator.start();
+            context.runNextOneTimeCallable();
+            for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+                context.registerReader(new ReaderInfo(subtask, "localhost"));
+                enumerator.addReader(subtask);
+            }
+            List<String> ownedBy0 = new ArrayList<>();
+            for (SplitsAssignment<BackfillSplit> a : context.getSplitsAssignmentSequence()) {
+                a.assignment().getOrDefault(0, List.of()).forEach(s -> ownedBy0.add(s.splitId()));
+            }
+            if (ownedBy0.isEmpty()) {
+                throw new IllegalStateException("Reader 0 was assigned no split");
+            }
+            long checkpointId = 0;
+            long reportId = 0;
+            long offset = 0;
+            for (int i = 0; i < iterations * 2; i++) {
+                boolean measured = i >= iterations; // the first half warms up
+                // one split of reader 0 moves on, as a backfilling reader reports it
+                String splitId = ownedBy0.get(i % ownedBy0.size());
+                SplitStatusReportEvent report =
+                        new SplitStatusReportEvent(
+                                7,
+                                ++reportId,
+                                List.of(new SplitStatus(splitId, HandoverState.BACKFILLING, ++offset, false)));
+                long t0 = System.nanoTime();
+                enumerator.handleSourceEvent(0, report);
+                long t1 = System.nanoTime();
+                BackfillEnumeratorState state = enumerator.snapshotState(++checkpointId);
+                long t2 = System.nanoTime();
+                byte[] bytes = serializer.serialize(state);
+                long t3 = System.nanoTime();
+                enumerator.notifyCheckpointComplete(checkpointId);
+                if (measured) {
+                    result.reportMicros.add((t1 - t0) / 1e3);
+                    result.snapshotMicros.add((t2 - t1) / 1e3);
+                    result.serializeMicros.add((t3 - t2) / 1e3);
+                    result.stateBytes = bytes.length;
+                }
+            }
+            enumerator.close();
+        }
+        return result;
+    }
+}

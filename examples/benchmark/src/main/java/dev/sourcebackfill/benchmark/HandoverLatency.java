@@ -1,0 +1,65 @@
+package dev.sourcebackfill.benchmark;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.generated.GeneratedLog;
+import dev.sourcebackfill.source.generated.GeneratedRecord;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import java.time.Duration;
+
+/**
+ * How long the switch to forward mode takes: from the moment the last split becomes {@code
+ * FINISHED} on its reader to the moment the last reader is in forward mode. Forward mode needs
+ * a checkpoint that starts after the last report and completes, so the expected figure is
+ * between the report's round trip and one interval plus a checkpoint's duration.
+ */
+final class HandoverLatency {
+
+    private final BenchCluster cluster;
+    private final BenchmarkSettings settings;
+
+    HandoverLatency(BenchCluster cluster, BenchmarkSettings settings) {
+        this.cluster = cluster;
+        this.settings = settings;
+    }
+
+    /** One run; the latency in seconds. */
+    double run(Duration checkpointInterval) throws Exception {
+        GeneratedLog log =
+                GeneratedLog.builder()
+                        .partitions(settings.partitions)
+                        .historyPerPartition(50_000)
+                        .liveRatePerSecond(1_000)
+                        .build();
+        String runId = GeneratedThroughput.newRun("handover");
+        try {
+            Configuration conf = new Configuration();
+            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
+            StreamExecutionEnvironment env = cluster.env(conf);
+            env.fromSource(
+                            BackfillSource.<GeneratedRecord>builder()
+                                    .setLog(log)
+                                    .setListener(new ProbeListener(runId))
+                                    .build(),
+                            WatermarkStrategy.noWatermarks(),
+                            "backfill-source")
+                    .sinkTo(new ProbeSink<>(runId));
+            JobClient job = env.executeAsync("benchmark: handover latency " + checkpointInterval);
+            RunProbe probe = RunProbe.of(runId);
+            BenchCluster.await(
+                    job,
+                    () -> probe.allInForwardMode(cluster.parallelism),
+                    Duration.ofSeconds(60).plus(checkpointInterval.multipliedBy(10)),
+                    "forward mode on every reader");
+            BenchCluster.cancel(job);
+            return probe.handoverLatencyNanos() / 1e9;
+        } finally {
+            RunProbe.close(runId);
+        }
+    }
+}

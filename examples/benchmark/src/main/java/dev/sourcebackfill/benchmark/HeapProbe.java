@@ -1,0 +1,98 @@
+package dev.sourcebackfill.benchmark;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The heap a job holds, in this JVM: the live heap after full collections the benchmark asks for
+ * at chosen moments, and the most heap any collection left behind while the probe was open.
+ * Both above the heap of the idle cluster measured when the probe opened.
+ */
+final class HeapProbe implements AutoCloseable {
+
+    private final long idleBytes;
+    private final AtomicLong peakAfterGc = new AtomicLong();
+    private long peakLive;
+    private final List<Runnable> unsubscribe = new ArrayList<>();
+
+    HeapProbe() {
+        this.idleBytes = liveHeapBytes();
+        Set<String> heapPools = new HashSet<>();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                heapPools.add(pool.getName());
+            }
+        }
+        NotificationListener listener =
+                (notification, handback) -> {
+                    if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+                            notification.getType())) {
+                        return;
+                    }
+                    GarbageCollectionNotificationInfo info =
+                            GarbageCollectionNotificationInfo.from(
+                                    (CompositeData) notification.getUserData());
+                    long used = 0;
+                    for (Map.Entry<String, MemoryUsage> pool :
+                            info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+                        // the map has the non-heap pools (metaspace, code cache) too
+                        if (heapPools.contains(pool.getKey())) {
+                            used += pool.getValue().getUsed();
+                        }
+                    }
+                    peakAfterGc.accumulateAndGet(used, Math::max);
+                };
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            NotificationEmitter emitter = (NotificationEmitter) gc;
+            emitter.addNotificationListener(listener, null, null);
+            unsubscribe.add(
+                    () -> {
+                        try {
+                            emitter.removeNotificationListener(listener);
+                        } catch (Exception ignored) {
+                            // already gone
+                        }
+                    });
+        }
+    }
+
+    /** Takes a live-heap sample now (a full collection). */
+    void sampleLive() {
+        peakLive = Math.max(peakLive, liveHeapBytes());
+    }
+
+    double peakLiveMegabytes() {
+        return Math.max(0, peakLive - idleBytes) / 1e6;
+    }
+
+    double peakAfterAnyGcMegabytes() {
+        return Math.max(0, Math.max(peakAfterGc.get(), peakLive) - idleBytes) / 1e6;
+    }
+
+    static long liveHeapBytes() {
+        for (int i = 0; i < 2; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    @Override
+    public void close() {
+        unsubscribe.forEach(Runnable::run);
+    }
+}

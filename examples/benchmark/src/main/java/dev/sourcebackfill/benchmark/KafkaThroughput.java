@@ -1,0 +1,123 @@
+package dev.sourcebackfill.benchmark;
+
+import dev.sourcebackfill.source.kafka.InProcessKafka;
+import dev.sourcebackfill.source.kafka.KafkaBackfillSource;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * {@link KafkaBackfillSource} against Flink's {@link KafkaSource}, both from the earliest offsets
+ * to the end offsets at start, on one topic of a broker in this JVM, with the same value
+ * deserializer and the same counting sink. All of our job's records are backfill (its upstream
+ * takes over at the end offsets, where both jobs stop).
+ */
+final class KafkaThroughput implements AutoCloseable {
+
+    private static final int PARTITIONS = 8;
+
+    private final BenchCluster cluster;
+    private final BenchmarkSettings settings;
+    private final InProcessKafka kafka;
+    private final String topic = "benchmark-" + UUID.randomUUID();
+
+    private KafkaThroughput(BenchCluster cluster, BenchmarkSettings settings, InProcessKafka kafka) {
+        this.cluster = cluster;
+        this.settings = settings;
+        this.kafka = kafka;
+    }
+
+    /** Starts a broker and writes the topic: {@code kafkaRecords} values of 100 characters. */
+    static KafkaThroughput start(BenchCluster cluster, BenchmarkSettings settings) throws Exception {
+        InProcessKafka kafka = InProcessKafka.start();
+        KafkaThroughput bench = new KafkaThroughput(cluster, settings, kafka);
+        try {
+            bench.produce();
+        } catch (Exception e) {
+            kafka.close();
+            throw e;
+        }
+        return bench;
+    }
+
+    private void produce() throws Exception {
+        kafka.createTopic(topic, PARTITIONS, Map.of());
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, "1");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
+        String padding = "x".repeat(90);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            for (long i = 0; i < settings.kafkaRecords; i++) {
+                producer.send(
+                        new ProducerRecord<>(
+                                topic, (int) (i % PARTITIONS), null, String.format("%09d", i) + padding));
+            }
+            producer.flush();
+        }
+    }
+
+    double oursRun() throws Exception {
+        return run(
+                KafkaBackfillSource.<String>builder()
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setTopics(topic)
+                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setBounded(OffsetsInitializer.latest())
+                        .build(),
+                "KafkaBackfillSource");
+    }
+
+    double kafkaSourceRun() throws Exception {
+        return run(
+                KafkaSource.<String>builder()
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setTopics(topic)
+                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setBounded(OffsetsInitializer.latest())
+                        .build(),
+                "KafkaSource");
+    }
+
+    private double run(Source<String, ?, ?> source, String name) throws Exception {
+        String runId = GeneratedThroughput.newRun("kafka-" + name);
+        try {
+            Configuration conf = new Configuration();
+            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.throughputCheckpointInterval);
+            StreamExecutionEnvironment env = cluster.env(conf);
+            env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
+                    .sinkTo(new ProbeSink<>(runId));
+            env.execute("benchmark: " + name);
+            RunProbe probe = RunProbe.of(runId);
+            GeneratedThroughput.check(probe.totalRecords(), settings.kafkaRecords, name + " run");
+            return probe.recordsPerSecond();
+        } finally {
+            RunProbe.close(runId);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        kafka.close();
+    }
+}

@@ -1,0 +1,118 @@
+package dev.sourcebackfill.benchmark;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.generated.GeneratedLog;
+import dev.sourcebackfill.source.generated.GeneratedRecord;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Heap and checkpoint size for a given number of splits: the same history spread over them, and
+ * an upstream either slow or several times faster than the backfill reads. Runs until forward
+ * mode and one more checkpoint, then cancels, keeping that checkpoint to weigh it.
+ */
+final class MemoryAndState {
+
+    /** What one run measured. */
+    static final class Result {
+        final double liveHeapMegabytes;
+        final double peakHeapMegabytes;
+        final CheckpointSizes checkpoint;
+
+        Result(double liveHeapMegabytes, double peakHeapMegabytes, CheckpointSizes checkpoint) {
+            this.liveHeapMegabytes = liveHeapMegabytes;
+            this.peakHeapMegabytes = peakHeapMegabytes;
+            this.checkpoint = checkpoint;
+        }
+    }
+
+    private static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
+
+    private final BenchCluster cluster;
+    private final BenchmarkSettings settings;
+    private final Path checkpointRoot;
+
+    MemoryAndState(BenchCluster cluster, BenchmarkSettings settings, Path checkpointRoot) {
+        this.cluster = cluster;
+        this.settings = settings;
+        this.checkpointRoot = checkpointRoot;
+    }
+
+    /**
+     * @param upstreamRecordsPerSecond what the upstream produces, over all splits
+     */
+    Result run(int splits, double upstreamRecordsPerSecond) throws Exception {
+        long history = settings.memoryHistory;
+        GeneratedLog log =
+                GeneratedLog.builder()
+                        .partitions(splits)
+                        .historyPerPartition(history / splits)
+                        .liveRatePerSecond(upstreamRecordsPerSecond / splits)
+                        .build();
+        String runId = GeneratedThroughput.newRun("memory-" + splits);
+        Path checkpoints = Files.createDirectories(checkpointRoot.resolve(runId));
+        try (HeapProbe heap = new HeapProbe()) {
+            Configuration conf = new Configuration();
+            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, CHECKPOINT_INTERVAL);
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+            conf.set(
+                    CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                    ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+            StreamExecutionEnvironment env = cluster.env(conf);
+            env.fromSource(
+                            BackfillSource.<GeneratedRecord>builder()
+                                    .setLog(log)
+                                    .setListener(new ProbeListener(runId))
+                                    .build(),
+                            WatermarkStrategy.noWatermarks(),
+                            "backfill-source")
+                    .sinkTo(new ProbeSink<>(runId));
+            JobClient job = env.executeAsync("benchmark: memory with " + splits + " splits");
+            RunProbe probe = RunProbe.of(runId);
+            Duration timeout = Duration.ofSeconds(120);
+            BenchCluster.await(
+                    job, () -> probe.publishedRecords() >= history / 2, timeout, "half the backfill");
+            heap.sampleLive();
+            BenchCluster.await(
+                    job, () -> probe.allInForwardMode(cluster.parallelism), timeout, "forward mode");
+            heap.sampleLive();
+            Path jobDirectory = checkpoints.resolve(job.getJobID().toHexString());
+            long confirmedBy = probe.forwardCheckpoint();
+            BenchCluster.await(
+                    job,
+                    () -> latestId(jobDirectory) > confirmedBy,
+                    timeout,
+                    "a checkpoint after forward mode");
+            heap.sampleLive();
+            BenchCluster.cancel(job);
+            Path retained =
+                    CheckpointSizes.latest(jobDirectory)
+                            .orElseThrow(() -> new IllegalStateException("No retained checkpoint"));
+            return new Result(
+                    heap.peakLiveMegabytes(),
+                    heap.peakAfterAnyGcMegabytes(),
+                    CheckpointSizes.read(retained));
+        } finally {
+            RunProbe.close(runId);
+        }
+    }
+
+    private static long latestId(Path jobDirectory) {
+        try {
+            Optional<Path> latest = CheckpointSizes.latest(jobDirectory);
+            return latest.map(CheckpointSizes::idOf).orElse(-1L);
+        } catch (java.io.IOException e) {
+            return -1;
+        }
+    }
+}

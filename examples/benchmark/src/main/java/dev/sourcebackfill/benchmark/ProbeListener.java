@@ -1,0 +1,40 @@
+package dev.sourcebackfill.benchmark;
+
+import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.split.HandoverState;
+
+/** Notes, per reader, when its splits become FINISHED and when it enters forward mode. */
+final class ProbeListener implements BackfillListener {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String runId;
+
+    ProbeListener(String runId) {
+        this.runId = runId;
+    }
+
+    @Override
+    public void onTransition(
+            int subtask,
+            String splitId,
+            HandoverState from,
+            HandoverState to,
+            long nextOffset,
+            long backfilledRecords) {
+        if (to == HandoverState.FINISHED) {
+            RunProbe.of(runId).subtask(subtask).lastFinishedNanos = System.nanoTime();
+        }
+    }
+
+    @Override
+    public void onForwardMode(int subtask, long checkpointId, long backfilledRecords) {
+        RunProbe.SubtaskProbe probe = RunProbe.of(runId).subtask(subtask);
+        if (probe.forwardNanos < 0) {
+            // the listener runs in the task thread that also runs the chained sink
+            probe.recordsAtForward = probe.records;
+            probe.forwardCheckpoint = checkpointId;
+            probe.forwardNanos = System.nanoTime();
+        }
+    }
+}

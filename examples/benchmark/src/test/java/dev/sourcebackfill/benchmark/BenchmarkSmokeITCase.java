@@ -1,0 +1,65 @@
+package dev.sourcebackfill.benchmark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A tiny run of the whole harness: it checks that every figure is produced and written, never
+ * what the figures are (speed is for the real run, see docs/benchmarks.md).
+ */
+class BenchmarkSmokeITCase {
+
+    @Test
+    void theHarnessProducesEveryFigure(@TempDir Path dir) throws Throwable {
+        Path json = dir.resolve("results.json");
+        BenchmarkSettings settings = BenchmarkSettings.smoke();
+        BenchmarkMain.run(settings, json, true);
+
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.path("environment").path("cores").asInt()).isPositive();
+        Map<String, JsonNode> figures = new HashMap<>();
+        root.path("figures").forEach(f -> figures.put(f.path("id").asText(), f));
+
+        List<String> paired = List.of("backfill.throughput", "forward.throughput", "kafka.throughput");
+        List<String> expected = new ArrayList<>(paired);
+        for (var interval : settings.handoverIntervals) {
+            expected.add("handover.latency." + interval.toMillis() + "ms.intervals");
+            expected.add("handover.latency." + interval.toMillis() + "ms.seconds");
+        }
+        for (int splits : settings.memorySplitCounts) {
+            for (String upstream : List.of("slow", "fast")) {
+                for (String figure : List.of("liveHeap", "peakHeap", "enumeratorState", "readerState")) {
+                    expected.add("memory." + splits + "." + upstream + "." + figure);
+                }
+            }
+        }
+        expected.addAll(
+                List.of(
+                        "enumerator.snapshotState",
+                        "enumerator.serialize",
+                        "enumerator.statusReport",
+                        "enumerator.stateBytes"));
+
+        assertThat(figures.keySet()).containsExactlyInAnyOrderElementsOf(expected);
+        for (String id : expected) {
+            JsonNode ours = figures.get(id).path("ours");
+            assertThat(ours.path("samples").size()).as(id).isPositive();
+            assertThat(ours.path("median").asDouble()).as(id).isGreaterThanOrEqualTo(0);
+        }
+        for (String id : paired) {
+            assertThat(figures.get(id).path("ours").path("median").asDouble()).as(id).isPositive();
+            assertThat(figures.get(id).path("baseline").path("median").asDouble()).as(id).isPositive();
+            assertThat(figures.get(id).path("ratio").path("median").asDouble()).as(id).isPositive();
+        }
+    }
+}
