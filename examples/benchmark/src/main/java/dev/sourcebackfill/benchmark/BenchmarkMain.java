@@ -81,18 +81,7 @@ public final class BenchmarkMain {
         }
         Samples ours = new Samples();
         Samples baseline = new Samples();
-        for (int round = 0; round < settings.rounds; round++) {
-            // who goes first alternates, so drift within a round hits both alike
-            if (round % 2 == 0) {
-                ours.add(throughput.backfillRun());
-                baseline.add(throughput.baselineRun());
-            } else {
-                baseline.add(throughput.baselineRun());
-                ours.add(throughput.backfillRun());
-            }
-            say("   round %d: ours %s/s, baseline %s/s", round + 1,
-                    Report.format(ours.get(round)), Report.format(baseline.get(round)));
-        }
+        alternate(settings.rounds, throughput::backfillRun, ours, throughput::baselineRun, baseline, "baseline");
         report.add(
                 new Report.Row(
                         "backfill.throughput",
@@ -111,17 +100,13 @@ public final class BenchmarkMain {
         say("2. forward-mode throughput: live records after forward mode, upstream 2x the backfill's rate");
         Samples ours = new Samples();
         Samples baseline = new Samples();
-        for (int round = 0; round < settings.rounds; round++) {
-            if (round % 2 == 0) {
-                ours.add(throughput.forwardRun(backfillRate));
-                baseline.add(throughput.baselineRun());
-            } else {
-                baseline.add(throughput.baselineRun());
-                ours.add(throughput.forwardRun(backfillRate));
-            }
-            say("   round %d: ours %s/s, baseline %s/s", round + 1,
-                    Report.format(ours.get(round)), Report.format(baseline.get(round)));
-        }
+        alternate(
+                settings.rounds,
+                () -> throughput.forwardRun(backfillRate),
+                ours,
+                throughput::baselineRun,
+                baseline,
+                "baseline");
         report.add(
                 new Report.Row(
                         "forward.throughput",
@@ -222,17 +207,7 @@ public final class BenchmarkMain {
             }
             Samples ours = new Samples();
             Samples theirs = new Samples();
-            for (int round = 0; round < settings.rounds; round++) {
-                if (round % 2 == 0) {
-                    ours.add(kafka.oursRun());
-                    theirs.add(kafka.kafkaSourceRun());
-                } else {
-                    theirs.add(kafka.kafkaSourceRun());
-                    ours.add(kafka.oursRun());
-                }
-                say("   round %d: ours %s/s, KafkaSource %s/s", round + 1,
-                        Report.format(ours.get(round)), Report.format(theirs.get(round)));
-            }
+            alternate(settings.rounds, kafka::oursRun, ours, kafka::kafkaSourceRun, theirs, "KafkaSource");
             report.add(
                     new Report.Row(
                             "kafka.throughput",
@@ -242,6 +217,35 @@ public final class BenchmarkMain {
                             "KafkaSource",
                             theirs,
                             "ratio >= 1.0"));
+        }
+    }
+
+    /** One measured run, in records/s. */
+    private interface Run {
+        double run() throws Exception;
+    }
+
+    /**
+     * Runs contender and baseline once per round; who goes first alternates, so that drift
+     * within a round hits both alike.
+     */
+    private static void alternate(
+            int rounds, Run contender, Samples ours, Run baseline, Samples theirs, String baselineName)
+            throws Exception {
+        for (int round = 0; round < rounds; round++) {
+            if (round % 2 == 0) {
+                ours.add(contender.run());
+                theirs.add(baseline.run());
+            } else {
+                theirs.add(baseline.run());
+                ours.add(contender.run());
+            }
+            say(
+                    "   round %d: ours %s/s, %s %s/s",
+                    round + 1,
+                    Report.format(ours.get(round)),
+                    baselineName,
+                    Report.format(theirs.get(round)));
         }
     }
 

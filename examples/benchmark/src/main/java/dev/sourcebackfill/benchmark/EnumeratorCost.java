@@ -17,6 +17,7 @@ import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The enumerator's own cost on its coordinator thread with many splits, on Flink's mock
@@ -63,35 +64,57 @@ final class EnumeratorCost {
             if (ownedBy0.isEmpty()) {
                 throw new IllegalStateException("Reader 0 was assigned no split");
             }
-            long checkpointId = 0;
-            long reportId = 0;
-            long offset = 0;
-            for (int i = 0; i < iterations * 2; i++) {
-                boolean measured = i >= iterations; // the first half warms up
-                // one split of reader 0 moves on, as a backfilling reader reports it
-                String splitId = ownedBy0.get(i % ownedBy0.size());
-                SplitStatusReportEvent report =
-                        new SplitStatusReportEvent(
-                                7,
-                                ++reportId,
-                                List.of(new SplitStatus(splitId, HandoverState.BACKFILLING, ++offset, false)));
-                long t0 = System.nanoTime();
-                enumerator.handleSourceEvent(0, report);
-                long t1 = System.nanoTime();
-                BackfillEnumeratorState state = enumerator.snapshotState(++checkpointId);
-                long t2 = System.nanoTime();
-                byte[] bytes = serializer.serialize(state);
-                long t3 = System.nanoTime();
-                enumerator.notifyCheckpointComplete(checkpointId);
-                if (measured) {
-                    result.reportMicros.add((t1 - t0) / 1e3);
-                    result.snapshotMicros.add((t2 - t1) / 1e3);
-                    result.serializeMicros.add((t3 - t2) / 1e3);
-                    result.stateBytes = bytes.length;
-                }
-            }
+            // on the context's coordinator thread, as in Flink: elsewhere the mock context hands
+            // every event the enumerator sends to that thread and waits, which is not our cost
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            context.runInCoordinatorThread(
+                    () -> {
+                        try {
+                            measureLoop(enumerator, serializer, ownedBy0, iterations, result);
+                            done.complete(null);
+                        } catch (Throwable t) {
+                            done.completeExceptionally(t);
+                        }
+                    });
+            done.get();
             enumerator.close();
         }
         return result;
+    }
+
+    private static void measureLoop(
+            BackfillSplitEnumerator enumerator,
+            BackfillEnumeratorStateSerializer serializer,
+            List<String> ownedBy0,
+            int iterations,
+            Result result)
+            throws Exception {
+        long checkpointId = 0;
+        long reportId = 0;
+        long offset = 0;
+        for (int i = 0; i < iterations * 2; i++) {
+            boolean measured = i >= iterations; // the first half warms up
+            // one split of reader 0 moves on, as a backfilling reader reports it
+            String splitId = ownedBy0.get(i % ownedBy0.size());
+            SplitStatusReportEvent report =
+                    new SplitStatusReportEvent(
+                            7,
+                            ++reportId,
+                            List.of(new SplitStatus(splitId, HandoverState.BACKFILLING, ++offset, false)));
+            long t0 = System.nanoTime();
+            enumerator.handleSourceEvent(0, report);
+            long t1 = System.nanoTime();
+            BackfillEnumeratorState state = enumerator.snapshotState(++checkpointId);
+            long t2 = System.nanoTime();
+            byte[] bytes = serializer.serialize(state);
+            long t3 = System.nanoTime();
+            enumerator.notifyCheckpointComplete(checkpointId);
+            if (measured) {
+                result.reportMicros.add((t1 - t0) / 1e3);
+                result.snapshotMicros.add((t2 - t1) / 1e3);
+                result.serializeMicros.add((t3 - t2) / 1e3);
+                result.stateBytes = bytes.length;
+            }
+        }
     }
 }

@@ -32,13 +32,7 @@ final class GeneratedThroughput {
 
     /** Every record is history: the job backfills all partitions and ends at their ends. */
     double backfillRun() throws Exception {
-        GeneratedLog log =
-                GeneratedLog.builder()
-                        .partitions(settings.partitions)
-                        .historyPerPartition(settings.records / settings.partitions)
-                        .liveRatePerSecond(1)
-                        .boundedAfterLiveRecords(0)
-                        .build();
+        GeneratedLog log = historyOnlyLog();
         String runId = newRun("backfill");
         try {
             StreamExecutionEnvironment env = cluster.env(jobConf());
@@ -103,13 +97,7 @@ final class GeneratedThroughput {
 
     /** The baseline: the same records from Flink's NumberSequenceSource, through a map. */
     double baselineRun() throws Exception {
-        GeneratedLog log =
-                GeneratedLog.builder()
-                        .partitions(settings.partitions)
-                        .historyPerPartition(settings.records / settings.partitions)
-                        .liveRatePerSecond(1)
-                        .boundedAfterLiveRecords(0)
-                        .build();
+        GeneratedLog log = historyOnlyLog();
         String runId = newRun("baseline");
         try {
             StreamExecutionEnvironment env = cluster.env(jobConf());
@@ -127,6 +115,16 @@ final class GeneratedThroughput {
         } finally {
             RunProbe.close(runId);
         }
+    }
+
+    /** {@code records} records of history over the partitions, and nothing live. */
+    private GeneratedLog historyOnlyLog() {
+        return GeneratedLog.builder()
+                .partitions(settings.partitions)
+                .historyPerPartition(settings.records / settings.partitions)
+                .liveRatePerSecond(1)
+                .boundedAfterLiveRecords(0)
+                .build();
     }
 
     private BackfillSource<GeneratedRecord> source(GeneratedLog log, String runId) {
