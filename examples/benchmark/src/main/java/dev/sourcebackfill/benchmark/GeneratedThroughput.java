@@ -1,6 +1,5 @@
 package dev.sourcebackfill.benchmark;
 
-import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.generated.GeneratedLog;
 import dev.sourcebackfill.source.generated.GeneratedRecord;
 
@@ -12,8 +11,6 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-import java.time.Duration;
-import java.util.UUID;
 
 /**
  * Backfill and forward-mode throughput of {@link BackfillSource} over the generated log, each
@@ -33,17 +30,12 @@ final class GeneratedThroughput {
     /** Every record is history: the job backfills all partitions and ends at their ends. */
     double backfillRun() throws Exception {
         GeneratedLog log = historyOnlyLog();
-        String runId = newRun("backfill");
-        try {
+        try (RunProbe probe = RunProbe.open("backfill")) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
-            env.fromSource(source(log, runId), WatermarkStrategy.noWatermarks(), "backfill-source")
-                    .sinkTo(new ProbeSink<>(runId));
+            ProbedBackfillJob.addTo(env, log, probe, true);
             env.execute("benchmark: backfill throughput");
-            RunProbe probe = RunProbe.of(runId);
             check(probe.totalRecords(), settings.records, "backfill run");
             return probe.recordsPerSecond();
-        } finally {
-            RunProbe.close(runId);
         }
     }
 
@@ -71,13 +63,10 @@ final class GeneratedThroughput {
                         .liveRatePerSecond(upstreamRatePerPartition)
                         .boundedAfterLiveRecords(liveRecords)
                         .build();
-        String runId = newRun("forward");
-        try {
+        try (RunProbe probe = RunProbe.open("forward")) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
-            env.fromSource(source(log, runId), WatermarkStrategy.noWatermarks(), "backfill-source")
-                    .sinkTo(new ProbeSink<>(runId));
+            ProbedBackfillJob.addTo(env, log, probe, true);
             env.execute("benchmark: forward-mode throughput");
-            RunProbe probe = RunProbe.of(runId);
             check(probe.totalRecords(), p * (1_000 + liveRecords), "forward run");
             if (probe.recordsAfterForwardMode() < settings.records / 4) {
                 throw new IllegalStateException(
@@ -90,16 +79,13 @@ final class GeneratedThroughput {
                         rate, upstreamRatePerPartition * p);
             }
             return rate;
-        } finally {
-            RunProbe.close(runId);
         }
     }
 
     /** The baseline: the same records from Flink's NumberSequenceSource, through a map. */
     double baselineRun() throws Exception {
         GeneratedLog log = historyOnlyLog();
-        String runId = newRun("baseline");
-        try {
+        try (RunProbe probe = RunProbe.open("baseline")) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
             env.fromSource(
                             new NumberSequenceSource(0, settings.records - 1),
@@ -107,13 +93,10 @@ final class GeneratedThroughput {
                             "number-sequence")
                     .map(new RecordOfSequenceNumber(log, settings.partitions))
                     .returns(TypeInformation.of(GeneratedRecord.class))
-                    .sinkTo(new ProbeSink<>(runId));
+                    .sinkTo(new ProbeSink<>(probe.id()));
             env.execute("benchmark: NumberSequenceSource baseline");
-            RunProbe probe = RunProbe.of(runId);
             check(probe.totalRecords(), settings.records, "baseline run");
             return probe.recordsPerSecond();
-        } finally {
-            RunProbe.close(runId);
         }
     }
 
@@ -127,25 +110,10 @@ final class GeneratedThroughput {
                 .build();
     }
 
-    private BackfillSource<GeneratedRecord> source(GeneratedLog log, String runId) {
-        return BackfillSource.<GeneratedRecord>builder()
-                .setLog(log)
-                .setBounded()
-                .setSplitDiscoveryInterval(Duration.ZERO)
-                .setListener(new ProbeListener(runId))
-                .build();
-    }
-
     private Configuration jobConf() {
         Configuration conf = new Configuration();
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.throughputCheckpointInterval);
         return conf;
-    }
-
-    static String newRun(String kind) {
-        String id = kind + "-" + UUID.randomUUID();
-        RunProbe.open(id);
-        return id;
     }
 
     static void check(long actual, long expected, String what) {

@@ -1,10 +1,7 @@
 package dev.sourcebackfill.benchmark;
 
-import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.generated.GeneratedLog;
-import dev.sourcebackfill.source.generated.GeneratedRecord;
 
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -36,21 +33,12 @@ final class HandoverLatency {
                         .historyPerPartition(50_000)
                         .liveRatePerSecond(1_000)
                         .build();
-        String runId = GeneratedThroughput.newRun("handover");
-        try {
+        try (RunProbe probe = RunProbe.open("handover")) {
             Configuration conf = new Configuration();
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
             StreamExecutionEnvironment env = cluster.env(conf);
-            env.fromSource(
-                            BackfillSource.<GeneratedRecord>builder()
-                                    .setLog(log)
-                                    .setListener(new ProbeListener(runId))
-                                    .build(),
-                            WatermarkStrategy.noWatermarks(),
-                            "backfill-source")
-                    .sinkTo(new ProbeSink<>(runId));
+            ProbedBackfillJob.addTo(env, log, probe, false);
             JobClient job = env.executeAsync("benchmark: handover latency " + checkpointInterval);
-            RunProbe probe = RunProbe.of(runId);
             BenchCluster.await(
                     job,
                     () -> probe.allInForwardMode(cluster.parallelism),
@@ -58,8 +46,6 @@ final class HandoverLatency {
                     "forward mode on every reader");
             BenchCluster.cancel(job);
             return probe.handoverLatencyNanos() / 1e9;
-        } finally {
-            RunProbe.close(runId);
         }
     }
 }

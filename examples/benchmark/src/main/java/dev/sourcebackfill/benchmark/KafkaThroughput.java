@@ -100,19 +100,15 @@ final class KafkaThroughput implements AutoCloseable {
     }
 
     private double run(Source<String, ?, ?> source, String name) throws Exception {
-        String runId = GeneratedThroughput.newRun("kafka-" + name);
-        try {
+        try (RunProbe probe = RunProbe.open("kafka-" + name)) {
             Configuration conf = new Configuration();
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.throughputCheckpointInterval);
             StreamExecutionEnvironment env = cluster.env(conf);
             env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
-                    .sinkTo(new ProbeSink<>(runId));
+                    .sinkTo(new ProbeSink<>(probe.id()));
             env.execute("benchmark: " + name);
-            RunProbe probe = RunProbe.of(runId);
             GeneratedThroughput.check(probe.totalRecords(), settings.kafkaRecords, name + " run");
             return probe.recordsPerSecond();
-        } finally {
-            RunProbe.close(runId);
         }
     }
 

@@ -1,10 +1,7 @@
 package dev.sourcebackfill.benchmark;
 
-import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.generated.GeneratedLog;
-import dev.sourcebackfill.source.generated.GeneratedRecord;
 
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
@@ -59,9 +56,9 @@ final class MemoryAndState {
                         .historyPerPartition(history / splits)
                         .liveRatePerSecond(upstreamRecordsPerSecond / splits)
                         .build();
-        String runId = GeneratedThroughput.newRun("memory-" + splits);
-        Path checkpoints = Files.createDirectories(checkpointRoot.resolve(runId));
-        try (HeapProbe heap = new HeapProbe()) {
+        try (RunProbe probe = RunProbe.open("memory-" + splits);
+                HeapProbe heap = new HeapProbe()) {
+            Path checkpoints = Files.createDirectories(checkpointRoot.resolve(probe.id()));
             Configuration conf = new Configuration();
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, CHECKPOINT_INTERVAL);
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
@@ -69,16 +66,8 @@ final class MemoryAndState {
                     CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                     ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
             StreamExecutionEnvironment env = cluster.env(conf);
-            env.fromSource(
-                            BackfillSource.<GeneratedRecord>builder()
-                                    .setLog(log)
-                                    .setListener(new ProbeListener(runId))
-                                    .build(),
-                            WatermarkStrategy.noWatermarks(),
-                            "backfill-source")
-                    .sinkTo(new ProbeSink<>(runId));
+            ProbedBackfillJob.addTo(env, log, probe, false);
             JobClient job = env.executeAsync("benchmark: memory with " + splits + " splits");
-            RunProbe probe = RunProbe.of(runId);
             Duration timeout = Duration.ofSeconds(120);
             BenchCluster.await(
                     job, () -> probe.publishedRecords() >= history / 2, timeout, "half the backfill");
@@ -102,8 +91,6 @@ final class MemoryAndState {
                     heap.peakLiveMegabytes(),
                     heap.peakAfterAnyGcMegabytes(),
                     CheckpointSizes.read(retained));
-        } finally {
-            RunProbe.close(runId);
         }
     }
 

@@ -2,26 +2,34 @@ package dev.sourcebackfill.benchmark;
 
 import java.util.Collection;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the subtasks of one benchmark job saw. Static, because every job of a benchmark runs in
  * this JVM's MiniCluster: the sink and the listener find their probe by the job's run id.
  */
-final class RunProbe {
+final class RunProbe implements AutoCloseable {
 
     private static final Map<String, RunProbe> RUNS = new ConcurrentHashMap<>();
 
+    private final String id;
     private final Map<Integer, SubtaskProbe> subtasks = new ConcurrentHashMap<>();
 
-    private RunProbe() {}
+    private RunProbe(String id) {
+        this.id = id;
+    }
 
-    static RunProbe open(String runId) {
-        RunProbe probe = new RunProbe();
-        if (RUNS.putIfAbsent(runId, probe) != null) {
-            throw new IllegalStateException("Run id " + runId + " is already in use");
-        }
+    /** A probe for one job of kind {@code kind}; closing it forgets the job. */
+    static RunProbe open(String kind) {
+        RunProbe probe = new RunProbe(kind + "-" + UUID.randomUUID());
+        RUNS.put(probe.id, probe);
         return probe;
+    }
+
+    /** The id the job's sink and listener find this probe by. */
+    String id() {
+        return id;
     }
 
     static RunProbe of(String runId) {
@@ -32,8 +40,9 @@ final class RunProbe {
         return probe;
     }
 
-    static void close(String runId) {
-        RUNS.remove(runId);
+    @Override
+    public void close() {
+        RUNS.remove(id);
     }
 
     SubtaskProbe subtask(int index) {

@@ -48,12 +48,7 @@ final class SplitStatusTracker {
     /** Restores the table from a checkpoint: owners unknown, nothing confirmed. */
     void restore(Collection<BackfillEnumeratorState.SplitEntry> entries) {
         for (BackfillEnumeratorState.SplitEntry entry : entries) {
-            TrackedSplit tracked = new TrackedSplit(entry.split(), entry.assigned(), entry.ended());
-            TrackedSplit replaced = splits.put(entry.split().splitId(), tracked);
-            if (replaced != null) {
-                counts.remove(replaced);
-            }
-            counts.add(tracked);
+            put(new TrackedSplit(entry.split(), entry.assigned(), entry.ended()));
         }
     }
 
@@ -75,8 +70,12 @@ final class SplitStatusTracker {
 
     /** Adds a newly discovered split, not yet assigned. */
     void add(BackfillSplit split) {
-        TrackedSplit tracked = new TrackedSplit(split, false, false);
-        TrackedSplit replaced = splits.put(split.splitId(), tracked);
+        put(new TrackedSplit(split, false, false));
+    }
+
+    /** Puts a row into the table, replacing any of the same split, and counts it. */
+    private void put(TrackedSplit tracked) {
+        TrackedSplit replaced = splits.put(tracked.split.splitId(), tracked);
         if (replaced != null) {
             counts.remove(replaced);
         }
@@ -192,11 +191,9 @@ final class SplitStatusTracker {
         for (BackfillSplit split : returned) {
             TrackedSplit tracked = splits.get(split.splitId());
             if (tracked == null) {
-                tracked = new TrackedSplit(split, false, false);
-                splits.put(split.splitId(), tracked);
-            } else {
-                counts.remove(tracked);
+                put(tracked = new TrackedSplit(split, false, false));
             }
+            counts.remove(tracked);
             tracked.split = split;
             tracked.assigned = false;
             tracked.owner = null;
