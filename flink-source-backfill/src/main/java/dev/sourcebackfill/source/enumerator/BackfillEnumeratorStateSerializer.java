@@ -15,16 +15,23 @@ import java.util.List;
 /**
  * Serializer of {@link BackfillEnumeratorState}.
  *
- * <p>Version 1: initial-discovery-done (boolean), split count (int), then per split the split in
- * {@link BackfillSplitSerializer} version 1, assigned (boolean), ended (boolean). A new field
- * needs a new version; old versions stay readable.
+ * <ul>
+ *   <li>Version 1: initial-discovery-done (boolean), split count (int), then per split the split
+ *       in {@link BackfillSplitSerializer} version 1, assigned (boolean), ended (boolean).
+ *   <li>Version 2: the version of {@link BackfillSplitSerializer} the splits are written in
+ *       (int), then version 1's fields, each split in that version. So a change of the split
+ *       format changes the split serializer's version only, and old states stay readable.
+ * </ul>
+ *
+ * <p>A new field needs a new version; old versions stay readable.
  */
 @Internal
 public final class BackfillEnumeratorStateSerializer
         implements SimpleVersionedSerializer<BackfillEnumeratorState> {
 
     public static final int VERSION_1 = 1;
-    private static final int CURRENT_VERSION = VERSION_1;
+    public static final int VERSION_2 = 2;
+    private static final int CURRENT_VERSION = VERSION_2;
 
     @Override
     public int getVersion() {
@@ -33,7 +40,8 @@ public final class BackfillEnumeratorStateSerializer
 
     @Override
     public byte[] serialize(BackfillEnumeratorState state) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(64 + 48 * state.splits().size());
+        DataOutputSerializer out = new DataOutputSerializer(64 + 56 * state.splits().size());
+        out.writeInt(BackfillSplitSerializer.CURRENT_VERSION);
         out.writeBoolean(state.initialDiscoveryDone());
         out.writeInt(state.splits().size());
         for (BackfillEnumeratorState.SplitEntry entry : state.splits()) {
@@ -46,15 +54,25 @@ public final class BackfillEnumeratorStateSerializer
 
     @Override
     public BackfillEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1) {
-            throw new IOException("Unknown BackfillEnumeratorState serializer version " + version);
-        }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
+        int splitVersion;
+        if (version == VERSION_1) {
+            splitVersion = BackfillSplitSerializer.VERSION_1;
+        } else if (version == VERSION_2) {
+            splitVersion = in.readInt();
+        } else {
+            throw new IOException(
+                    "Unknown BackfillEnumeratorState serializer version "
+                            + version
+                            + " (this release reads versions 1 to "
+                            + CURRENT_VERSION
+                            + ")");
+        }
         boolean initialDiscoveryDone = in.readBoolean();
         int count = in.readInt();
         List<BackfillEnumeratorState.SplitEntry> entries = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            BackfillSplit split = BackfillSplitSerializer.read(BackfillSplitSerializer.VERSION_1, in);
+            BackfillSplit split = BackfillSplitSerializer.read(splitVersion, in);
             entries.add(
                     new BackfillEnumeratorState.SplitEntry(split, in.readBoolean(), in.readBoolean()));
         }

@@ -13,6 +13,14 @@ import java.util.OptionalLong;
  * (every existing offset below it was emitted exactly once), {@code targetEndOffset} is exclusive
  * (the backfill must cover every offset below it), and the optional {@code stoppingOffset} is
  * exclusive as well (a bounded split ends once every offset below it was emitted).
+ *
+ * <p>{@code backfilledRecords} counts the records emitted from the backfill for this split over
+ * its whole life, across restores and rescales: it is part of the split's state so that progress
+ * figures are the split's own, not only those of the reader that holds it now.
+ *
+ * <p>A bounded split whose {@code nextOffset} reached its stopping offset has {@linkplain
+ * #isEnded() ended}; readers keep ended splits in their state so that a restored reader can tell
+ * the enumerator again that they ended.
  */
 @PublicEvolving
 public final class BackfillSplit implements SourceSplit {
@@ -22,6 +30,7 @@ public final class BackfillSplit implements SourceSplit {
     private final long nextOffset;
     private final long targetEndOffset;
     private final OptionalLong stoppingOffset;
+    private final long backfilledRecords;
 
     public BackfillSplit(
             String splitId,
@@ -29,6 +38,16 @@ public final class BackfillSplit implements SourceSplit {
             long nextOffset,
             long targetEndOffset,
             OptionalLong stoppingOffset) {
+        this(splitId, state, nextOffset, targetEndOffset, stoppingOffset, 0L);
+    }
+
+    public BackfillSplit(
+            String splitId,
+            HandoverState state,
+            long nextOffset,
+            long targetEndOffset,
+            OptionalLong stoppingOffset,
+            long backfilledRecords) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
         this.state = Objects.requireNonNull(state, "state");
         this.nextOffset = nextOffset;
@@ -38,6 +57,14 @@ public final class BackfillSplit implements SourceSplit {
             throw new IllegalArgumentException(
                     "Split " + splitId + ": next offset must not be negative, was " + nextOffset);
         }
+        if (backfilledRecords < 0) {
+            throw new IllegalArgumentException(
+                    "Split "
+                            + splitId
+                            + ": backfilled records must not be negative, was "
+                            + backfilledRecords);
+        }
+        this.backfilledRecords = backfilledRecords;
     }
 
     @Override
@@ -61,8 +88,38 @@ public final class BackfillSplit implements SourceSplit {
         return stoppingOffset;
     }
 
+    /** Records emitted from the backfill for this split so far, by every reader that held it. */
+    public long backfilledRecords() {
+        return backfilledRecords;
+    }
+
+    /** Whether this bounded split emitted everything below its stopping offset. */
+    public boolean isEnded() {
+        return stoppingOffset.isPresent() && nextOffset >= stoppingOffset.getAsLong();
+    }
+
+    /** The same split with new handover progress; its backfill count is kept. */
     public BackfillSplit withProgress(HandoverState newState, long newNextOffset, long newTarget) {
-        return new BackfillSplit(splitId, newState, newNextOffset, newTarget, stoppingOffset);
+        return withProgress(newState, newNextOffset, newTarget, backfilledRecords);
+    }
+
+    public BackfillSplit withProgress(
+            HandoverState newState, long newNextOffset, long newTarget, long newBackfilledRecords) {
+        return new BackfillSplit(
+                splitId, newState, newNextOffset, newTarget, stoppingOffset, newBackfilledRecords);
+    }
+
+    /**
+     * The same split, ended: every offset below its stopping offset was emitted.
+     *
+     * @throws IllegalStateException if the split is unbounded
+     */
+    public BackfillSplit asEnded() {
+        if (stoppingOffset.isEmpty()) {
+            throw new IllegalStateException("Split " + splitId + " is unbounded: it cannot end");
+        }
+        return withProgress(
+                state, Math.max(nextOffset, stoppingOffset.getAsLong()), targetEndOffset);
     }
 
     @Override
@@ -76,6 +133,7 @@ public final class BackfillSplit implements SourceSplit {
         BackfillSplit that = (BackfillSplit) o;
         return nextOffset == that.nextOffset
                 && targetEndOffset == that.targetEndOffset
+                && backfilledRecords == that.backfilledRecords
                 && splitId.equals(that.splitId)
                 && state == that.state
                 && stoppingOffset.equals(that.stoppingOffset);
@@ -83,7 +141,8 @@ public final class BackfillSplit implements SourceSplit {
 
     @Override
     public int hashCode() {
-        return Objects.hash(splitId, state, nextOffset, targetEndOffset, stoppingOffset);
+        return Objects.hash(
+                splitId, state, nextOffset, targetEndOffset, stoppingOffset, backfilledRecords);
     }
 
     @Override
@@ -97,6 +156,8 @@ public final class BackfillSplit implements SourceSplit {
                 + ", target="
                 + targetEndOffset
                 + (stoppingOffset.isPresent() ? ", stop=" + stoppingOffset.getAsLong() : "")
+                + ", backfilled="
+                + backfilledRecords
                 + '}';
     }
 }

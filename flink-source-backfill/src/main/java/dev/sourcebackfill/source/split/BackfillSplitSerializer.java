@@ -13,9 +13,16 @@ import java.util.OptionalLong;
 /**
  * Serializer of {@link BackfillSplit}.
  *
- * <p>Version 1: split id (UTF), state code (byte), next offset, target end offset, has-stop
- * (boolean), stopping offset (only if present). Any new field needs a new version; old versions
- * stay readable.
+ * <ul>
+ *   <li>Version 1: split id (UTF), state code (byte), next offset, target end offset, has-stop
+ *       (boolean), stopping offset (only if present).
+ *   <li>Version 2: version 1, then the records backfilled for the split (long). A split read
+ *       from version 1 has backfilled 0 records.
+ * </ul>
+ *
+ * <p>Any new field needs a new version; old versions stay readable. Serializers that embed splits
+ * (the enumerator's state) write {@link #getVersion()} beside them and read them back with {@link
+ * #read(int, DataInputView)} in that version.
  */
 @Internal
 public final class BackfillSplitSerializer implements SimpleVersionedSerializer<BackfillSplit> {
@@ -23,7 +30,8 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
     public static final BackfillSplitSerializer INSTANCE = new BackfillSplitSerializer();
 
     public static final int VERSION_1 = 1;
-    private static final int CURRENT_VERSION = VERSION_1;
+    public static final int VERSION_2 = 2;
+    public static final int CURRENT_VERSION = VERSION_2;
 
     @Override
     public int getVersion() {
@@ -43,7 +51,10 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
         return read(version, in);
     }
 
-    /** Writes a split in the current version; shared with the enumerator state serializer. */
+    /**
+     * Writes a split in {@link #CURRENT_VERSION}; shared with the enumerator state serializer,
+     * which records that version.
+     */
     public static void write(BackfillSplit split, DataOutputView out) throws IOException {
         out.writeUTF(split.splitId());
         out.writeByte(split.state().code());
@@ -53,18 +64,25 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
         if (split.stoppingOffset().isPresent()) {
             out.writeLong(split.stoppingOffset().getAsLong());
         }
+        out.writeLong(split.backfilledRecords());
     }
 
     /** Reads a split written by {@link #write} in the given version. */
     public static BackfillSplit read(int version, DataInputView in) throws IOException {
-        if (version != VERSION_1) {
-            throw new IOException("Unknown BackfillSplit serializer version " + version);
+        if (version != VERSION_1 && version != VERSION_2) {
+            throw new IOException(
+                    "Unknown BackfillSplit serializer version "
+                            + version
+                            + " (this release reads versions 1 to "
+                            + CURRENT_VERSION
+                            + ")");
         }
         String splitId = in.readUTF();
         HandoverState state = HandoverState.fromCode(in.readByte());
         long next = in.readLong();
         long target = in.readLong();
         OptionalLong stop = in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
-        return new BackfillSplit(splitId, state, next, target, stop);
+        long backfilled = version >= VERSION_2 ? in.readLong() : 0L;
+        return new BackfillSplit(splitId, state, next, target, stop, backfilled);
     }
 }

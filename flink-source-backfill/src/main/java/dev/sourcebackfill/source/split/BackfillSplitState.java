@@ -13,7 +13,7 @@ public final class BackfillSplitState {
     private HandoverState state;
     private long nextOffset;
     private long targetEndOffset;
-    /** Records this reader emitted from the backfill for the split; a metric, not checkpointed. */
+    /** Records emitted from the backfill for the split, by every reader that held it. */
     private long backfilledRecords;
 
     public BackfillSplitState(BackfillSplit split) {
@@ -21,6 +21,7 @@ public final class BackfillSplitState {
         this.state = split.state();
         this.nextOffset = split.nextOffset();
         this.targetEndOffset = split.targetEndOffset();
+        this.backfilledRecords = split.backfilledRecords();
     }
 
     public String splitId() {
@@ -60,6 +61,6 @@ public final class BackfillSplitState {
     }
 
     public BackfillSplit toSplit() {
-        return initial.withProgress(state, nextOffset, targetEndOffset);
+        return initial.withProgress(state, nextOffset, targetEndOffset, backfilledRecords);
     }
 }

@@ -42,6 +42,33 @@ class BackfillEnumeratorStateSerializerTest {
                     + "000162" + "00" + "0000000000000000" + "0000000000000014"
                     + "01" + "000000000000001e" + "00" + "01";
 
+    /**
+     * Version 2 bytes of {@link #v2State()}: the split serializer's version (2), then version
+     * 1's fields with each split in split version 2. Never change them.
+     */
+    static final String V2_BYTES =
+            "00000002" + "01" + "00000002"
+                    + "000161" + "02" + "000000000000000a" + "000000000000000a" + "00"
+                    + "0000000000000007" + "01" + "00"
+                    + "000162" + "00" + "0000000000000000" + "0000000000000014"
+                    + "01" + "000000000000001e" + "0000000000000000" + "00" + "01";
+
+    static BackfillEnumeratorState v2State() {
+        return new BackfillEnumeratorState(
+                List.of(
+                        new BackfillEnumeratorState.SplitEntry(
+                                new BackfillSplit(
+                                        "a", HandoverState.FINISHED, 10, 10, OptionalLong.empty(), 7),
+                                true,
+                                false),
+                        new BackfillEnumeratorState.SplitEntry(
+                                new BackfillSplit(
+                                        "b", HandoverState.BACKFILLING, 0, 20, OptionalLong.of(30)),
+                                false,
+                                true)),
+                true);
+    }
+
     @Test
     void roundTrips() throws IOException {
         List<BackfillEnumeratorState.SplitEntry> entries = new ArrayList<>();
@@ -53,7 +80,8 @@ class BackfillEnumeratorStateSerializerTest {
                                     HandoverState.values()[i % 3],
                                     i,
                                     2L * i,
-                                    i % 2 == 0 ? OptionalLong.empty() : OptionalLong.of(3L * i)),
+                                    i % 2 == 0 ? OptionalLong.empty() : OptionalLong.of(3L * i),
+                                    i / 3),
                             i % 5 != 0,
                             i % 7 == 0));
         }
@@ -63,15 +91,30 @@ class BackfillEnumeratorStateSerializerTest {
                     .isEqualTo(state);
         }
         BackfillEnumeratorState empty = new BackfillEnumeratorState(List.of(), false);
-        assertThat(serializer.deserialize(1, serializer.serialize(empty))).isEqualTo(empty);
+        assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(empty)))
+                .isEqualTo(empty);
     }
 
     @Test
     void readsVersion1Bytes() throws IOException {
-        assertThat(serializer.getVersion()).isEqualTo(1);
         assertThat(serializer.deserialize(1, HexFormat.of().parseHex(V1_BYTES)))
                 .isEqualTo(v1State());
-        assertThat(HexFormat.of().formatHex(serializer.serialize(v1State()))).isEqualTo(V1_BYTES);
+    }
+
+    @Test
+    void readsAndWritesVersion2Bytes() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(2);
+        assertThat(serializer.deserialize(2, HexFormat.of().parseHex(V2_BYTES)))
+                .isEqualTo(v2State());
+        assertThat(HexFormat.of().formatHex(serializer.serialize(v2State()))).isEqualTo(V2_BYTES);
+    }
+
+    @Test
+    void readsTheSplitsInTheSplitVersionItRecorded() throws IOException {
+        // a version-2 state whose splits were written by split serializer version 1
+        String withVersion1Splits = "00000001" + V1_BYTES;
+        assertThat(serializer.deserialize(2, HexFormat.of().parseHex(withVersion1Splits)))
+                .isEqualTo(v1State());
     }
 
     @Test

@@ -18,12 +18,25 @@ class BackfillSplitSerializerTest {
         return new BackfillSplit("part-12", HandoverState.CACHING_UP, 100, 300, OptionalLong.of(5000));
     }
 
+    /**
+     * Version 2 bytes of {@link #v2Split()}: version 1's fields, then the records backfilled.
+     * Never change them.
+     */
+    static final String V2_BYTES =
+            "0007706172742d3132010000000000000064000000000000012c010000000000001388"
+                    + "000000000006f855";
+
+    static BackfillSplit v2Split() {
+        return new BackfillSplit(
+                "part-12", HandoverState.CACHING_UP, 100, 300, OptionalLong.of(5000), 456_789);
+    }
+
     @Test
     void roundTripsEveryState() throws IOException {
         BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
         for (HandoverState state : HandoverState.values()) {
             for (OptionalLong stop : new OptionalLong[] {OptionalLong.empty(), OptionalLong.of(77)}) {
-                BackfillSplit split = new BackfillSplit("s-" + state, state, 5, 9, stop);
+                BackfillSplit split = new BackfillSplit("s-" + state, state, 5, 9, stop, 4);
                 assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(split)))
                         .isEqualTo(split);
             }
@@ -32,18 +45,26 @@ class BackfillSplitSerializerTest {
 
     @Test
     void readsVersion1Bytes() throws IOException {
-        assertThat(BackfillSplitSerializer.INSTANCE.getVersion()).isEqualTo(1);
         byte[] bytes = HexFormat.of().parseHex(V1_BYTES);
-        assertThat(BackfillSplitSerializer.INSTANCE.deserialize(1, bytes)).isEqualTo(v1Split());
-        // the current version still writes exactly these bytes
-        assertThat(HexFormat.of().formatHex(BackfillSplitSerializer.INSTANCE.serialize(v1Split())))
-                .isEqualTo(V1_BYTES);
+        BackfillSplit read = BackfillSplitSerializer.INSTANCE.deserialize(1, bytes);
+        assertThat(read).isEqualTo(v1Split());
+        assertThat(read.backfilledRecords()).isZero();
+    }
+
+    @Test
+    void readsAndWritesVersion2Bytes() throws IOException {
+        assertThat(BackfillSplitSerializer.INSTANCE.getVersion()).isEqualTo(2);
+        byte[] bytes = HexFormat.of().parseHex(V2_BYTES);
+        assertThat(BackfillSplitSerializer.INSTANCE.deserialize(2, bytes)).isEqualTo(v2Split());
+        // the current version writes exactly these bytes
+        assertThat(HexFormat.of().formatHex(BackfillSplitSerializer.INSTANCE.serialize(v2Split())))
+                .isEqualTo(V2_BYTES);
     }
 
     @Test
     void rejectsUnknownVersionsByName() {
-        assertThatThrownBy(() -> BackfillSplitSerializer.INSTANCE.deserialize(2, new byte[0]))
+        assertThatThrownBy(() -> BackfillSplitSerializer.INSTANCE.deserialize(3, new byte[0]))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("version 2");
+                .hasMessageContaining("version 3");
     }
 }
