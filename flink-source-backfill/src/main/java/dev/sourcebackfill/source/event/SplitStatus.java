@@ -1,5 +1,6 @@
 package dev.sourcebackfill.source.event;
 
+import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 
 import org.apache.flink.annotation.Internal;
@@ -24,6 +25,11 @@ public final class SplitStatus implements Serializable {
         this.state = Objects.requireNonNull(state);
         this.nextOffset = nextOffset;
         this.ended = ended;
+    }
+
+    /** The status of a split as the reader holds it. */
+    public static SplitStatus of(BackfillSplit split, boolean ended) {
+        return new SplitStatus(split.splitId(), split.state(), split.nextOffset(), ended);
     }
 
     public String splitId() {

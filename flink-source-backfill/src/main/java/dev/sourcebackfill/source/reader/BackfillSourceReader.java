@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -37,6 +38,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * and only if every split this reader holds is {@code FINISHED}; it is left as soon as the reader
  * is given a split that is not. Either way every split is read correctly: forward mode only
  * releases the backfill reader.
+ *
+ * <p>A bounded split that ended stays in the reader's checkpointed state (as an {@linkplain
+ * BackfillSplit#isEnded() ended} split, never read again): Flink restores a reader to a checkpoint
+ * without asking the enumerator, and the enumerator may not have recorded the end durably (a late
+ * or lost checkpoint notification, or an end reported just after its snapshot). A restored reader
+ * reports its ended splits again, so the enumerator always learns of every end.
  */
 @Internal
 public final class BackfillSourceReader<T>
@@ -47,6 +54,8 @@ public final class BackfillSourceReader<T>
 
     private final ReaderMode mode;
     private final Map<String, BackfillSplitState> heldSplits;
+    /** Splits that ended here or were restored ended; part of every snapshot. */
+    private final Map<String, BackfillSplit> endedSplits = new LinkedHashMap<>();
     private final StatusReporter reporter;
     private final BackfillReaderMetrics metrics;
     private final BackfillListener listener;
@@ -94,10 +103,23 @@ public final class BackfillSourceReader<T>
 
     @Override
     public void addSplits(List<BackfillSplit> splits) {
-        super.addSplits(splits);
+        List<BackfillSplit> toRead = new ArrayList<>(splits.size());
         List<SplitStatus> statuses = new ArrayList<>(splits.size());
         for (BackfillSplit split : splits) {
-            statuses.add(new SplitStatus(split.splitId(), split.state(), split.nextOffset(), false));
+            if (split.isEnded()) {
+                // restored from a checkpoint after it ended: nothing to read, only to report
+                endedSplits.put(split.splitId(), split);
+                statuses.add(SplitStatus.of(split, true));
+                LOG.info(
+                        "Subtask {} was given split {}, which ended at offset {}; it reports the "
+                                + "end again",
+                        context.getIndexOfSubtask(),
+                        split.splitId(),
+                        split.nextOffset());
+                continue;
+            }
+            toRead.add(split);
+            statuses.add(SplitStatus.of(split, false));
             if (split.state() != HandoverState.FINISHED && mode.isForward()) {
                 mode.setForward(false);
                 LOG.info(
@@ -107,6 +129,9 @@ public final class BackfillSourceReader<T>
                         split.splitId(),
                         split.state());
             }
+        }
+        if (!toRead.isEmpty()) {
+            super.addSplits(toRead);
         }
         // every split a reader is given is reported, restored ones too: the enumerator trusts no
         // status that the reader holding the split has not confirmed
@@ -132,7 +157,9 @@ public final class BackfillSourceReader<T>
         finishedSplitIds.forEach(
                 (id, state) -> {
                     heldSplits.remove(id);
-                    statuses.add(new SplitStatus(id, state.state(), state.nextOffset(), true));
+                    BackfillSplit ended = state.toSplit().asEnded();
+                    endedSplits.put(id, ended);
+                    statuses.add(SplitStatus.of(ended, true));
                     LOG.info(
                             "Split {} ended at its stopping offset (next offset {})",
                             id,
@@ -235,7 +262,13 @@ public final class BackfillSourceReader<T>
         if (checkpointOffsets != null) {
             checkpointOffsets.snapshotted(checkpointId, splits);
         }
-        return splits;
+        if (endedSplits.isEmpty()) {
+            return splits;
+        }
+        List<BackfillSplit> withEnded = new ArrayList<>(splits.size() + endedSplits.size());
+        withEnded.addAll(splits);
+        withEnded.addAll(endedSplits.values());
+        return withEnded;
     }
 
     @Override

@@ -88,9 +88,11 @@ class BackfillSourceReaderTest {
                         new SplitStatus("a", CACHING_UP, 3, false),
                         new SplitStatus("a", FINISHED, 3, false));
         assertThat(output.getEmittedRecords()).containsExactly("a@0", "a@1", "a@2");
-        // the checkpointed split state is what was emitted
+        // the checkpointed split state is what was emitted (three records from the backfill)
         assertThat(reader.snapshotState(1))
-                .contains(split("a", FINISHED, 3, 3), split("r", FINISHED, 7, 7));
+                .contains(
+                        new BackfillSplit("a", FINISHED, 3, 3, OptionalLong.empty(), 3),
+                        split("r", FINISHED, 7, 7));
     }
 
     @Test
@@ -166,6 +168,71 @@ class BackfillSourceReaderTest {
         reader.handleSourceEvents(new ReportAcknowledgedEvent(reader.incarnation(), last));
         assertThat(waiting).isDone();
         assertThat(reader.pollNext(output)).isEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+    }
+
+    @Test
+    void anEndedSplitStaysInTheSnapshotAndARestoredReaderReportsTheEndWithoutReadingIt()
+            throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1).write("b", 0);
+        start(log);
+        reader.addSplits(
+                List.of(
+                        new BackfillSplit("a", BACKFILLING, 0, 2, OptionalLong.of(2)),
+                        split("b", BACKFILLING, 0, 1)));
+        pollUntil("a ended", () -> reportedStatuses().stream().anyMatch(SplitStatus::ended));
+        List<BackfillSplit> state = reader.snapshotState(1);
+        BackfillSplit ended =
+                state.stream().filter(s -> s.splitId().equals("a")).findFirst().orElseThrow();
+        assertThat(ended.isEnded()).isTrue();
+        assertThat(ended.nextOffset()).isEqualTo(2);
+        assertThat(ended.backfilledRecords()).isEqualTo(2);
+
+        // a new reader restored from that checkpoint
+        reader.close();
+        context.clearSentEvents();
+        log.calls.clear();
+        start(log);
+        reader.addSplits(state);
+        assertThat(reportedStatuses()).contains(SplitStatus.of(ended, true));
+        pollUntil("b finished", () -> reportedStatuses().contains(new SplitStatus("b", FINISHED, 1, false)));
+        assertThat(log.calls).noneMatch(call -> call.contains(" a@"));
+        assertThat(reader.snapshotState(2)).contains(ended);
+    }
+
+    @Test
+    void aSplitsBackfilledRecordsArePartOfItsStateAcrossARestore() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2);
+        List<Long> backfilledAtTransitions = new java.util.concurrent.CopyOnWriteArrayList<>();
+        BackfillListener listener =
+                new BackfillListener() {
+                    @Override
+                    public void onTransition(
+                            int subtask,
+                            String splitId,
+                            HandoverState from,
+                            HandoverState to,
+                            long nextOffset,
+                            long backfilledRecords) {
+                        backfilledAtTransitions.add(backfilledRecords);
+                    }
+                };
+        reader = BackfillSourceReader.create(log, new Configuration(), context, Duration.ofMillis(5), listener);
+        reader.start();
+        reader.addSplits(List.of(split("a", BACKFILLING, 0, 6)));
+        pollUntil("three backfilled", () -> output.getEmittedRecords().size() == 3);
+        List<BackfillSplit> state = reader.snapshotState(1);
+        assertThat(state).containsExactly(new BackfillSplit("a", BACKFILLING, 3, 6, OptionalLong.empty(), 3));
+
+        reader.close();
+        log.write("a", 3, 4, 5);
+        reader = BackfillSourceReader.create(log, new Configuration(), context, Duration.ofMillis(5), listener);
+        reader.start();
+        reader.addSplits(state);
+        pollUntil("a finished", () -> reportedStatuses().contains(new SplitStatus("a", FINISHED, 6, false)));
+        // the split's own figure: 3 before the restore and 3 after
+        assertThat(backfilledAtTransitions).containsExactly(6L, 6L);
+        assertThat(reader.snapshotState(2))
+                .containsExactly(new BackfillSplit("a", FINISHED, 6, 6, OptionalLong.empty(), 6));
     }
 
     @Test
