@@ -102,9 +102,22 @@ final class GeneratedLogReader implements LogReader<GeneratedRecord> {
         return positions.get(splitId)[0];
     }
 
+    /**
+     * Nothing is ever deleted from the generated log, so the backfill and a seekable upstream
+     * have every offset. A feed delivers a split only from where it stands: the start of its
+     * replay window when it was given the split, and then its read position.
+     */
     @Override
     public long earliestOffset(String splitId) {
-        return 0;
+        if (role != Role.UPSTREAM_FEED) {
+            return 0;
+        }
+        long[] position = positions.get(splitId);
+        if (position != null) {
+            return position[0];
+        }
+        long head = log.headAt(GeneratedLog.partitionOf(splitId), System.currentTimeMillis());
+        return Math.max(0, head - log.feedReplay);
     }
 
     @Override

@@ -207,6 +207,7 @@ final class BackfillSplitReader<T>
         if (split.state() == HandoverState.BACKFILLING) {
             if (!upstreamSeekable) {
                 startUpstream(split.splitId(), split.nextOffset());
+                handover.onUpstreamStarted();
                 // the feed's position is a better target than the one from discovery
                 handover.onUpstreamProgress(upstreamReader.position(split.splitId()));
             }

@@ -7,6 +7,7 @@ import dev.sourcebackfill.source.split.HandoverState;
 
 import org.apache.flink.annotation.Internal;
 
+import java.io.IOException;
 import java.util.OptionalLong;
 
 /**
@@ -27,7 +28,7 @@ final class SplitHandover<T> {
     /** How the handover asks the upstream where it may start. */
     @FunctionalInterface
     interface UpstreamRetention {
-        long earliestOffset(String splitId) throws java.io.IOException;
+        long earliestOffset(String splitId) throws IOException;
     }
 
     /** Receives what the handover decides, in order. */
@@ -53,10 +54,14 @@ final class SplitHandover<T> {
     /** Upstream records seen while not FINISHED must increase too; not checkpointed. */
     private long upstreamFloor;
     /**
-     * The highest upstream offset dropped while backfilling because the backfill was expected to
-     * cover it; -1 if none. A feed cannot deliver it again.
+     * For a feed: the offset below which the feed can no longer deliver anything, the higher of
+     * where it started when it was given the split and the offset after the last record it
+     * delivered ahead of the backfill (dropped, expected from the backfill). Zero until the feed
+     * is given the split. The handover at {@code next} has a gap if this is above {@code next}.
      */
-    private long droppedAhead = -1;
+    private long feedLostBelow;
+    /** Whether {@link #feedLostBelow} was raised by records the source dropped. */
+    private boolean feedDroppedAhead;
 
     SplitHandover(
             BackfillSplit split,
@@ -148,11 +153,20 @@ final class SplitHandover<T> {
     // ------------------------------------------------------------------ upstream side
 
     /**
-     * The upstream reader was given this split (a seekable one at {@link #nextOffset()}): a
-     * seekable upstream finishes a caching-up split at once; a finished split checks that the
-     * upstream still has its next offset.
+     * The upstream reader was given this split (a seekable one at {@link #nextOffset()}, a feed
+     * wherever it stands): a seekable upstream finishes a caching-up split at once; a feed
+     * records where it starts (its earliest offset), which raises a backfilling split's target
+     * to it; a finished split checks that the upstream still has its next offset.
      */
-    void onUpstreamStarted() throws java.io.IOException {
+    void onUpstreamStarted() throws IOException {
+        if (!upstreamSeekable) {
+            long feedStart = upstream.earliestOffset(splitId);
+            feedLostBelow = Math.max(feedLostBelow, feedStart);
+            if (state == HandoverState.BACKFILLING) {
+                // the backfill must cover what the feed no longer has
+                target = Math.max(target, feedStart);
+            }
+        }
         if (state == HandoverState.CACHING_UP && upstreamSeekable) {
             finish();
         } else if (state == HandoverState.FINISHED) {
@@ -164,7 +178,7 @@ final class SplitHandover<T> {
         return stoppingOffset.isPresent();
     }
 
-    void onUpstreamRecord(long offset, long timestamp, T value) throws java.io.IOException {
+    void onUpstreamRecord(long offset, long timestamp, T value) throws IOException {
         if (complete) {
             return;
         }
@@ -188,8 +202,10 @@ final class SplitHandover<T> {
                     finish();
                 } else if (offset + 1 < next) {
                     moveTo(HandoverState.CACHING_UP);
-                } else {
-                    droppedAhead = Math.max(droppedAhead, offset);
+                } else if (offset + 1 > feedLostBelow) {
+                    // dropped: the backfill is expected to cover it, the feed will not repeat it
+                    feedLostBelow = offset + 1;
+                    feedDroppedAhead = true;
                 }
                 return;
             case CACHING_UP:
@@ -219,7 +235,7 @@ final class SplitHandover<T> {
      * backfilling split and finishes a caching-up split whose range the upstream has passed (an
      * idle upstream never sends the record that would prove it).
      */
-    void onUpstreamProgress(long position) throws java.io.IOException {
+    void onUpstreamProgress(long position) throws IOException {
         if (complete) {
             return;
         }
@@ -244,14 +260,24 @@ final class SplitHandover<T> {
 
     // ------------------------------------------------------------------ helpers
 
-    private void finish() throws java.io.IOException {
+    private void finish() throws IOException {
         checkNoGap();
         moveTo(HandoverState.FINISHED);
     }
 
-    private void checkNoGap() throws java.io.IOException {
-        if (droppedAhead >= next) {
-            throw OffsetGapException.passedByFeed(splitId, next, droppedAhead);
+    /**
+     * The upstream must deliver every offset from {@code next} on. A seekable upstream is asked
+     * for its earliest offset now (retention); a feed's is what {@link #feedLostBelow} recorded,
+     * since by now it has moved on by the records it delivered.
+     */
+    private void checkNoGap() throws IOException {
+        if (!upstreamSeekable) {
+            if (feedLostBelow > next) {
+                throw feedDroppedAhead
+                        ? OffsetGapException.passedByFeed(splitId, next, feedLostBelow - 1)
+                        : new OffsetGapException(splitId, next, feedLostBelow);
+            }
+            return;
         }
         long earliest = upstream.earliestOffset(splitId);
         if (earliest > next) {

@@ -1,6 +1,9 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.generated.GeneratedLog;
+import dev.sourcebackfill.source.generated.GeneratedRecord;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
@@ -160,5 +163,78 @@ class BackfillSplitReaderTest {
         assertThat(out).containsExactly("a@2", "a@3");
         assertThat(records.finishedSplits()).containsExactly("a");
         assertThat(log.calls).contains("upstream.remove a");
+    }
+
+    /**
+     * The generated log's own feed, honest about where it starts: an archive backfill that ends
+     * at offset 1000 while the live feed (no replay) stands at about 1200 fails, naming both
+     * offsets; a backfill that has the range (the log itself, not an archive) reads it up to the
+     * feed before the handover, without a gap.
+     */
+    @Test
+    void aFeedStartingAboveTheArchivesEndFailsNamingBothOffsetsUnlessItsReplayCoversIt()
+            throws Exception {
+        long epoch = System.currentTimeMillis() - 1_000;
+        GeneratedLog noReplay = archiveAndFeed(epoch, true);
+        BackfillSplitReader<GeneratedRecord> failing =
+                new BackfillSplitReader<>(noReplay, new TestingReaderContext(), mode, Duration.ofMillis(1));
+        failing.handleSplitsChanges(
+                new SplitsAddition<>(List.of(generatedSplit(noReplay))));
+        assertThatThrownBy(() -> fetchUntilFinished(failing))
+                .isInstanceOf(OffsetGapException.class)
+                .hasMessageContaining("split partition-0")
+                // the feed's start, or what it delivered while the split backfilled
+                .hasMessageMatching("(?s).*records 1000\\.\\.1[1-9][0-9]{2} are lost.*");
+        failing.close();
+
+        GeneratedLog replay = archiveAndFeed(epoch, false);
+        BackfillSplitReader<GeneratedRecord> covered =
+                new BackfillSplitReader<>(replay, new TestingReaderContext(), mode, Duration.ofMillis(1));
+        covered.handleSplitsChanges(new SplitsAddition<>(List.of(generatedSplit(replay))));
+        List<Long> offsets = fetchUntilFinished(covered);
+        assertThat(offsets).doesNotHaveDuplicates().isSorted();
+        long last = offsets.get(offsets.size() - 1);
+        assertThat(last).isGreaterThan(1_100);
+        assertThat(offsets).hasSize((int) last + 1); // every offset 0..last, no gap
+        covered.close();
+    }
+
+    private static GeneratedLog archiveAndFeed(long epoch, boolean archive) {
+        return GeneratedLog.builder()
+                .partitions(1)
+                .historyPerPartition(1_000)
+                .liveRatePerSecond(200)
+                .epochMillis(epoch)
+                .archiveBackfill(archive)
+                .feedUpstream(0)
+                .build();
+    }
+
+    private static BackfillSplit generatedSplit(GeneratedLog log) {
+        // the archive holds [0, 1000); discovery saw the head at 1000
+        return backfilling(GeneratedLog.splitId(0), 0, 1_000);
+    }
+
+    /** The offsets of records emitted until the split is FINISHED and one live record came. */
+    private static List<Long> fetchUntilFinished(BackfillSplitReader<GeneratedRecord> reader)
+            throws Exception {
+        List<Long> offsets = new ArrayList<>();
+        boolean finished = false;
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!finished || offsets.get(offsets.size() - 1) < 1_200) {
+            assertThat(System.nanoTime()).as("waiting for the handover").isLessThan(deadline);
+            RecordsWithSplitIds<BackfillElement<GeneratedRecord>> records = reader.fetch();
+            while (records.nextSplit() != null) {
+                BackfillElement<GeneratedRecord> e;
+                while ((e = records.nextRecordFromSplit()) != null) {
+                    if (e.isTransition()) {
+                        finished |= e.newState() == HandoverState.FINISHED;
+                    } else {
+                        offsets.add(e.offset());
+                    }
+                }
+            }
+        }
+        return offsets;
     }
 }

@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *   <li>steps: {@code b5} backfill record at 5; {@code bp9} backfill position 9; {@code be9}
  *       bounded backfill ended at position 9; {@code u5} upstream record at 5; {@code up9}
  *       upstream position 9; {@code us} upstream started (given the split); {@code start}
- *       the split was added; {@code earliest7} the upstream's earliest offset is now 7;
+ *       the split was added; {@code earliest7} the upstream's earliest offset is now 7 (a
+ *       feed's earliest offset also moves with what it delivers: it never goes back);
  *   <li>output: {@code e5} record 5 emitted; {@code C@6} transition to CACHING_UP with next
  *       offset 6; {@code F@6} to FINISHED; then {@code end:STATE@next}, and {@code complete} for
  *       a bounded split that reached its stop.
@@ -85,6 +86,17 @@ class SplitHandoverTest {
                         "e6 e8 end:FINISHED@9"),
                 row("a feed's replay of emitted records is dropped", "F", "F 6 6", "us u4 u5 u6",
                         "e6 end:FINISHED@7"),
+                // --- a feed given the split: where it starts
+                row("a feed starting exactly at the archive's end hands over without a gap", "F",
+                        "B 0 1000", "earliest1000 us b998 b999 be1000 u1000",
+                        "e998 e999 C@1000 F@1000 e1000 end:FINISHED@1001"),
+                row("a feed starting above the target: the backfill still reads up to it", "F",
+                        "B 0 1000", "earliest1100 us b999 b1099 u1100",
+                        "e999 e1099 C@1100 F@1100 e1100 end:FINISHED@1101"),
+                row("a restored CACHING_UP split whose feed starts inside the range", "F",
+                        "C 6 6", "earliest4 us u4 u5 u6", "F@6 e6 end:FINISHED@7"),
+                row("a restored FINISHED split whose feed replays from below", "F", "F 6 6",
+                        "earliest2 us u5 u6", "e6 end:FINISHED@7"),
                 // --- bounded splits
                 row("bounded: a backfill record at the stop completes the split", "F",
                         "B 0 100 stop5", "b3 b5", "e3 end:BACKFILLING@4 complete"),
@@ -111,9 +123,20 @@ class SplitHandoverTest {
                 row("gap at the handover, seekable", "S", "B 0 10", "earliest12 b9 us",
                         "gap:split-1:10:12"),
                 row("gap at the handover, feed with an idle upstream", "F", "C 6 6",
-                        "earliest8 up9", "gap:split-1:6:8"),
-                row("gap at the handover, feed record", "F", "B 0 3", "earliest7 be3 u8",
+                        "earliest8 us up9", "gap:split-1:6:8"),
+                row("gap at the handover, feed record", "F", "B 0 3", "earliest7 us be3 u8",
                         "gap:split-1:3:7"),
+                row("first start: a feed starting above the archive's end", "F", "B 0 1000",
+                        "earliest1100 us b999 be1000 u1100", "gap:split-1:1000:1100"),
+                row("first start: a feed starting above the archive's end, idle", "F",
+                        "B 0 1000", "earliest1100 us b999 be1000 up1100",
+                        "gap:split-1:1000:1100"),
+                row("restored FINISHED split whose feed now starts above its next offset", "F",
+                        "F 1000 1000", "earliest1900 us", "gap:split-1:1000:1900"),
+                row("restored CACHING_UP split whose feed starts above its next offset", "F",
+                        "C 1000 1000", "earliest1900 us u1900", "gap:split-1:1000:1900"),
+                row("restored CACHING_UP split, feed above next, idle", "F", "C 1000 1000",
+                        "earliest1900 us up1900", "gap:split-1:1000:1900"),
                 row("gap on a restored FINISHED split", "S", "F 6 6", "earliest9 us",
                         "gap:split-1:6:9"),
                 row("a feed passed records that an archive backfill did not cover", "F",
@@ -164,6 +187,7 @@ class SplitHandoverTest {
         private final List<String> out = new ArrayList<>();
         private final SplitHandover<String> handover;
         private long earliest = 0;
+        private final boolean seekable;
 
         Run(String kind, String initial) {
             String[] p = initial.split(" ");
@@ -178,7 +202,8 @@ class SplitHandoverTest {
             BackfillSplit split =
                     new BackfillSplit(
                             "split-1", state, Long.parseLong(p[1]), Long.parseLong(p[2]), stop);
-            handover = new SplitHandover<>(split, kind.equals("S"), id -> earliest, this);
+            seekable = kind.equals("S");
+            handover = new SplitHandover<>(split, seekable, id -> earliest, this);
         }
 
         void apply(String steps) throws Exception {
@@ -194,16 +219,26 @@ class SplitHandoverTest {
                 } else if (step.startsWith("be")) {
                     handover.onBackfillProgress(Long.parseLong(step.substring(2)), true);
                 } else if (step.startsWith("up")) {
-                    handover.onUpstreamProgress(Long.parseLong(step.substring(2)));
+                    long position = Long.parseLong(step.substring(2));
+                    feedMovesTo(position);
+                    handover.onUpstreamProgress(position);
                 } else if (step.startsWith("b")) {
                     long o = Long.parseLong(step.substring(1));
                     handover.onBackfillRecord(o, o, "r" + o);
                 } else if (step.startsWith("u")) {
                     long o = Long.parseLong(step.substring(1));
+                    feedMovesTo(o + 1);
                     handover.onUpstreamRecord(o, o, "r" + o);
                 } else {
                     throw new IllegalArgumentException(step);
                 }
+            }
+        }
+
+        /** A feed delivers nothing below its read position: its earliest offset moves with it. */
+        private void feedMovesTo(long position) {
+            if (!seekable) {
+                earliest = Math.max(earliest, position);
             }
         }
 
