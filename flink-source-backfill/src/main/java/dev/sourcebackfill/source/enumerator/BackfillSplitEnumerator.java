@@ -165,9 +165,13 @@ public final class BackfillSplitEnumerator
             context.assignSplits(new SplitsAssignment<>(assignment));
         }
         if (noMoreSplits) {
+            // once per registered reader: a reader told so may finish, and an event that reaches
+            // a task while it finishes fails the job
             for (int reader : context.registeredReaders().keySet()) {
-                context.signalNoMoreSplits(reader);
-                noMoreSplitsSignalled.add(reader);
+                if (noMoreSplitsSignalled.add(reader)) {
+                    LOG.info("Telling subtask {} that no more splits come", reader);
+                    context.signalNoMoreSplits(reader);
+                }
             }
         }
     }
@@ -261,6 +265,15 @@ public final class BackfillSplitEnumerator
         }
     }
 
+    private boolean anyReaderMayHaveFinished() {
+        for (int reader : noMoreSplitsSignalled) {
+            if (mayHaveFinished(reader)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A bounded reader that was told no more splits come and holds no split that goes on. */
     private boolean mayHaveFinished(int reader) {
         if (!noMoreSplitsSignalled.contains(reader)) {
@@ -291,7 +304,14 @@ public final class BackfillSplitEnumerator
                 gate.forwardCheckpoint());
         boolean backlog = !gate.isForward();
         if (backlogSignalled == null || backlogSignalled != backlog) {
+            if (anyReaderMayHaveFinished()) {
+                // Flink sends the backlog signal to every reader as an event; a bounded job
+                // near its end keeps the signal it has rather than reach a finishing task
+                LOG.debug("Backlog stays {}: some reader may have finished", backlogSignalled);
+                return;
+            }
             backlogSignalled = backlog;
+            LOG.info("The source {} processing backlog", backlog ? "is" : "is no longer");
             try {
                 context.setIsProcessingBacklog(backlog);
             } catch (UnsupportedOperationException e) {

@@ -468,6 +468,51 @@ class BackfillSplitEnumeratorTest {
     }
 
     @Test
+    void aBoundedSourceTellsEachReaderOnceThatNoMoreSplitsComeAndSendsNoBacklogSignalNearTheEnd()
+            throws Throwable {
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        FakeDiscoverer bounded = new FakeDiscoverer();
+        bounded.mayDiscoverMore = false;
+        bounded.splits.add(DiscoveredSplit.backfilled("s-0", 0, 10).withStoppingOffset(20));
+        bounded.splits.add(DiscoveredSplit.backfilled("s-1", 0, 10).withStoppingOffset(20));
+        enumerator = new BackfillSplitEnumerator(context, bounded, true, Duration.ZERO, null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        registerReader(0);
+        registerReader(1);
+        String ended = owned(0).get(0);
+        String live = owned(1).get(0);
+        // every later call that assigns (reports, readers registering) must not signal again
+        reportFrom(0, incarnation.get(0), List.of(new SplitStatus(ended, FINISHED, 20, true)));
+        report(1, FINISHED, live);
+        enumerator.addReader(1);
+        assertThat(context.noMoreSplitsSignals).containsExactly(0, 1);
+        List<Boolean> backlogBefore = new ArrayList<>(context.backlogSignals);
+
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isTrue();
+        // reader 0 may be finishing: Flink would send the backlog signal to it as an event
+        assertThat(context.backlogSignals).isEqualTo(backlogBefore);
+
+        // a reset reader registers again and is told again, once
+        regionalFailover(1, List.of());
+        enumerator.addReader(1);
+        assertThat(context.noMoreSplitsSignals).containsExactly(0, 1, 1);
+    }
+
+    @Test
+    void anUnboundedSourceSignalsBacklogUntilForwardModeAndAgainWhenItLeavesIt()
+            throws Throwable {
+        assertThat(context.backlogSignals).containsExactly(true);
+        enterForwardMode(1);
+        assertThat(context.backlogSignals).containsExactly(true, false);
+        regionalFailover(0, List.of());
+        assertThat(context.backlogSignals).containsExactly(true, false, true);
+    }
+
+    @Test
     void anEndedSplitCountsAsDoneButComesBackIfItsReaderIsRestoredBeforeTheEnd()
             throws Exception {
         reportAll(FINISHED);
@@ -506,9 +551,16 @@ class BackfillSplitEnumeratorTest {
     /** Flink's mock context, recording the backlog signals too. */
     static final class RecordingContext extends MockSplitEnumeratorContext<BackfillSplit> {
         final List<Boolean> backlogSignals = new CopyOnWriteArrayList<>();
+        final List<Integer> noMoreSplitsSignals = new CopyOnWriteArrayList<>();
 
         RecordingContext(int parallelism) {
             super(parallelism);
+        }
+
+        @Override
+        public void signalNoMoreSplits(int subtask) {
+            noMoreSplitsSignals.add(subtask);
+            super.signalNoMoreSplits(subtask);
         }
 
         @Override

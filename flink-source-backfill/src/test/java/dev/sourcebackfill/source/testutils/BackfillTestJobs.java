@@ -42,9 +42,16 @@ public final class BackfillTestJobs {
 
     public static StreamExecutionEnvironment environment(Spec spec) {
         Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 20);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        if (spec.failures.isEmpty()) {
+            // a run without injected failures must not fail over at all
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        } else {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 20);
+            conf.set(
+                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                    Duration.ofMillis(100));
+        }
         if (spec.savepoint != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, spec.savepoint);
         }
