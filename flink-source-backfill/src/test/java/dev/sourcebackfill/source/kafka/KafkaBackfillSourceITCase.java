@@ -2,6 +2,7 @@ package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -14,6 +15,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
+import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.testutils.BackfillTestJobs;
 import dev.sourcebackfill.source.testutils.Observations;
 import dev.sourcebackfill.source.testutils.ObservedSource;
@@ -432,6 +435,64 @@ class KafkaBackfillSourceITCase {
         assertRestarts(run, refusedRun);
     }
 
+    @Test
+    void aBoundedJobRestoredFromASavepointAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart(
+            @TempDir Path savepoints) throws Exception {
+        String topic = "bounded-grow-" + UUID.randomUUID();
+        kafka.createTopic(topic, 3, Map.of());
+        produce(topic, 3, 0, 1_000);
+        Run run = new Run();
+        // the stopping offsets are the partitions' ends at the first start: 1,000 each
+        JobClient first = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of(), 500, null);
+        awaitWhileRunning("the first records", first, () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
+        // a new partition, and records beyond the stops of the old ones: none of them is read
+        kafka.addPartitions(topic, 4);
+        produce(topic, 4, 1_000, 200);
+        String savepoint =
+                first.stopWithSavepoint(false, savepoints.toUri().toString(), org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker))).as("stopped before the end").isLessThan(3_000);
+
+        JobClient second = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 2, List.of(), 0, savepoint);
+        second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(firstStartStops(topic, 3, 1_000));
+        assertSound(run);
+        assertRestarts(run);
+    }
+
+    @Test
+    void aBoundedJobAfterAGlobalFailoverThatCameAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart()
+            throws Exception {
+        String topic = "bounded-failover-" + UUID.randomUUID();
+        kafka.createTopic(topic, 3, Map.of());
+        produce(topic, 3, 0, 1_000);
+        Run run = new Run();
+        JobClient job =
+                start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of(), 500, null, null, -1, true);
+        awaitWhileRunning("the first records", job, () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
+        kafka.addPartitions(topic, 4);
+        produce(topic, 4, 1_000, 200);
+        // the failover restores the enumerator from a checkpoint taken after the partition came
+        long beforeAdding = FailCoordinatorOnce.lastCompletedCheckpoint(run.checker);
+        awaitWhileRunning("a checkpoint after the partition was added", job, () -> FailCoordinatorOnce.lastCompletedCheckpoint(run.checker) > beforeAdding);
+        FailCoordinatorOnce.arm(run.checker);
+        awaitWhileRunning("the injected global failure", job, () -> FailCoordinatorOnce.fired(run.checker));
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        assertThat(Observations.of(run.source).enumeratorRestores.get()).as("enumerators restored from a checkpoint").isEqualTo(1);
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(firstStartStops(topic, 3, 1_000));
+        assertSound(run);
+        assertRestarts(run);
+    }
+
+    /** The records of partitions 0..partitions-1 below {@code stop}, as a plain consumer reads them. */
+    private static Map<String, PartitionDigest> firstStartStops(String topic, int partitions, long stop) {
+        Map<String, PartitionDigest> digests = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            digests.put(topic + "-" + p, digestOf(topic, p, 0, stop));
+        }
+        return digests;
+    }
+
     private static KafkaBackfillSourceBuilder<PartitionRecord> saslBuilder(
             String topic, String password, String keystorePassword) {
         return builder(topic)
@@ -487,11 +548,6 @@ class KafkaBackfillSourceITCase {
         return start(run, source, parallelism, failures, throttlePerSubtask, savepoint, null, -1);
     }
 
-    /**
-     * Starts a job; it gets a restart strategy only if failures are injected into it (task
-     * failures at record counts or at a partition's offset), so that any other failure fails the
-     * job, and {@link #assertRestarts} checks that it restarted exactly once per injected failure.
-     */
     private static JobClient start(
             Run run,
             BackfillSource<PartitionRecord> source,
@@ -502,7 +558,27 @@ class KafkaBackfillSourceITCase {
             String failPartition,
             long failAtOffset)
             throws Exception {
-        int injected = failures.size() + (failPartition != null ? 1 : 0);
+        return start(run, source, parallelism, failures, throttlePerSubtask, savepoint, failPartition, failAtOffset, false);
+    }
+
+    /**
+     * Starts a job; it gets a restart strategy only if failures are injected into it (task
+     * failures at record counts or at a partition's offset, a global failure through the
+     * enumerator), so that any other failure fails the job, and {@link #assertRestarts} checks
+     * that it restarted exactly once per injected failure.
+     */
+    private static JobClient start(
+            Run run,
+            BackfillSource<PartitionRecord> source,
+            int parallelism,
+            List<Long> failures,
+            double throttlePerSubtask,
+            String savepoint,
+            String failPartition,
+            long failAtOffset,
+            boolean globalFailure)
+            throws Exception {
+        int injected = failures.size() + (failPartition != null ? 1 : 0) + (globalFailure ? 1 : 0);
         Configuration conf = new Configuration();
         if (savepoint != null) {
             conf.set(org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
@@ -517,8 +593,12 @@ class KafkaBackfillSourceITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(parallelism);
         env.enableCheckpointing(100);
+        Source<PartitionRecord, BackfillSplit, BackfillEnumeratorState> observed = new ObservedSource<>(source, run.source);
+        if (globalFailure) {
+            observed = new FailCoordinatorOnce<>(observed, run.checker);
+        }
         DataStream<PartitionRecord> stream =
-                env.fromSource(new ObservedSource<>(source, run.source), WatermarkStrategy.noWatermarks(), "kafka-backfill")
+                env.fromSource(observed, WatermarkStrategy.noWatermarks(), "kafka-backfill")
                         .uid("kafka-backfill");
         if (throttlePerSubtask > 0) {
             stream = stream.map(new dev.sourcebackfill.source.testutils.Throttle<>(throttlePerSubtask)).name("throttle");
@@ -549,6 +629,22 @@ class KafkaBackfillSourceITCase {
                         .as("restarts of job %s (failures injected: %d)", job.getKey().getJobID(), job.getValue())
                         .isEqualTo(job.getValue().longValue());
             }
+        }
+    }
+
+    /** Waits for a condition while the job runs; a job that ended meanwhile fails with its cause. */
+    private static void awaitWhileRunning(String what, JobClient job, java.util.function.BooleanSupplier condition)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            if (job.getJobStatus().get().isGloballyTerminalState()) {
+                job.getJobExecutionResult().get();
+                throw new AssertionError("The job ended before " + what);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out waiting for " + what);
+            }
+            Thread.sleep(20);
         }
     }
 
