@@ -20,8 +20,9 @@ import java.util.Set;
 /**
  * Lists the partitions of the selected topics. At the job's first start each partition is
  * backfilled from its starting offset up to its end offset at that moment (the last stable
- * offset under {@code read_committed}); a partition found later is read by the upstream from its
- * earliest offset.
+ * offset under {@code read_committed}); a start beyond the end leaves nothing to backfill, and the
+ * upstream waits until the partition reaches it. A partition found later is read by the upstream
+ * from its earliest offset.
  *
  * <p>A bounded source reads the partitions and stopping offsets fixed at its first start, as
  * Flink's {@code KafkaSource} does: it discovers partitions only in the initial discovery. A
@@ -109,6 +110,7 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
                                 tp, from, beginning.get(tp), from, beginning.get(tp) - 1));
             }
             // a start beyond the end: nothing to backfill, the upstream waits for that offset
+            boolean beyondEnd = from > end.get(tp);
             long target = Math.max(from, end.get(tp));
             if (stop != null) {
                 long until = stop.get(tp);
@@ -123,12 +125,22 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
             } else {
                 splits.add(DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target));
             }
-            LOG.info(
-                    "Kafka partition {}: backfill offsets [{}, {}){}",
-                    tp,
-                    from,
-                    target,
-                    stop != null ? ", stops at " + stop.get(tp) : "");
+            if (beyondEnd) {
+                LOG.info(
+                        "Kafka partition {}: start offset {} is beyond its end offset {}: nothing to backfill; the upstream waits until the partition reaches offset {} and reads from there{}",
+                        tp,
+                        from,
+                        end.get(tp),
+                        from,
+                        stop != null ? ", stops at " + stop.get(tp) : "");
+            } else {
+                LOG.info(
+                        "Kafka partition {}: backfill offsets [{}, {}){}",
+                        tp,
+                        from,
+                        target,
+                        stop != null ? ", stops at " + stop.get(tp) : "");
+            }
         }
         return splits;
     }

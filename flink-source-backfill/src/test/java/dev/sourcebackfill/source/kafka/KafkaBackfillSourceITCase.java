@@ -484,6 +484,84 @@ class KafkaBackfillSourceITCase {
         assertRestarts(run);
     }
 
+    @Test
+    void aStartOffsetBeyondThePartitionsEndIsReadOnceThePartitionReachesIt() throws Exception {
+        String topic = "ahead-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        produce(topic, 2, 0, 100);
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        TopicPartition p1 = new TopicPartition(topic, 1);
+        Run run = new Run();
+        try (LogCapture logs = new LogCapture()) {
+            // partition 0 ends at 100 and starts at 150; partition 1 is backfilled from 40
+            BackfillSource<PartitionRecord> source =
+                    builder(topic).setStartingOffsets(OffsetsInitializer.offsets(Map.of(p0, 150L, p1, 40L))).build();
+            JobClient job = start(run, source, 2, List.of());
+            String waiting = "Partition " + topic + "-0: the upstream consumer waits until the partition reaches offset 150";
+            awaitWhileRunning(
+                    "partition 1 backfilled and partition 0 waiting",
+                    job,
+                    () -> logs.all().contains(waiting)
+                            && KafkaExactlyOnceChecker.digests(run.checker).getOrDefault(topic + "-1", PartitionDigest.empty()).count == 60);
+            // the end moves to 130: still nothing of partition 0
+            produce(topic, 2, 100, 30);
+            awaitWhileRunning(
+                    "partition 1 read up to 129",
+                    job,
+                    () -> KafkaExactlyOnceChecker.digests(run.checker).getOrDefault(topic + "-1", PartitionDigest.empty()).lastOffset == 129);
+            assertThat(KafkaExactlyOnceChecker.digests(run.checker)).doesNotContainKey(topic + "-0");
+            // the end moves to 200: partition 0 is read from 150 on
+            produce(topic, 2, 130, 70);
+            Map<String, PartitionDigest> expected = new HashMap<>();
+            expected.put(topic + "-0", digestOf(topic, 0, 150, 200));
+            expected.put(topic + "-1", digestOf(topic, 1, 40, 200));
+            awaitDigests(run, expected, job);
+            job.cancel().get(30, TimeUnit.SECONDS);
+            assertSound(run);
+            assertRestarts(run);
+            // one line per decision and partition: nothing to backfill, then the wait
+            assertThat(linesContaining(logs, "Kafka partition " + topic + "-0: start offset 150 is beyond its end offset 100")).isEqualTo(1);
+            assertThat(linesContaining(logs, waiting)).isEqualTo(1);
+            assertThat(linesContaining(logs, "Kafka partition " + topic + "-1: start offset")).isZero();
+            assertThat(linesContaining(logs, "Partition " + topic + "-1: the upstream consumer waits")).isZero();
+        }
+    }
+
+    @Test
+    void aBackfillRestoredBelowTheEarliestRetainedOffsetFailsNamingPartitionAndOffsets(@TempDir Path savepoints)
+            throws Exception {
+        String topic = "retention-restore-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 1, 0, 2_000);
+        Run run = new Run();
+        JobClient first = start(run, builder(topic).build(), 1, List.of(), 500, null);
+        awaitWhileRunning("some backfill", first, () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 200);
+        String savepoint =
+                first.stopWithSavepoint(false, savepoints.toUri().toString(), org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker))).as("stopped during the backfill").isLessThan(1_500);
+        // retention takes the rest of the backfill's history before the job is restored
+        TopicPartition tp = new TopicPartition(topic, 0);
+        kafka.admin()
+                .deleteRecords(Map.of(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(1_500)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        JobClient second = start(run, builder(topic).build(), 1, List.of(), 0, savepoint);
+        assertThatThrownBy(() -> second.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(
+                        e -> {
+                            String failure = ExceptionUtils.stringifyException(e);
+                            java.util.regex.Matcher offset =
+                                    java.util.regex.Pattern.compile(
+                                                    "Partition " + java.util.regex.Pattern.quote(topic + "-0")
+                                                            + ": the backfill consumer must read from offset (\\d+), which is no longer in the log \\(it starts at 1500 now")
+                                            .matcher(failure);
+                            assertThat(offset.find()).as("the retention message in %s", failure).isTrue();
+                            assertThat(Long.parseLong(offset.group(1))).isLessThan(1_500L);
+                        });
+        assertRestarts(run);
+    }
+
     /** The records of partitions 0..partitions-1 below {@code stop}, as a plain consumer reads them. */
     private static Map<String, PartitionDigest> firstStartStops(String topic, int partitions, long stop) {
         Map<String, PartitionDigest> digests = new HashMap<>();
@@ -491,6 +569,10 @@ class KafkaBackfillSourceITCase {
             digests.put(topic + "-" + p, digestOf(topic, p, 0, stop));
         }
         return digests;
+    }
+
+    private static long linesContaining(LogCapture logs, String text) {
+        return logs.lines.stream().filter(line -> line.contains(text)).count();
     }
 
     private static KafkaBackfillSourceBuilder<PartitionRecord> saslBuilder(
