@@ -115,7 +115,9 @@ public final class KafkaBackfillSourceBuilder<T> {
 
     /**
      * Makes the source bounded: each partition ends at these offsets ({@code latest()}: the end
-     * offsets when the job started). No partitions are discovered later.
+     * offsets when the job started). No partitions are discovered later, as with Flink's bounded
+     * {@code KafkaSource}: the partition discovery interval is ignored, and a job restored from a
+     * checkpoint or savepoint reads the partitions and stopping offsets of its first start.
      */
     public KafkaBackfillSourceBuilder<T> setBounded(OffsetsInitializer stoppingOffsets) {
         this.stoppingOffsets = stoppingOffsets;
@@ -205,10 +207,12 @@ public final class KafkaBackfillSourceBuilder<T> {
                         stoppingOffsets,
                         groupId,
                         commitOffsetsOnCheckpoint);
+        // a bounded source discovers partitions once, at its first start: no periodic discovery
         BackfillSourceBuilder<T> builder =
                 BackfillSource.<T>builder()
                         .setLog(log)
-                        .setSplitDiscoveryInterval(partitionDiscoveryInterval);
+                        .setSplitDiscoveryInterval(
+                                stoppingOffsets != null ? Duration.ZERO : partitionDiscoveryInterval);
         if (stoppingOffsets != null) {
             builder.setBounded();
         } else {

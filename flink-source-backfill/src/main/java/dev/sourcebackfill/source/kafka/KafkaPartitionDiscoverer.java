@@ -20,8 +20,15 @@ import java.util.Set;
 /**
  * Lists the partitions of the selected topics. At the job's first start each partition is
  * backfilled from its starting offset up to its end offset at that moment (the last stable
- * offset under {@code read_committed}); a partition found later is read by the upstream from its
- * earliest offset. A bounded source stops each partition at its stopping offset.
+ * offset under {@code read_committed}); a start beyond the end leaves nothing to backfill, and the
+ * upstream waits until the partition reaches it. A partition found later is read by the upstream
+ * from its earliest offset.
+ *
+ * <p>A bounded source reads the partitions and stopping offsets fixed at its first start, as
+ * Flink's {@code KafkaSource} does: it discovers partitions only in the initial discovery. A
+ * later discovery (and the first discovery of an enumerator restored from a checkpoint or
+ * savepoint, which never saw the partitions) returns nothing, so that a restored job ends where
+ * the first run would have, even if partitions were added meanwhile.
  */
 @Internal
 final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
@@ -37,6 +44,7 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
     private final Set<TopicPartition> seen = new HashSet<>();
     private Admin admin;
     private boolean discoveredOnce;
+    private boolean announcedFixedPartitions;
 
     KafkaPartitionDiscoverer(
             KafkaClientProperties properties,
@@ -53,6 +61,16 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
 
     @Override
     public List<DiscoveredSplit> discoverSplits(boolean initial) {
+        if (!initial && stoppingOffsets != null) {
+            discoveredOnce = true;
+            if (!announcedFixedPartitions) {
+                announcedFixedPartitions = true;
+                LOG.info(
+                        "Bounded Kafka source over {}: it reads the partitions and stopping offsets fixed at the job's first start; no partition discovery after that (partitions added since are not read)",
+                        topics);
+            }
+            return List.of();
+        }
         if (admin == null) {
             admin = Admin.create(properties.admin("enumerator"));
         }
@@ -92,6 +110,7 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
                                 tp, from, beginning.get(tp), from, beginning.get(tp) - 1));
             }
             // a start beyond the end: nothing to backfill, the upstream waits for that offset
+            boolean beyondEnd = from > end.get(tp);
             long target = Math.max(from, end.get(tp));
             if (stop != null) {
                 long until = stop.get(tp);
@@ -106,16 +125,31 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
             } else {
                 splits.add(DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target));
             }
-            LOG.info(
-                    "Kafka partition {}: backfill offsets [{}, {}){}",
-                    tp,
-                    from,
-                    target,
-                    stop != null ? ", stops at " + stop.get(tp) : "");
+            if (beyondEnd) {
+                LOG.info(
+                        "Kafka partition {}: start offset {} is beyond its end offset {}: nothing to backfill; the upstream waits until the partition reaches offset {} and reads from there{}",
+                        tp,
+                        from,
+                        end.get(tp),
+                        from,
+                        stop != null ? ", stops at " + stop.get(tp) : "");
+            } else {
+                LOG.info(
+                        "Kafka partition {}: backfill offsets [{}, {}){}",
+                        tp,
+                        from,
+                        target,
+                        stop != null ? ", stops at " + stop.get(tp) : "");
+            }
         }
         return splits;
     }
 
+    /**
+     * An unbounded source may always find more partitions; a bounded one only until its first
+     * discovery, initial or not (a restored enumerator's first discovery returns nothing and
+     * ends discovery too, so that its readers are told that no more splits come).
+     */
     @Override
     public boolean mayDiscoverMoreSplits() {
         return stoppingOffsets == null || !discoveredOnce;

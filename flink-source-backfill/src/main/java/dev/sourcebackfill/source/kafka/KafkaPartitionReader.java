@@ -12,7 +12,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -21,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One Kafka consumer, assigned the partitions it is given and sought to their offsets; used once
@@ -30,14 +34,28 @@ import java.util.Properties;
  * <p>Records are deserialized here, in the fetcher thread. A deserializer may drop a record
  * (its offset becomes a hole) but must not make several of one: an offset is the unit of
  * exactly-once, and two records at one offset could be split by a checkpoint.
+ *
+ * <p>A partition whose offset to read is beyond its end (a start offset given ahead of the log, a
+ * committed group offset ahead of it) has nothing to read yet: it is paused at that offset, and
+ * resumed once the partition's end reached it, so that no record below it is ever read. An offset
+ * below the partition's earliest offset fails: retention deleted records the source must read.
  */
 @Internal
 final class KafkaPartitionReader<T> implements LogReader<T> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionReader.class);
+    /** How often the end offsets of waiting partitions are looked up, at most. */
+    private static final long END_CHECK_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final String role;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final KafkaRecordDeserializationSchema<T> deserializer;
     private final Map<String, TopicPartition> assigned = new HashMap<>();
+    /** Assigned partitions paused at an offset beyond their end -> that offset. */
+    private final Map<TopicPartition, Long> waiting = new HashMap<>();
+    /** The offset each partition was last said to wait for: one log line per wait. */
+    private final Map<TopicPartition, Long> announced = new HashMap<>();
+    private long nextEndCheckNanos;
     private final List<T> values = new ArrayList<>(2);
     private final Collector<T> valueCollector =
             new Collector<>() {
@@ -61,14 +79,27 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
     public void addSplit(String splitId, long startOffset) {
         TopicPartition tp = KafkaSplitIds.parse(splitId);
         assigned.put(splitId, tp);
-        consumer.assign(assigned.values());
+        assign();
+        if (waiting.remove(tp) != null) {
+            consumer.resume(List.of(tp));
+        }
         consumer.seek(tp, startOffset);
     }
 
     @Override
     public void removeSplit(String splitId) {
-        if (assigned.remove(splitId) != null) {
-            consumer.assign(assigned.values());
+        TopicPartition tp = assigned.remove(splitId);
+        if (tp != null) {
+            waiting.remove(tp);
+            assign();
+        }
+    }
+
+    /** Assigns the split's partitions; waiting ones stay paused. */
+    private void assign() {
+        consumer.assign(assigned.values());
+        if (!waiting.isEmpty()) {
+            consumer.pause(waiting.keySet());
         }
     }
 
@@ -77,13 +108,17 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         if (assigned.isEmpty()) {
             return;
         }
+        if (!waiting.isEmpty() && !resumeReachedPartitions()) {
+            return; // woken up
+        }
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(maxWait);
         } catch (WakeupException e) {
             return;
         } catch (OffsetOutOfRangeException e) {
-            throw outOfRange(e);
+            outOfRange(e);
+            return;
         }
         for (ConsumerRecord<byte[], byte[]> record : records) {
             values.clear();
@@ -112,24 +147,109 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         }
     }
 
-    private IOException outOfRange(OffsetOutOfRangeException e) {
-        StringBuilder message = new StringBuilder();
+    /**
+     * The broker answered that offsets are out of range: beyond the partition's end, the
+     * partition waits for them; below its earliest offset, records were deleted and the job
+     * fails; in range again (the log grew since the fetch), the consumer fetches again.
+     */
+    private void outOfRange(OffsetOutOfRangeException e) throws IOException {
+        Map<TopicPartition, Long> offsets = new HashMap<>(e.offsetOutOfRangePartitions());
+        offsets.keySet().retainAll(assigned.values());
+        if (offsets.isEmpty()) {
+            return;
+        }
         Map<TopicPartition, Long> earliest;
+        Map<TopicPartition, Long> end;
         try {
-            earliest = consumer.beginningOffsets(e.offsetOutOfRangePartitions().keySet());
+            earliest = consumer.beginningOffsets(offsets.keySet());
+            end = consumer.endOffsets(offsets.keySet());
+        } catch (WakeupException wakeUp) {
+            // the position is unchanged: the next poll fails the same way and decides then
+            return;
         } catch (RuntimeException lookup) {
-            earliest = Map.of();
-        }
-        for (Map.Entry<TopicPartition, Long> missing : e.offsetOutOfRangePartitions().entrySet()) {
-            message.append(
+            throw new IOException(
                     String.format(
-                            "Partition %s: the %s consumer must read from offset %d, which is no longer in the log (it starts at %s now: deleted by retention?); the source does not skip records. ",
-                            missing.getKey(),
-                            role,
-                            missing.getValue(),
-                            earliest.getOrDefault(missing.getKey(), -1L)));
+                            "Partition(s) %s: the %s consumer's offsets %s are out of range, and looking up the partitions' earliest and end offsets failed: %s",
+                            offsets.keySet(), role, offsets, lookup.getMessage()),
+                    e);
         }
-        return new IOException(message.toString().trim(), e);
+        StringBuilder lost = new StringBuilder();
+        for (Map.Entry<TopicPartition, Long> entry : offsets.entrySet()) {
+            TopicPartition tp = entry.getKey();
+            long offset = entry.getValue();
+            long first = earliest.getOrDefault(tp, -1L);
+            long last = end.getOrDefault(tp, -1L);
+            if (offset < first) {
+                lost.append(
+                        String.format(
+                                "Partition %s: the %s consumer must read from offset %d, which is no longer in the log (it starts at %d now: deleted by retention?); the source does not skip records. ",
+                                tp, role, offset, first));
+            } else if (last >= 0 && offset > last) {
+                await(tp, offset, last);
+            } else {
+                LOG.debug(
+                        "Partition {}: offset {} was out of range for the {} consumer but is in [{}, {}] now; fetching again",
+                        tp, offset, role, first, last);
+                consumer.seek(tp, offset);
+            }
+        }
+        if (lost.length() > 0) {
+            throw new IOException(lost.toString().trim(), e);
+        }
+    }
+
+    /** Pauses a partition at an offset beyond its end until the end reaches it. */
+    private void await(TopicPartition tp, long offset, long end) {
+        consumer.seek(tp, offset);
+        consumer.pause(List.of(tp));
+        waiting.put(tp, offset);
+        Long before = announced.put(tp, offset);
+        if (before == null || before != offset) {
+            LOG.info(
+                    "Partition {}: the {} consumer waits until the partition reaches offset {} (its end offset is {} now); it reads nothing below that offset",
+                    tp, role, offset, end);
+        }
+    }
+
+    /**
+     * Resumes the waiting partitions whose end reached their offset; looks at most every 100 ms.
+     *
+     * @return {@code false} if a wake-up interrupted the look-up (meant for the poll)
+     */
+    private boolean resumeReachedPartitions() {
+        long now = System.nanoTime();
+        if (now - nextEndCheckNanos < 0) {
+            return true;
+        }
+        nextEndCheckNanos = now + END_CHECK_INTERVAL_NANOS;
+        Map<TopicPartition, Long> end;
+        try {
+            end = consumer.endOffsets(waiting.keySet());
+        } catch (WakeupException e) {
+            return false;
+        } catch (TimeoutException e) {
+            LOG.warn(
+                    "Partitions {}: looking up their end offsets for the {} consumer timed out; trying again",
+                    waiting.keySet(), role);
+            return true;
+        }
+        List<TopicPartition> reached = new ArrayList<>();
+        for (Map.Entry<TopicPartition, Long> entry : waiting.entrySet()) {
+            Long last = end.get(entry.getKey());
+            if (last != null && last >= entry.getValue()) {
+                reached.add(entry.getKey());
+                LOG.info(
+                        "Partition {} reached offset {} (its end offset is {} now): the {} consumer reads from there",
+                        entry.getKey(), entry.getValue(), last, role);
+            }
+        }
+        for (TopicPartition tp : reached) {
+            consumer.seek(tp, waiting.remove(tp));
+        }
+        if (!reached.isEmpty()) {
+            consumer.resume(reached);
+        }
+        return true;
     }
 
     @Override

@@ -1,9 +1,11 @@
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,6 +24,14 @@ class KafkaBackfillSourceBuilderTest {
     void aValidBuilderBuilds() {
         assertThat(valid().build()).isNotNull();
         assertThat(valid().setTopics((java.util.List<String>) null).setTopicPattern(Pattern.compile("t.*")).build()).isNotNull();
+    }
+
+    @Test
+    void aBoundedSourceDiscoversPartitionsOnlyAtItsStart() {
+        assertThat(valid().setBounded(OffsetsInitializer.latest()).setPartitionDiscoveryInterval(Duration.ofSeconds(5)).build().getSplitDiscoveryInterval())
+                .isZero();
+        assertThat(valid().setPartitionDiscoveryInterval(Duration.ofSeconds(5)).build().getSplitDiscoveryInterval())
+                .isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -14,6 +15,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
+import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.testutils.BackfillTestJobs;
 import dev.sourcebackfill.source.testutils.Observations;
 import dev.sourcebackfill.source.testutils.ObservedSource;
@@ -57,10 +60,14 @@ class KafkaBackfillSourceITCase {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBackfillSourceITCase.class);
 
+    /** Counts every job's restarts: each test checks them against the failures it injected. */
+    private static final RestartCounter RESTARTS = new RestartCounter();
+
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(RESTARTS.addTo(new Configuration()))
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(4)
                             .build());
@@ -90,7 +97,7 @@ class KafkaBackfillSourceITCase {
         String group = "lag-" + topic;
         KafkaBackfillSourceBuilder<PartitionRecord> builder =
                 builder(topic).setGroupId(group).setCommitOffsetsOnCheckpoint(true);
-        JobClient job = start(run, builder.build(), 2, List.of(2_000L, 14_000L), true);
+        JobClient job = start(run, builder.build(), 2, List.of(2_000L, 14_000L));
 
         // live records while the job runs: some during the backfill, the rest after the handover
         produce(topic, 4, 3_000, 1_000);
@@ -105,6 +112,7 @@ class KafkaBackfillSourceITCase {
         assertThat(FailOnce.fired(run.checker, 2_000L)).as("failure during backfill fired").isTrue();
         assertThat(FailOnce.fired(run.checker, 14_000L)).as("failure after the handover fired").isTrue();
         assertSound(run);
+        assertRestarts(run);
         LOG.info("history+live: {} partitions, {} records checked", truth.size(), total(truth));
     }
 
@@ -137,7 +145,7 @@ class KafkaBackfillSourceITCase {
                         .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                         .setBounded(OffsetsInitializer.latest())
                         .build();
-        JobClient job = start(run, source, 2, List.of(), true);
+        JobClient job = start(run, source, 2, List.of());
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
         Map<String, PartitionDigest> truth = truth(topic, true);
@@ -145,6 +153,7 @@ class KafkaBackfillSourceITCase {
         assertThat(total(truth)).isEqualTo(13 * 50L);
         assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(truth);
         assertSound(run);
+        assertRestarts(run);
     }
 
     @Test
@@ -154,7 +163,7 @@ class KafkaBackfillSourceITCase {
         produce(topic, 2, 0, 1_000);
         Run run = new Run();
         JobClient job =
-                start(run, builder(topic).setPartitionDiscoveryInterval(Duration.ofMillis(300)).build(), 2, List.of(), true);
+                start(run, builder(topic).setPartitionDiscoveryInterval(Duration.ofMillis(300)).build(), 2, List.of());
         BackfillTestJobs.await("forward mode", Duration.ofSeconds(60), () -> Observations.of(run.source).anyForwardMode());
         kafka.addPartitions(topic, 3);
         produce(topic, 3, 1_000, 500);
@@ -163,6 +172,7 @@ class KafkaBackfillSourceITCase {
         awaitDigests(run, truth, job);
         job.cancel().get(30, TimeUnit.SECONDS);
         assertSound(run);
+        assertRestarts(run);
     }
 
     @Test
@@ -171,7 +181,7 @@ class KafkaBackfillSourceITCase {
         kafka.createTopic(topic, 6, Map.of());
         produce(topic, 6, 0, 1_000);
         Run run = new Run();
-        JobClient first = start(run, builder(topic).build(), 2, List.of(), true, 1_000, null);
+        JobClient first = start(run, builder(topic).build(), 2, List.of(), 1_000, null);
         BackfillTestJobs.await("some backfill", Duration.ofSeconds(60), () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 1_500);
         String savepoint =
                 first.stopWithSavepoint(false, savepoints.toUri().toString(), org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
@@ -180,13 +190,14 @@ class KafkaBackfillSourceITCase {
         assertThat(atStop).as("stopped during the backfill").isLessThan(6_000);
         assertThat(BackfillTestJobs.latestSnapshotHas(Observations.of(run.source), dev.sourcebackfill.source.split.HandoverState.BACKFILLING)).isTrue();
 
-        JobClient second = start(run, builder(topic).build(), 3, List.of(), true, 0, savepoint);
+        JobClient second = start(run, builder(topic).build(), 3, List.of(), 0, savepoint);
         produce(topic, 6, 1_000, 300);
         Map<String, PartitionDigest> truth = truth(topic, false);
         awaitDigests(run, truth, second);
         second.cancel().get(30, TimeUnit.SECONDS);
         assertSound(run);
         assertThat(Observations.of(run.source).splitsThatMoved()).as("partitions that moved to another reader").isPositive();
+        assertRestarts(run);
         LOG.info("savepoint p2 -> p3: {} records checked, {} at the stop, {} partitions moved", total(truth), atStop, Observations.of(run.source).splitsThatMoved());
     }
 
@@ -200,7 +211,7 @@ class KafkaBackfillSourceITCase {
         // upstream reads for partition 0 (offset 2,000 is its backfill target: the failure
         // comes right at its handover), and at record 5,000 (after the new partition)
         JobClient job =
-                start(run, builder(topic).setPartitionDiscoveryInterval(Duration.ofMillis(300)).build(), 2, List.of(5_000L), true, 1_000, null, topic + "-0", 2_000L);
+                start(run, builder(topic).setPartitionDiscoveryInterval(Duration.ofMillis(300)).build(), 2, List.of(5_000L), 1_000, null, topic + "-0", 2_000L);
         BackfillTestJobs.await("some backfill", Duration.ofSeconds(60), () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 500);
         assertThat(Observations.of(run.source).anyForwardMode()).isFalse();
         kafka.addPartitions(topic, 3);
@@ -211,6 +222,7 @@ class KafkaBackfillSourceITCase {
         assertThat(FailOnce.firedAtOffset(run.checker, topic + "-0", 2_000L)).as("failure at the handover").isTrue();
         assertThat(FailOnce.fired(run.checker, 5_000L)).isTrue();
         assertSound(run);
+        assertRestarts(run);
     }
 
     @Test
@@ -232,7 +244,7 @@ class KafkaBackfillSourceITCase {
         }
         BackfillTestJobs.await("compaction", Duration.ofSeconds(60), () -> total(truth(topic, false)) < 2_000);
         Run run = new Run();
-        JobClient job = start(run, builder(topic).build(), 2, List.of(), true);
+        JobClient job = start(run, builder(topic).build(), 2, List.of());
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
             for (int i = 3_000; i < 3_400; i++) {
                 producer.send(new ProducerRecord<>(topic, i % 2, "key-" + (i % 10), "v" + i)).get();
@@ -248,6 +260,7 @@ class KafkaBackfillSourceITCase {
                 () -> KafkaExactlyOnceChecker.digests(run.checker).values().stream().allMatch(d -> d.lastOffset >= 1_699));
         job.cancel().get(30, TimeUnit.SECONDS);
         assertSound(run);
+        assertRestarts(run);
     }
 
     @Test
@@ -273,12 +286,13 @@ class KafkaBackfillSourceITCase {
                         .setStartingOffsets(OffsetsInitializer.timestamp(base + 50_000L))
                         .setBounded(OffsetsInitializer.offsets(Map.of(p0, 120L, p1, 200L)))
                         .build();
-        start(run, source, 2, List.of(), false).getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        start(run, source, 2, List.of()).getJobExecutionResult().get(120, TimeUnit.SECONDS);
         Map<String, PartitionDigest> expected = new HashMap<>();
         expected.put(topic + "-0", digestOf(topic, 0, 50, 120));
         expected.put(topic + "-1", digestOf(topic, 1, 50, 200));
         assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(expected);
         assertSound(run);
+        assertRestarts(run);
     }
 
     @Test
@@ -289,7 +303,7 @@ class KafkaBackfillSourceITCase {
         produce(topic, 2, 0, 400);
         Run first = new Run();
         JobClient job =
-                start(first, builder(topic).setGroupId(group).setCommitOffsetsOnCheckpoint(true).build(), 2, List.of(), true);
+                start(first, builder(topic).setGroupId(group).setCommitOffsetsOnCheckpoint(true).build(), 2, List.of());
         awaitDigests(first, truth(topic, false), job);
         BackfillTestJobs.await("offsets committed", Duration.ofSeconds(30), () -> committed(group, topic).equals(Map.of(new TopicPartition(topic, 0), 400L, new TopicPartition(topic, 1), 400L)));
         job.cancel().get(30, TimeUnit.SECONDS);
@@ -302,9 +316,10 @@ class KafkaBackfillSourceITCase {
                         .setStartingOffsets(OffsetsInitializer.committedOffsets())
                         .setBounded(OffsetsInitializer.latest())
                         .build();
-        start(second, resumed, 2, List.of(), false).getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        start(second, resumed, 2, List.of()).getJobExecutionResult().get(120, TimeUnit.SECONDS);
         assertThat(KafkaExactlyOnceChecker.digests(second.checker))
                 .isEqualTo(Map.of(topic + "-0", digestOf(topic, 0, 400, 500), topic + "-1", digestOf(topic, 1, 400, 500)));
+        assertRestarts(first, second);
     }
 
     @Test
@@ -320,22 +335,24 @@ class KafkaBackfillSourceITCase {
                         .setProperty("request.timeout.ms", "1000")
                         .setProperty("default.api.timeout.ms", "2000")
                         .build();
-        JobClient job = start(run, source, 1, List.of(), false);
+        JobClient job = start(run, source, 1, List.of());
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(
                         e ->
                                 assertThat(ExceptionUtils.stringifyException(e))
                                         .contains("Kafka at " + servers + " did not answer")
                                         .contains("[orders]"));
+        assertRestarts(run);
     }
 
     @Test
     void anUnknownTopicFailsTheJobNamingTheTopic() throws Exception {
         String topic = "missing-" + UUID.randomUUID();
         Run run = new Run();
-        JobClient job = start(run, builder(topic).build(), 1, List.of(), false);
+        JobClient job = start(run, builder(topic).build(), 1, List.of());
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains(topic).contains("does not exist"));
+        assertRestarts(run);
     }
 
     @Test
@@ -348,12 +365,13 @@ class KafkaBackfillSourceITCase {
             }
         }
         Run run = new Run();
-        JobClient job = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of(), false);
+        JobClient job = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of());
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(
                         e ->
                                 assertThat(ExceptionUtils.stringifyException(e))
                                         .contains("offset 7 of topic " + topic + " partition 0"));
+        assertRestarts(run);
     }
 
     @Test
@@ -369,7 +387,7 @@ class KafkaBackfillSourceITCase {
         Run run = new Run();
         BackfillSource<PartitionRecord> source =
                 builder(topic).setStartingOffsets(OffsetsInitializer.offsets(Map.of(tp, 10L))).build();
-        JobClient job = start(run, source, 1, List.of(), false);
+        JobClient job = start(run, source, 1, List.of());
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(
                         e ->
@@ -377,6 +395,7 @@ class KafkaBackfillSourceITCase {
                                         .contains("Partition " + topic + "-0")
                                         .contains("offset 10")
                                         .contains("starts at 50"));
+        assertRestarts(run);
     }
 
     @Test
@@ -388,13 +407,14 @@ class KafkaBackfillSourceITCase {
         String keystorePassword = "ks-pw-93d1e7b0-never-log-me";
         String failure;
         Run run = new Run();
+        Run refusedRun = new Run();
         try (LogCapture logs = new LogCapture()) {
             // right credentials: the whole topic is read through the SASL listener
-            JobClient job = start(run, saslBuilder(topic, InProcessKafka.SASL_PASSWORD, keystorePassword).build(), 2, List.of(), false);
+            JobClient job = start(run, saslBuilder(topic, InProcessKafka.SASL_PASSWORD, keystorePassword).build(), 2, List.of());
             job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
             // wrong credentials: the job fails, saying so without the password
             JobClient refused =
-                    start(new Run(), saslBuilder(topic, wrongPassword, keystorePassword).build(), 1, List.of(), false);
+                    start(refusedRun, saslBuilder(topic, wrongPassword, keystorePassword).build(), 1, List.of());
             try {
                 refused.getJobExecutionResult().get(120, TimeUnit.SECONDS);
                 failure = null;
@@ -412,6 +432,147 @@ class KafkaBackfillSourceITCase {
         assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(truth(topic, false));
         assertThat(failure).as("the job with a wrong password failed").isNotNull().containsIgnoringCase("authentication");
         assertThat(failure).doesNotContain(wrongPassword).doesNotContain(keystorePassword);
+        assertRestarts(run, refusedRun);
+    }
+
+    @Test
+    void aBoundedJobRestoredFromASavepointAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart(
+            @TempDir Path savepoints) throws Exception {
+        String topic = "bounded-grow-" + UUID.randomUUID();
+        kafka.createTopic(topic, 3, Map.of());
+        produce(topic, 3, 0, 1_000);
+        Run run = new Run();
+        // the stopping offsets are the partitions' ends at the first start: 1,000 each
+        JobClient first = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of(), 500, null);
+        awaitWhileRunning("the first records", first, () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
+        // a new partition, and records beyond the stops of the old ones: none of them is read
+        kafka.addPartitions(topic, 4);
+        produce(topic, 4, 1_000, 200);
+        String savepoint =
+                first.stopWithSavepoint(false, savepoints.toUri().toString(), org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker))).as("stopped before the end").isLessThan(3_000);
+
+        JobClient second = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 2, List.of(), 0, savepoint);
+        second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(firstStartStops(topic, 3, 1_000));
+        assertSound(run);
+        assertRestarts(run);
+    }
+
+    @Test
+    void aBoundedJobAfterAGlobalFailoverThatCameAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart()
+            throws Exception {
+        String topic = "bounded-failover-" + UUID.randomUUID();
+        kafka.createTopic(topic, 3, Map.of());
+        produce(topic, 3, 0, 1_000);
+        Run run = new Run();
+        JobClient job =
+                start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of(), 500, null, null, -1, true);
+        awaitWhileRunning("the first records", job, () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
+        kafka.addPartitions(topic, 4);
+        produce(topic, 4, 1_000, 200);
+        // the failover restores the enumerator from a checkpoint taken after the partition came
+        long beforeAdding = FailCoordinatorOnce.lastCompletedCheckpoint(run.checker);
+        awaitWhileRunning("a checkpoint after the partition was added", job, () -> FailCoordinatorOnce.lastCompletedCheckpoint(run.checker) > beforeAdding);
+        FailCoordinatorOnce.arm(run.checker);
+        awaitWhileRunning("the injected global failure", job, () -> FailCoordinatorOnce.fired(run.checker));
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        assertThat(Observations.of(run.source).enumeratorRestores.get()).as("enumerators restored from a checkpoint").isEqualTo(1);
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(firstStartStops(topic, 3, 1_000));
+        assertSound(run);
+        assertRestarts(run);
+    }
+
+    @Test
+    void aStartOffsetBeyondThePartitionsEndIsReadOnceThePartitionReachesIt() throws Exception {
+        String topic = "ahead-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        produce(topic, 2, 0, 100);
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        TopicPartition p1 = new TopicPartition(topic, 1);
+        Run run = new Run();
+        try (LogCapture logs = new LogCapture()) {
+            // partition 0 ends at 100 and starts at 150; partition 1 is backfilled from 40
+            BackfillSource<PartitionRecord> source =
+                    builder(topic).setStartingOffsets(OffsetsInitializer.offsets(Map.of(p0, 150L, p1, 40L))).build();
+            JobClient job = start(run, source, 2, List.of());
+            String waiting = "Partition " + topic + "-0: the upstream consumer waits until the partition reaches offset 150";
+            awaitWhileRunning(
+                    "partition 1 backfilled and partition 0 waiting",
+                    job,
+                    () -> logs.all().contains(waiting)
+                            && KafkaExactlyOnceChecker.digests(run.checker).getOrDefault(topic + "-1", PartitionDigest.empty()).count == 60);
+            // the end moves to 130: still nothing of partition 0
+            produce(topic, 2, 100, 30);
+            awaitWhileRunning(
+                    "partition 1 read up to 129",
+                    job,
+                    () -> KafkaExactlyOnceChecker.digests(run.checker).getOrDefault(topic + "-1", PartitionDigest.empty()).lastOffset == 129);
+            assertThat(KafkaExactlyOnceChecker.digests(run.checker)).doesNotContainKey(topic + "-0");
+            // the end moves to 200: partition 0 is read from 150 on
+            produce(topic, 2, 130, 70);
+            Map<String, PartitionDigest> expected = new HashMap<>();
+            expected.put(topic + "-0", digestOf(topic, 0, 150, 200));
+            expected.put(topic + "-1", digestOf(topic, 1, 40, 200));
+            awaitDigests(run, expected, job);
+            job.cancel().get(30, TimeUnit.SECONDS);
+            assertSound(run);
+            assertRestarts(run);
+            // one line per decision and partition: nothing to backfill, then the wait
+            assertThat(linesContaining(logs, "Kafka partition " + topic + "-0: start offset 150 is beyond its end offset 100")).isEqualTo(1);
+            assertThat(linesContaining(logs, waiting)).isEqualTo(1);
+            assertThat(linesContaining(logs, "Kafka partition " + topic + "-1: start offset")).isZero();
+            assertThat(linesContaining(logs, "Partition " + topic + "-1: the upstream consumer waits")).isZero();
+        }
+    }
+
+    @Test
+    void aBackfillRestoredBelowTheEarliestRetainedOffsetFailsNamingPartitionAndOffsets(@TempDir Path savepoints)
+            throws Exception {
+        String topic = "retention-restore-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 1, 0, 2_000);
+        Run run = new Run();
+        JobClient first = start(run, builder(topic).build(), 1, List.of(), 500, null);
+        awaitWhileRunning("some backfill", first, () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 200);
+        String savepoint =
+                first.stopWithSavepoint(false, savepoints.toUri().toString(), org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker))).as("stopped during the backfill").isLessThan(1_500);
+        // retention takes the rest of the backfill's history before the job is restored
+        TopicPartition tp = new TopicPartition(topic, 0);
+        kafka.admin()
+                .deleteRecords(Map.of(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(1_500)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        JobClient second = start(run, builder(topic).build(), 1, List.of(), 0, savepoint);
+        assertThatThrownBy(() -> second.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(
+                        e -> {
+                            String failure = ExceptionUtils.stringifyException(e);
+                            java.util.regex.Matcher offset =
+                                    java.util.regex.Pattern.compile(
+                                                    "Partition " + java.util.regex.Pattern.quote(topic + "-0")
+                                                            + ": the backfill consumer must read from offset (\\d+), which is no longer in the log \\(it starts at 1500 now")
+                                            .matcher(failure);
+                            assertThat(offset.find()).as("the retention message in %s", failure).isTrue();
+                            assertThat(Long.parseLong(offset.group(1))).isLessThan(1_500L);
+                        });
+        assertRestarts(run);
+    }
+
+    /** The records of partitions 0..partitions-1 below {@code stop}, as a plain consumer reads them. */
+    private static Map<String, PartitionDigest> firstStartStops(String topic, int partitions, long stop) {
+        Map<String, PartitionDigest> digests = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            digests.put(topic + "-" + p, digestOf(topic, p, 0, stop));
+        }
+        return digests;
+    }
+
+    private static long linesContaining(LogCapture logs, String text) {
+        return logs.lines.stream().filter(line -> line.contains(text)).count();
     }
 
     private static KafkaBackfillSourceBuilder<PartitionRecord> saslBuilder(
@@ -434,9 +595,12 @@ class KafkaBackfillSourceITCase {
 
     // ------------------------------------------------------------------ helpers
 
+    /** One test run: its checker's and its source's observation keys, and the jobs it started. */
     private static final class Run {
         final String checker = UUID.randomUUID().toString();
         final String source = UUID.randomUUID().toString();
+        /** Every job started for this run, with the number of failures injected into it. */
+        final List<Map.Entry<JobClient, Integer>> jobs = new ArrayList<>();
     }
 
     private static KafkaBackfillSourceBuilder<PartitionRecord> builder(String topic) {
@@ -450,9 +614,9 @@ class KafkaBackfillSourceITCase {
     }
 
     private static JobClient start(
-            Run run, BackfillSource<PartitionRecord> source, int parallelism, List<Long> failures, boolean restart)
+            Run run, BackfillSource<PartitionRecord> source, int parallelism, List<Long> failures)
             throws Exception {
-        return start(run, source, parallelism, failures, restart, 0, null);
+        return start(run, source, parallelism, failures, 0, null);
     }
 
     private static JobClient start(
@@ -460,11 +624,10 @@ class KafkaBackfillSourceITCase {
             BackfillSource<PartitionRecord> source,
             int parallelism,
             List<Long> failures,
-            boolean restart,
             double throttlePerSubtask,
             String savepoint)
             throws Exception {
-        return start(run, source, parallelism, failures, restart, throttlePerSubtask, savepoint, null, -1);
+        return start(run, source, parallelism, failures, throttlePerSubtask, savepoint, null, -1);
     }
 
     private static JobClient start(
@@ -472,17 +635,37 @@ class KafkaBackfillSourceITCase {
             BackfillSource<PartitionRecord> source,
             int parallelism,
             List<Long> failures,
-            boolean restart,
             double throttlePerSubtask,
             String savepoint,
             String failPartition,
             long failAtOffset)
             throws Exception {
+        return start(run, source, parallelism, failures, throttlePerSubtask, savepoint, failPartition, failAtOffset, false);
+    }
+
+    /**
+     * Starts a job; it gets a restart strategy only if failures are injected into it (task
+     * failures at record counts or at a partition's offset, a global failure through the
+     * enumerator), so that any other failure fails the job, and {@link #assertRestarts} checks
+     * that it restarted exactly once per injected failure.
+     */
+    private static JobClient start(
+            Run run,
+            BackfillSource<PartitionRecord> source,
+            int parallelism,
+            List<Long> failures,
+            double throttlePerSubtask,
+            String savepoint,
+            String failPartition,
+            long failAtOffset,
+            boolean globalFailure)
+            throws Exception {
+        int injected = failures.size() + (failPartition != null ? 1 : 0) + (globalFailure ? 1 : 0);
         Configuration conf = new Configuration();
         if (savepoint != null) {
             conf.set(org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
         }
-        if (restart) {
+        if (injected > 0) {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
             conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
             conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
@@ -492,8 +675,12 @@ class KafkaBackfillSourceITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(parallelism);
         env.enableCheckpointing(100);
+        Source<PartitionRecord, BackfillSplit, BackfillEnumeratorState> observed = new ObservedSource<>(source, run.source);
+        if (globalFailure) {
+            observed = new FailCoordinatorOnce<>(observed, run.checker);
+        }
         DataStream<PartitionRecord> stream =
-                env.fromSource(new ObservedSource<>(source, run.source), WatermarkStrategy.noWatermarks(), "kafka-backfill")
+                env.fromSource(observed, WatermarkStrategy.noWatermarks(), "kafka-backfill")
                         .uid("kafka-backfill");
         if (throttlePerSubtask > 0) {
             stream = stream.map(new dev.sourcebackfill.source.testutils.Throttle<>(throttlePerSubtask)).name("throttle");
@@ -508,7 +695,39 @@ class KafkaBackfillSourceITCase {
                 .process(new KafkaExactlyOnceChecker(run.checker))
                 .uid("checker")
                 .sinkTo(new DiscardingSink<>());
-        return env.executeAsync("kafka " + run.checker);
+        JobClient job = env.executeAsync("kafka " + run.checker);
+        run.jobs.add(Map.entry(job, injected));
+        return job;
+    }
+
+    /**
+     * Waits until every job of the runs ended and checks that each restarted exactly as often as
+     * failures were injected into it: an unexpected failover fails the test.
+     */
+    private static void assertRestarts(Run... runs) throws Exception {
+        for (Run run : runs) {
+            for (Map.Entry<JobClient, Integer> job : run.jobs) {
+                assertThat(RESTARTS.restartsOf(job.getKey(), Duration.ofSeconds(60)))
+                        .as("restarts of job %s (failures injected: %d)", job.getKey().getJobID(), job.getValue())
+                        .isEqualTo(job.getValue().longValue());
+            }
+        }
+    }
+
+    /** Waits for a condition while the job runs; a job that ended meanwhile fails with its cause. */
+    private static void awaitWhileRunning(String what, JobClient job, java.util.function.BooleanSupplier condition)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            if (job.getJobStatus().get().isGloballyTerminalState()) {
+                job.getJobExecutionResult().get();
+                throw new AssertionError("The job ended before " + what);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
     }
 
     private static void produce(String topic, int partitions, int from, int perPartition) throws Exception {

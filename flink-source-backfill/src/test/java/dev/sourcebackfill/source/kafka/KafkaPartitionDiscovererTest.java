@@ -1,0 +1,46 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the discoverer decides without a broker; discovery against a broker is in the ITCase. */
+class KafkaPartitionDiscovererTest {
+
+    /** No broker listens here: a discoverer that asks Kafka fails within the short timeout. */
+    private static KafkaPartitionDiscoverer discoverer(OffsetsInitializer stoppingOffsets) {
+        Properties properties = new Properties();
+        properties.setProperty("bootstrap.servers", "127.0.0.1:1");
+        properties.setProperty("default.api.timeout.ms", "500");
+        properties.setProperty("request.timeout.ms", "400");
+        return new KafkaPartitionDiscoverer(
+                new KafkaClientProperties(properties, "test"),
+                KafkaTopicSelection.topics(List.of("orders")),
+                OffsetsInitializer.earliest(),
+                stoppingOffsets,
+                null);
+    }
+
+    @Test
+    void aRestoredBoundedSourceDiscoversNothingAndEndsDiscoveryWithoutAskingKafka() throws Exception {
+        try (KafkaPartitionDiscoverer restored = discoverer(OffsetsInitializer.latest())) {
+            assertThat(restored.mayDiscoverMoreSplits()).as("before its first discovery").isTrue();
+            // a restored enumerator's first discovery is not the initial one
+            assertThat(restored.discoverSplits(false)).isEmpty();
+            assertThat(restored.mayDiscoverMoreSplits()).as("after it").isFalse();
+            assertThat(restored.discoverSplits(false)).isEmpty();
+        }
+    }
+
+    @Test
+    void anUnboundedSourceMayAlwaysDiscoverMorePartitions() throws Exception {
+        try (KafkaPartitionDiscoverer unbounded = discoverer(null)) {
+            assertThat(unbounded.mayDiscoverMoreSplits()).isTrue();
+        }
+    }
+}

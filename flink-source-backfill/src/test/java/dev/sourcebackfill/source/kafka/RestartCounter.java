@@ -1,0 +1,101 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Counts how often the jobs of a MiniCluster restarted, for tests that must fail on an
+ * unexpected failover.
+ *
+ * <p>The count is the job manager's {@code numRestarts} gauge of the job: Flink's scheduler
+ * ({@code ExecutionFailureHandler}) increments it each time a failure leads to a restart that the
+ * restart strategy counts as a new attempt, for a global and a regional failover alike; a failure
+ * that fails the job for good does not count. It is read through Flink's {@link InMemoryReporter}
+ * (flink-runtime's test-jar, which registers its factory as a service), installed in the
+ * cluster's configuration with retained metrics, so that the gauge of a job that ended can still
+ * be read; once the job is terminal its value is final. Other ways to count were less direct:
+ * the exception history lists failures (capped, and concurrent failures are separate entries),
+ * and execution attempt numbers count per task, not per job.
+ *
+ * <p>Use one instance per cluster:
+ *
+ * <pre>{@code
+ * static final RestartCounter RESTARTS = new RestartCounter();
+ * @RegisterExtension
+ * static final MiniClusterExtension MINI_CLUSTER =
+ *         new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+ *                 .setConfiguration(RESTARTS.addTo(new Configuration()))
+ *                 .build());
+ * ...
+ * assertThat(RESTARTS.restartsOf(jobClient, Duration.ofSeconds(60))).isEqualTo(injectedFailures);
+ * }</pre>
+ *
+ * <p>The cluster must run in this JVM (a MiniCluster). Its metrics are kept until the JVM ends,
+ * which is fine for a test class's few dozen jobs.
+ */
+public final class RestartCounter {
+
+    /** The name of Flink's job-level gauge (see {@code MetricNames.NUM_RESTARTS}). */
+    static final String NUM_RESTARTS = "numRestarts";
+
+    private final InMemoryReporter reporter = InMemoryReporter.createWithRetainedMetrics();
+
+    /** Adds this counter's reporter to a cluster configuration; returns that configuration. */
+    public Configuration addTo(Configuration configuration) {
+        return reporter.addToConfiguration(configuration);
+    }
+
+    /**
+     * Waits until the job reached a globally terminal state (finished, cancelled or failed), then
+     * returns how often it restarted.
+     *
+     * @throws AssertionError if the job does not end within {@code timeout}, or the cluster never
+     *     registered the job's {@code numRestarts} gauge
+     */
+    public long restartsOf(JobClient job, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JobStatus status = job.getJobStatus().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        while (!status.isGloballyTerminalState()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(
+                        "Job " + job.getJobID() + " is still " + status + " after " + timeout
+                                + ": its number of restarts is not final");
+            }
+            Thread.sleep(20);
+            status = job.getJobStatus().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        return restartsOf(job.getJobID());
+    }
+
+    /**
+     * How often the job restarted so far; final once the job ended.
+     *
+     * @throws AssertionError if the cluster never registered the job's {@code numRestarts} gauge
+     */
+    public long restartsOf(JobID job) {
+        List<Tuple3<MetricGroup, String, Metric>> found =
+                reporter.findJobMetricGroups(job, "^" + NUM_RESTARTS + "$");
+        if (found.size() != 1 || !(found.get(0).f2 instanceof Gauge)) {
+            throw new AssertionError(
+                    "Expected one " + NUM_RESTARTS + " gauge for job " + job + ", found " + found
+                            + ": does the cluster's configuration come from RestartCounter#addTo?");
+        }
+        Object value = ((Gauge<?>) found.get(0).f2).getValue();
+        if (!(value instanceof Number)) {
+            throw new AssertionError(
+                    "The " + NUM_RESTARTS + " gauge of job " + job + " holds " + value + ", not a number");
+        }
+        return ((Number) value).longValue();
+    }
+}
