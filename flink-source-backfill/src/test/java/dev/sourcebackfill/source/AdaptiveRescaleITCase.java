@@ -3,6 +3,7 @@ package dev.sourcebackfill.source;
 import dev.sourcebackfill.source.generated.GeneratedLog;
 import dev.sourcebackfill.source.testutils.BackfillTestJobs;
 import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.RestartCounter;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -39,14 +40,18 @@ class AdaptiveRescaleITCase {
 
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveRescaleITCase.class);
 
+    private static final RestartCounter RESTARTS = new RestartCounter();
+
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(2)
                             .setNumberSlotsPerTaskManager(4)
-                            .setConfiguration(adaptiveScheduler())
+                            .setConfiguration(RESTARTS.addTo(adaptiveScheduler()))
                             .build());
+
+
 
     /** The adaptive scheduler, rescaling as soon as it may; reactive mode builds on it. */
     static Configuration adaptiveScheduler() {
@@ -159,6 +164,10 @@ class AdaptiveRescaleITCase {
         assertThat(source.splitsThatMoved()).as("splits moved between readers").isPositive();
         // both rescales restarted the job from a checkpoint, enumerator included
         assertThat(source.enumeratorRestores.get()).as("enumerator restores").isEqualTo(2);
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
+                .as("restarts caused by failures (none injected)")
+                .isZero();
+        assertThat(RESTARTS.rescalesOf(jobId)).as("rescales").isEqualTo(2);
     }
 
     /** Asks the adaptive scheduler for a new parallelism and waits until the job runs with it. */

@@ -5,7 +5,9 @@ import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.BackfillTestJobs;
 import dev.sourcebackfill.source.testutils.FailureInjector.Trigger;
 import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.RestartCounter;
 
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -41,10 +43,13 @@ class BackfillSourceITCase {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackfillSourceITCase.class);
 
+    private static final RestartCounter RESTARTS = new RestartCounter();
+
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(RESTARTS.addTo(new Configuration()))
                             .setNumberTaskManagers(2)
                             .setNumberSlotsPerTaskManager(4)
                             .build());
@@ -71,7 +76,7 @@ class BackfillSourceITCase {
                         .boundedAfterLiveRecords(1_600)
                         .build();
         BackfillTestJobs.Spec spec = spec(log, 4);
-        BackfillTestJobs.environment(spec).execute("p4 over 8 splits");
+        run(spec, "p4 over 8 splits");
         report("p4 over 8 splits", spec);
         assertExactlyOnce(Observations.of(spec.checkerRun), log);
         assertForwardModeSound(Observations.of(spec.sourceRun), 4, true);
@@ -108,7 +113,7 @@ class BackfillSourceITCase {
                         Trigger.at("handover", random.nextInt(8), history - 1 + random.nextInt(2)),
                         Trigger.afterForwardMode("forward", random.nextInt(8), history + 1));
         String name = (fullRestart ? "full restart" : "region failover") + " seed " + seed;
-        BackfillTestJobs.environment(spec).execute(name);
+        run(spec, name);
         report(name, spec);
         Observations checker = Observations.of(spec.checkerRun);
         assertThat(checker.failuresInjected.get()).as("failures injected").isEqualTo(3);
@@ -181,7 +186,7 @@ class BackfillSourceITCase {
                         .boundedAfterLiveRecords(1_800)
                         .build();
         BackfillTestJobs.Spec spec = spec(log, 4);
-        BackfillTestJobs.environment(spec).execute("more readers than splits");
+        run(spec, "more readers than splits");
         report("more readers than splits", spec);
         assertExactlyOnce(Observations.of(spec.checkerRun), log);
         assertForwardModeSound(Observations.of(spec.sourceRun), 4, true);
@@ -199,7 +204,7 @@ class BackfillSourceITCase {
                         .build();
         BackfillTestJobs.Spec spec = spec(log, 2);
         spec.throttlePerSubtask = 3_000;
-        BackfillTestJobs.environment(spec).execute("splits appearing during backfill");
+        run(spec, "splits appearing during backfill");
         report("splits appearing during backfill", spec);
         assertExactlyOnce(Observations.of(spec.checkerRun), log);
         assertForwardModeSound(Observations.of(spec.sourceRun), 2, true);
@@ -216,7 +221,7 @@ class BackfillSourceITCase {
                         .boundedAfterLiveRecords(2_400)
                         .build();
         BackfillTestJobs.Spec spec = spec(log, 2);
-        BackfillTestJobs.environment(spec).execute("split appearing after forward mode");
+        run(spec, "split appearing after forward mode");
         report("split appearing after forward mode", spec);
         Observations source = Observations.of(spec.sourceRun);
         assertExactlyOnce(Observations.of(spec.checkerRun), log);
@@ -243,7 +248,7 @@ class BackfillSourceITCase {
                 List.of(
                         Trigger.at("backfill", 1, 1_001),
                         Trigger.afterForwardMode("forward", 2, 4_001));
-        BackfillTestJobs.environment(spec).execute("feed upstream");
+        run(spec, "feed upstream");
         report("feed upstream with compaction and failures", spec);
         assertThat(Observations.of(spec.checkerRun).failuresInjected.get()).isEqualTo(2);
         assertExactlyOnce(Observations.of(spec.checkerRun), log);
@@ -273,6 +278,9 @@ class BackfillSourceITCase {
         }
         for (int i = 0; i < specs.size(); i++) {
             jobs.get(i).getJobExecutionResult().get();
+            assertThat(RESTARTS.failoversOf(jobs.get(i), Duration.ofSeconds(60)))
+                    .as("restarts of the job restored at p%d", specs.get(i).parallelism)
+                    .isZero();
             BackfillTestJobs.Spec resumed = specs.get(i);
             report(scenario + ", p2 -> p" + resumed.parallelism, resumed);
             int moved = movedBetween(Observations.of(first.sourceRun), Observations.of(resumed.sourceRun));
@@ -309,7 +317,23 @@ class BackfillSourceITCase {
                 Thread.sleep(100);
             }
         }
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
+                .as("restarts of the job stopped with a savepoint")
+                .isZero();
         return path;
+    }
+
+    /**
+     * Runs a job to its end and checks that it restarted exactly as often as its injected
+     * failures make Flink restart (once per failover region and attempt that failed; failures of
+     * one attempt in one region are one restart): an unexpected failover fails the test.
+     */
+    private static void run(BackfillTestJobs.Spec spec, String name) throws Exception {
+        JobClient job = BackfillTestJobs.environment(spec).executeAsync(name);
+        job.getJobExecutionResult().get();
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
+                .as("restarts of '%s' (one per region and attempt that failed)", name)
+                .isEqualTo(Observations.of(spec.checkerRun).failureEpisodes.size());
     }
 
     /** Splits whose reader index in the second run differs from the first run's last one. */

@@ -3,7 +3,10 @@ package dev.sourcebackfill.source;
 import dev.sourcebackfill.source.generated.GeneratedLog;
 import dev.sourcebackfill.source.testutils.BackfillTestJobs;
 import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.RestartCounter;
 
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
@@ -11,10 +14,12 @@ import org.junit.jupiter.api.RepetitionInfo;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Duration;
 import java.util.UUID;
 
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertExactlyOnce;
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertForwardModeSound;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Bounded jobs near their end: readers finish while the enumerator still confirms forward mode,
@@ -26,10 +31,13 @@ class BoundedJobEndITCase {
 
     private static final int RUNS = 30;
 
+    private static final RestartCounter RESTARTS = new RestartCounter();
+
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(RESTARTS.addTo(new Configuration()))
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(4)
                             .build());
@@ -61,7 +69,9 @@ class BoundedJobEndITCase {
         spec.sourceRun = UUID.randomUUID().toString();
         try {
             // no failure injected: BackfillTestJobs runs it without a restart strategy
-            BackfillTestJobs.environment(spec).execute(name);
+            JobClient job = BackfillTestJobs.environment(spec).executeAsync(name);
+            job.getJobExecutionResult().get();
+            assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(60))).as("restarts").isZero();
             assertExactlyOnce(Observations.of(spec.checkerRun), log);
             assertForwardModeSound(Observations.of(spec.sourceRun), parallelism, false);
         } finally {

@@ -3,6 +3,7 @@ package dev.sourcebackfill.source;
 import dev.sourcebackfill.source.generated.GeneratedLog;
 import dev.sourcebackfill.source.testutils.BackfillTestJobs;
 import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.RestartCounter;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -34,10 +35,11 @@ class ReactiveModeITCase {
     private static final Logger LOG = LoggerFactory.getLogger(ReactiveModeITCase.class);
 
     private MiniCluster cluster;
+    private final RestartCounter restarts = new RestartCounter();
 
     @BeforeEach
     void startCluster() throws Exception {
-        Configuration conf = AdaptiveRescaleITCase.adaptiveScheduler();
+        Configuration conf = restarts.addTo(AdaptiveRescaleITCase.adaptiveScheduler());
         conf.setString("scheduler-mode", "reactive");
         cluster =
                 new MiniCluster(
@@ -73,6 +75,8 @@ class ReactiveModeITCase {
         spec.throttlePerSubtask = 2_000;
         spec.checkerRun = UUID.randomUUID().toString();
         spec.sourceRun = UUID.randomUUID().toString();
+        // the TaskManager this test stops is one failure; the one it adds is a rescale
+        spec.externalFailures = 1;
         Observations checker = Observations.of(spec.checkerRun);
         Observations source = Observations.of(spec.sourceRun);
 
@@ -100,5 +104,9 @@ class ReactiveModeITCase {
         assertExactlyOnce(checker, log);
         assertForwardModeSound(source, 2, true);
         assertThat(source.splitsThatMoved()).isPositive();
+        assertThat(restarts.failoversOf(job, Duration.ofSeconds(60)))
+                .as("restarts caused by failures: the stopped TaskManager")
+                .isEqualTo(1);
+        assertThat(restarts.rescalesOf(job.getJobID())).as("rescales").isPositive();
     }
 }

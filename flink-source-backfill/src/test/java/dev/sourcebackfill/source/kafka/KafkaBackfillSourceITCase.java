@@ -1,5 +1,7 @@
 package dev.sourcebackfill.source.kafka;
 
+import dev.sourcebackfill.source.testutils.RestartCounter;
+
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.Source;

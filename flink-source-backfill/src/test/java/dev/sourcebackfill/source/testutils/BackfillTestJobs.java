@@ -38,11 +38,16 @@ public final class BackfillTestJobs {
         public String sourceRun;
         public String savepoint;
         public long checkpointIntervalMs = 100;
+        /**
+         * Failures the test causes outside the job (a TaskManager stopped), besides {@link
+         * #failures}; a job with neither runs without a restart strategy.
+         */
+        public int externalFailures;
     }
 
     public static StreamExecutionEnvironment environment(Spec spec) {
         Configuration conf = new Configuration();
-        if (spec.failures.isEmpty()) {
+        if (spec.failures.isEmpty() && spec.externalFailures == 0) {
             // a run without injected failures must not fail over at all
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         } else {
@@ -81,7 +86,7 @@ public final class BackfillTestJobs {
             stream = stream.map(new Throttle<>(spec.throttlePerSubtask)).name("throttle");
         }
         if (!spec.failures.isEmpty()) {
-            stream = stream.map(new FailureInjector(spec.checkerRun, spec.sourceRun, spec.failures)).name("failures");
+            stream = stream.map(new FailureInjector(spec.checkerRun, spec.sourceRun, spec.failures, spec.keyed)).name("failures");
         }
         DataStream<GeneratedRecord> checked =
                 spec.keyed

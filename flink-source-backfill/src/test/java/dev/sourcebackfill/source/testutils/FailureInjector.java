@@ -2,7 +2,8 @@ package dev.sourcebackfill.source.testutils;
 
 import dev.sourcebackfill.source.generated.GeneratedRecord;
 
-import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.api.common.functions.RichMapFunction;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Fails the task once per trigger: at a given (partition, offset), or at the first record of a
  * partition at or past an offset once some reader is in forward mode.
  */
-public final class FailureInjector implements MapFunction<GeneratedRecord, GeneratedRecord> {
+public final class FailureInjector extends RichMapFunction<GeneratedRecord, GeneratedRecord> {
 
     /** One failure point. */
     public static final class Trigger implements java.io.Serializable {
@@ -44,15 +45,20 @@ public final class FailureInjector implements MapFunction<GeneratedRecord, Gener
     private final String runId;
     private final String sourceRun;
     private final List<Trigger> triggers;
+    private final boolean oneRegion;
 
     /**
      * @param runId where fired triggers are recorded
      * @param sourceRun where the source records forward-mode entries
+     * @param oneRegion whether the job is one failover region (a shuffle connects its tasks), so
+     *     that a failure restarts every task; otherwise each subtask is a region of its own
      */
-    public FailureInjector(String runId, String sourceRun, List<Trigger> triggers) {
+    public FailureInjector(
+            String runId, String sourceRun, List<Trigger> triggers, boolean oneRegion) {
         this.runId = runId;
         this.sourceRun = sourceRun;
         this.triggers = triggers;
+        this.oneRegion = oneRegion;
     }
 
     @Override
@@ -70,6 +76,12 @@ public final class FailureInjector implements MapFunction<GeneratedRecord, Gener
             AtomicBoolean fired = obs.firedFailures.computeIfAbsent(t.name, k -> new AtomicBoolean());
             if (fired.compareAndSet(false, true)) {
                 obs.failuresInjected.incrementAndGet();
+                // failures of one region in the same attempt make one restart
+                TaskInfo task = getRuntimeContext().getTaskInfo();
+                obs.failureEpisodes.add(
+                        (oneRegion ? "job" : "subtask " + task.getIndexOfThisSubtask())
+                                + " attempt "
+                                + task.getAttemptNumber());
                 throw new RuntimeException("Injected failure " + t + " at offset " + record.offset);
             }
         }

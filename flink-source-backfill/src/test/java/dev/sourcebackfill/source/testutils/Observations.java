@@ -38,10 +38,17 @@ public final class Observations {
     public final AtomicLong maxOffsetSeen = new AtomicLong();
     public final Map<String, AtomicBoolean> firedFailures = new ConcurrentHashMap<>();
     public final AtomicLong failuresInjected = new AtomicLong();
+    /**
+     * The (failover region, attempt) of every injected failure: Flink restarts a region once for
+     * the failures of one attempt, so this is the number of restarts the failures cause.
+     */
+    public final Set<String> failureEpisodes = ConcurrentHashMap.newKeySet();
     /** How often Flink reset a single subtask (regional failover) through addSplitsBack. */
     public final AtomicLong subtaskResets = new AtomicLong();
     /** Splits some reader reported FINISHED at least once (through the source's listener). */
     public final Set<String> finishedSplits = ConcurrentHashMap.newKeySet();
+    /** Checkpoints some reader or the enumerator was notified of as completed. */
+    public final Set<Long> completedCheckpoints = ConcurrentHashMap.newKeySet();
     /** How often an enumerator was created from a checkpoint (restore, global failover). */
     public final AtomicLong enumeratorRestores = new AtomicLong();
 
@@ -107,6 +114,10 @@ public final class Observations {
                 problems.add("forward mode on subtask " + subtask + " at checkpoint " + checkpoint
                         + " without an enumerator snapshot listing splits");
                 continue;
+            }
+            if (!completedCheckpoints.contains(checkpoint)) {
+                problems.add("forward mode on subtask " + subtask + " at checkpoint " + checkpoint
+                        + ", which no reader and no enumerator was told completed");
             }
             if (readers.isEmpty()) {
                 problems.add("forward mode at checkpoint " + checkpoint

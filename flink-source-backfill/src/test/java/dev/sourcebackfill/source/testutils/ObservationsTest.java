@@ -28,6 +28,7 @@ class ObservationsTest {
                 Map.of(0, List.of(split("a", HandoverState.FINISHED)),
                         1, List.of(split("b", HandoverState.CACHING_UP))),
                 Set.of("a", "b"));
+        obs.completedCheckpoints.add(7L);
         obs.forwardModeEntries.add(new long[] {0, 7, 0});
         assertThat(obs.forwardModeProblems()).singleElement().asString().contains("split b was CACHING_UP");
     }
@@ -36,6 +37,7 @@ class ObservationsTest {
     void flagsForwardModeWhoseCheckpointMissedASplit() {
         Observations obs = Observations.of(UUID.randomUUID().toString());
         obs.recordSnapshots(7, Map.of(0, List.of(split("a", HandoverState.FINISHED))), Set.of("a", "b"));
+        obs.completedCheckpoints.add(7L);
         obs.forwardModeEntries.add(new long[] {0, 7, 0});
         assertThat(obs.forwardModeProblems()).singleElement().asString().contains("split b was null");
         obs.forwardModeEntries.clear();
@@ -52,6 +54,11 @@ class ObservationsTest {
                         1, List.of(split("b", HandoverState.FINISHED))),
                 Set.of("a", "b"));
         obs.forwardModeEntries.add(new long[] {1, 7, 0});
+        assertThat(obs.forwardModeProblems())
+                .singleElement()
+                .asString()
+                .contains("which no reader and no enumerator was told completed");
+        obs.completedCheckpoints.add(7L);
         assertThat(obs.forwardModeProblems()).isEmpty();
     }
 }

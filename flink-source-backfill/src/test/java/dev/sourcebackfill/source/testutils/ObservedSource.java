@@ -145,6 +145,7 @@ public final class ObservedSource<T>
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) throws Exception {
+            observations.completedCheckpoints.add(checkpointId);
             reader.notifyCheckpointComplete(checkpointId);
         }
 
@@ -218,6 +219,7 @@ public final class ObservedSource<T>
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) throws Exception {
+            observations.completedCheckpoints.add(checkpointId);
             enumerator.notifyCheckpointComplete(checkpointId);
         }
 

@@ -1,4 +1,4 @@
-package dev.sourcebackfill.source.kafka;
+package dev.sourcebackfill.source.testutils;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -47,7 +47,10 @@ import java.util.concurrent.TimeUnit;
 public final class RestartCounter {
 
     /** The name of Flink's job-level gauge (see {@code MetricNames.NUM_RESTARTS}). */
-    static final String NUM_RESTARTS = "numRestarts";
+    public static final String NUM_RESTARTS = "numRestarts";
+
+    /** The name of Flink's job-level gauge of rescales (see {@code MetricNames.NUM_RESCALES}). */
+    public static final String NUM_RESCALES = "numRescales";
 
     private final InMemoryReporter reporter = InMemoryReporter.createWithRetainedMetrics();
 
@@ -84,17 +87,39 @@ public final class RestartCounter {
      * @throws AssertionError if the cluster never registered the job's {@code numRestarts} gauge
      */
     public long restartsOf(JobID job) {
+        return gaugeOf(job, NUM_RESTARTS);
+    }
+
+    /**
+     * How often the adaptive scheduler restarted the job to change its parallelism (no failure);
+     * zero under the default scheduler. These restarts are part of {@link #restartsOf}.
+     */
+    public long rescalesOf(JobID job) {
+        return gaugeOf(job, NUM_RESCALES);
+    }
+
+    /**
+     * Waits until the job ended, then returns the restarts that failures caused: {@link
+     * #restartsOf} less {@link #rescalesOf}. This is what a test compares with the failures it
+     * injected.
+     */
+    public long failoversOf(JobClient job, Duration timeout) throws Exception {
+        long restarts = restartsOf(job, timeout);
+        return restarts - rescalesOf(job.getJobID());
+    }
+
+    private long gaugeOf(JobID job, String name) {
         List<Tuple3<MetricGroup, String, Metric>> found =
-                reporter.findJobMetricGroups(job, "^" + NUM_RESTARTS + "$");
+                reporter.findJobMetricGroups(job, "^" + name + "$");
         if (found.size() != 1 || !(found.get(0).f2 instanceof Gauge)) {
             throw new AssertionError(
-                    "Expected one " + NUM_RESTARTS + " gauge for job " + job + ", found " + found
+                    "Expected one " + name + " gauge for job " + job + ", found " + found
                             + ": does the cluster's configuration come from RestartCounter#addTo?");
         }
         Object value = ((Gauge<?>) found.get(0).f2).getValue();
         if (!(value instanceof Number)) {
             throw new AssertionError(
-                    "The " + NUM_RESTARTS + " gauge of job " + job + " holds " + value + ", not a number");
+                    "The " + name + " gauge of job " + job + " holds " + value + ", not a number");
         }
         return ((Number) value).longValue();
     }
