@@ -75,7 +75,7 @@ public final class BackfillSplitEnumerator
                             + "confirm it",
                     tracker.size());
         }
-        this.metrics = BackfillEnumeratorMetrics.of(context.metricGroup());
+        this.metrics = new BackfillEnumeratorMetrics(context.metricGroup());
     }
 
     @Override
@@ -328,6 +328,8 @@ public final class BackfillSplitEnumerator
             throw e;
         } catch (Exception e) {
             throw new IOException("Closing the split discoverer failed", e);
+        } finally {
+            metrics.close();
         }
     }
 

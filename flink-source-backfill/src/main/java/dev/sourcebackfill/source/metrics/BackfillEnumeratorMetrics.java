@@ -2,28 +2,46 @@ package dev.sourcebackfill.source.metrics;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.MetricGroup;
-
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 
 /**
- * Metrics of the enumerator (the whole source), under the group {@code backfill}:
- * {@code splitsBackfilling}, {@code splitsCachingUp}, {@code splitsFinished}, {@code splitsEnded},
- * {@code splitsUnconfirmed}, {@code forwardMode} (0 or 1) and {@code forwardModeCheckpoint}.
+ * Metrics of one enumerator (the whole source), in the group {@value #GROUP} under the
+ * enumerator's metric group: {@value #SPLITS_BACKFILLING}, {@value #SPLITS_CACHING_UP}, {@value
+ * #SPLITS_FINISHED}, {@value #SPLITS_ENDED}, {@value #SPLITS_UNCONFIRMED}, {@value #FORWARD_MODE}
+ * (0 or 1) and {@value #FORWARD_MODE_CHECKPOINT}.
  *
  * <p>The coordinator thread publishes the figures with {@link #update}; reporters read them from
  * their own threads, so the gauges never touch the status table.
+ *
+ * <p>Lifecycle. Each enumerator registers its own gauges when it is created and removes them in
+ * {@link #close()}. A job's metric groups live as long as the job: a new job, even one of the same
+ * name, has new groups. Within a job, Flink keeps the coordinator's metric group when it creates
+ * the enumerator again (a global failover resets the coordinator and creates a new enumerator; the
+ * adaptive scheduler builds a new execution graph, and so a new coordinator, on every restart and
+ * rescale), and a gauge cannot be registered twice in one group. So the {@value #GROUP} group is
+ * the enumerator's own: it closes it on {@link #close()}, and a new enumerator first closes the
+ * one it finds, should the previous enumerator not have closed it yet (the adaptive scheduler
+ * closes the old coordinator asynchronously) or never (a coordinator closed before it was
+ * started does not close its enumerator). Flink then hands out a fresh group of the same name.
+ * The metrics of the newest enumerator are thus always the ones reported.
  */
 @Internal
-public final class BackfillEnumeratorMetrics {
+public final class BackfillEnumeratorMetrics implements AutoCloseable {
 
-    /**
-     * One instance per metric scope: when Flink creates the enumerator again (global failover,
-     * rescale) the coordinator's metrics keep their scope, and a gauge cannot be registered twice
-     * there; the new enumerator publishes through the gauges registered first. One small entry
-     * per source scope the JobManager has seen.
-     */
-    private static final Map<String, BackfillEnumeratorMetrics> BY_SCOPE = new ConcurrentHashMap<>();
+    /** The group, under the enumerator's metric group, that holds these metrics. */
+    public static final String GROUP = "backfill";
+
+    public static final String SPLITS_BACKFILLING = "splitsBackfilling";
+    public static final String SPLITS_CACHING_UP = "splitsCachingUp";
+    public static final String SPLITS_FINISHED = "splitsFinished";
+    public static final String SPLITS_ENDED = "splitsEnded";
+    public static final String SPLITS_UNCONFIRMED = "splitsUnconfirmed";
+    /** 1 while the source is in forward mode, else 0. */
+    public static final String FORWARD_MODE = "forwardMode";
+    /** The checkpoint that confirmed forward mode, -1 when not in forward mode. */
+    public static final String FORWARD_MODE_CHECKPOINT = "forwardModeCheckpoint";
+
+    private final MetricGroup group;
 
     private volatile int backfilling;
     private volatile int cachingUp;
@@ -33,22 +51,41 @@ public final class BackfillEnumeratorMetrics {
     private volatile boolean forwardMode;
     private volatile long forwardModeCheckpoint = -1;
 
-    /** The metrics of the given enumerator metric group, registered on first use. */
-    public static BackfillEnumeratorMetrics of(MetricGroup parent) {
-        return BY_SCOPE.computeIfAbsent(
-                parent.getMetricIdentifier(BackfillReaderMetrics.GROUP),
-                scope -> new BackfillEnumeratorMetrics(parent));
+    /**
+     * Registers the gauges in a new {@value #GROUP} group under {@code enumeratorGroup} (the
+     * group {@code SplitEnumeratorContext.metricGroup()} gives).
+     */
+    public BackfillEnumeratorMetrics(MetricGroup enumeratorGroup) {
+        this.group = ownGroup(enumeratorGroup);
+        group.gauge(SPLITS_BACKFILLING, () -> backfilling);
+        group.gauge(SPLITS_CACHING_UP, () -> cachingUp);
+        group.gauge(SPLITS_FINISHED, () -> finished);
+        group.gauge(SPLITS_ENDED, () -> ended);
+        group.gauge(SPLITS_UNCONFIRMED, () -> unconfirmed);
+        group.gauge(FORWARD_MODE, () -> forwardMode ? 1 : 0);
+        group.gauge(FORWARD_MODE_CHECKPOINT, () -> forwardModeCheckpoint);
     }
 
-    private BackfillEnumeratorMetrics(MetricGroup parent) {
-        MetricGroup group = parent.addGroup(BackfillReaderMetrics.GROUP);
-        group.gauge("splitsBackfilling", () -> backfilling);
-        group.gauge("splitsCachingUp", () -> cachingUp);
-        group.gauge("splitsFinished", () -> finished);
-        group.gauge("splitsEnded", () -> ended);
-        group.gauge("splitsUnconfirmed", () -> unconfirmed);
-        group.gauge("forwardMode", () -> forwardMode ? 1 : 0);
-        group.gauge("forwardModeCheckpoint", () -> forwardModeCheckpoint);
+    /**
+     * A group no other enumerator's gauges are in. Flink's groups return an open child of the same
+     * name if there is one and a new child if the one there is closed; a group that is not one of
+     * Flink's (a test's unregistered group) is taken as it is.
+     */
+    private static MetricGroup ownGroup(MetricGroup enumeratorGroup) {
+        MetricGroup found = enumeratorGroup.addGroup(GROUP);
+        if (!(found instanceof AbstractMetricGroup)) {
+            return found;
+        }
+        // left by an enumerator of this coordinator that was not closed (yet): its gauges go,
+        // this enumerator's take their names
+        closeGroup(found);
+        return enumeratorGroup.addGroup(GROUP);
+    }
+
+    private static void closeGroup(MetricGroup group) {
+        if (group instanceof AbstractMetricGroup) {
+            ((AbstractMetricGroup<?>) group).close();
+        }
     }
 
     public void update(
@@ -66,5 +103,14 @@ public final class BackfillEnumeratorMetrics {
         this.unconfirmed = unconfirmed;
         this.forwardMode = forwardMode;
         this.forwardModeCheckpoint = forwardModeCheckpoint;
+    }
+
+    /**
+     * Removes this enumerator's gauges. Closing only this instance's own group, never a group
+     * looked up by name, leaves a newer enumerator's gauges in place.
+     */
+    @Override
+    public void close() {
+        closeGroup(group);
     }
 }

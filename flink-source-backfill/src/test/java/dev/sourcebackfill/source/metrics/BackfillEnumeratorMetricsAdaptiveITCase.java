@@ -1,0 +1,99 @@
+package dev.sourcebackfill.source.metrics;
+
+import dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.EnumeratorGauges;
+import dev.sourcebackfill.source.testutils.FailureInjector;
+import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.Throttle;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.List;
+import java.util.UUID;
+
+import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.TIMEOUT;
+import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.awaitCurrentEnumeratorInForwardMode;
+import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.cancel;
+import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.numRestarts;
+import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.runUntilForwardModeAndCancel;
+import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.submit;
+import static dev.sourcebackfill.source.testutils.BackfillTestJobs.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The enumerator's metrics under the adaptive scheduler, which answers every failure (and every
+ * rescale) by building a new execution graph: the old graph's coordinators are closed
+ * asynchronously and a new coordinator, in the same metric group, restores the enumerator from
+ * the latest checkpoint.
+ */
+class BackfillEnumeratorMetricsAdaptiveITCase {
+
+    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .setConfiguration(adaptiveScheduler())
+                            .build());
+
+    private static Configuration adaptiveScheduler() {
+        Configuration conf = REPORTER.addToConfiguration(new Configuration());
+        conf.setString("jobmanager.scheduler", "adaptive");
+        return conf;
+    }
+
+    @Test
+    void afterAFailureInAMapTheNewEnumeratorIsReported() throws Exception {
+        // the same job ran before on this session cluster: same name, same chain of operators
+        JobID earlier =
+                runUntilForwardModeAndCancel(
+                        REPORTER,
+                        3,
+                        new Throttle<>(3_000),
+                        new FailureInjector(UUID.randomUUID().toString(), "", List.of()));
+
+        String run = UUID.randomUUID().toString();
+        JobClient job =
+                submit(
+                        EnumeratorMetricsJobs.log(5, 6_000),
+                        run,
+                        new Throttle<>(3_000),
+                        new FailureInjector(
+                                run, run, List.of(FailureInjector.Trigger.at("map", 0, 2_000))));
+        JobID id = job.getJobID();
+        Observations observed = Observations.of(run);
+        await("the restart", TIMEOUT, () -> numRestarts(REPORTER, id) == 1);
+
+        EnumeratorGauges current = awaitCurrentEnumeratorInForwardMode(REPORTER, id, 5);
+
+        List<EnumeratorGauges> all = EnumeratorGauges.of(REPORTER, id);
+        assertThat(all).as("enumerators of the job: %s", all).hasSize(2);
+        EnumeratorGauges failed = all.get(0).group == current.group ? all.get(1) : all.get(0);
+        assertThat(failed.isOpen()).as("the failed enumerator's group is closed").isFalse();
+        assertThat(failed.get("splitsFinished"))
+                .as("the failed enumerator's last figures (it failed while splits backfilled): %s", failed)
+                .isLessThan(5);
+        assertThat(current.identifier("splitsFinished"))
+                .as("the failed enumerator, the new one and the earlier job's publish under one identifier")
+                .isEqualTo(failed.identifier("splitsFinished"))
+                .isEqualTo(EnumeratorGauges.of(REPORTER, earlier).get(0).identifier("splitsFinished"));
+        assertThat(observed.failuresInjected.get()).as("failures injected").isEqualTo(1);
+        assertThat(numRestarts(REPORTER, id))
+                .as("restarts")
+                .isEqualTo(observed.failuresInjected.get());
+        assertThat(observed.enumeratorRestores.get())
+                .as("the enumerator was created again from the checkpoint")
+                .isEqualTo(1);
+        cancel(job);
+    }
+}
