@@ -60,7 +60,7 @@ class BackfillEnumeratorMetricsAdaptiveITCase {
                         REPORTER,
                         3,
                         new Throttle<>(3_000),
-                        new FailureInjector(UUID.randomUUID().toString(), "", List.of()));
+                        new FailureInjector(UUID.randomUUID().toString(), "", List.of(), true));
 
         String run = UUID.randomUUID().toString();
         JobClient job =
@@ -69,7 +69,7 @@ class BackfillEnumeratorMetricsAdaptiveITCase {
                         run,
                         new Throttle<>(3_000),
                         new FailureInjector(
-                                run, run, List.of(FailureInjector.Trigger.at("map", 0, 2_000))));
+                                run, run, List.of(FailureInjector.Trigger.at("map", 0, 2_000)), true));
         JobID id = job.getJobID();
         Observations observed = Observations.of(run);
         await("the restart", TIMEOUT, () -> numRestarts(REPORTER, id) == 1);
