@@ -3,6 +3,7 @@ package dev.sourcebackfill.benchmark;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -33,6 +34,8 @@ final class BenchCluster implements AutoCloseable {
     static BenchCluster start(int parallelism) throws Exception {
         Configuration conf = new Configuration();
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64m"));
+        // no job of the harness injects failures: a failover fails the run instead of hiding
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         MiniCluster cluster =
                 new MiniCluster(
                         new MiniClusterConfiguration.Builder()
