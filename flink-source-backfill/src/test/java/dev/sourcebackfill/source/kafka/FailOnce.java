@@ -1,17 +1,33 @@
 package dev.sourcebackfill.source.kafka;
 
-import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.functions.RichMapFunction;
 
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Fails the task once when the run's records seen (all subtasks, all attempts) reach a count. */
-final class FailOnce implements MapFunction<PartitionRecord, PartitionRecord> {
+final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
     private static final long serialVersionUID = 1L;
     static final Map<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
     static final Map<String, AtomicBoolean> FIRED = new ConcurrentHashMap<>();
+    /** job -> the attempt numbers of the tasks that failed on purpose, one entry per failure. */
+    static final Map<JobID, List<Integer>> FAILED_ATTEMPTS = new ConcurrentHashMap<>();
+
+    /**
+     * How many of the failures injected into a job (one failover region: the jobs are keyed)
+     * came in an attempt that another injected failure had already failed: Flink restarts once
+     * for all failures of one attempt.
+     */
+    static long mergedFailures(JobID job) {
+        List<Integer> attempts = FAILED_ATTEMPTS.getOrDefault(job, List.of());
+        return attempts.size() - new HashSet<>(attempts).size();
+    }
 
     private final String key;
     private final long atRecord;
@@ -54,6 +70,9 @@ final class FailOnce implements MapFunction<PartitionRecord, PartitionRecord> {
                         ? record.partitionKey().equals(partition) && record.offset >= atOffset
                         : seen >= atRecord;
         if (due && FIRED.computeIfAbsent(key, k -> new AtomicBoolean()).compareAndSet(false, true)) {
+            FAILED_ATTEMPTS
+                    .computeIfAbsent(getRuntimeContext().getJobInfo().getJobId(), k -> new CopyOnWriteArrayList<>())
+                    .add(getRuntimeContext().getTaskInfo().getAttemptNumber());
             throw new IllegalStateException("injected failure at record " + seen + " (" + record.partitionKey() + "@" + record.offset + ")");
         }
         return record;
