@@ -32,6 +32,10 @@ public interface BackfillListener extends Serializable {
      */
     default void onForwardMode(int subtask, long checkpointId, long backfilledRecords) {}
 
-    /** A bounded split emitted everything below its stopping offset. */
+    /**
+     * A bounded split emitted everything below its stopping offset, or was given to the reader
+     * with nothing left to emit (empty from the start, or restored after it ended: then a
+     * listener is told again after each restore).
+     */
     default void onSplitEnded(int subtask, String splitId, long nextOffset) {}
 }

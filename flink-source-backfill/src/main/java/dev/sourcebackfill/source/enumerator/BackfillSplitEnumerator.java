@@ -53,6 +53,11 @@ public final class BackfillSplitEnumerator
     private boolean noMoreSplits;
     private long lastCompletedCheckpoint = -1;
     @Nullable private Boolean backlogSignalled;
+    /**
+     * A bounded reader may have finished, so no backlog change is signalled; saves scanning the
+     * table on every report. Cleared when a reader is reset (it registers again).
+     */
+    private boolean backlogFrozen;
     /** Readers told that no more splits come; such a reader finishes once its splits ended. */
     private final java.util.Set<Integer> noMoreSplitsSignalled = new java.util.HashSet<>();
     private final BackfillEnumeratorMetrics metrics;
@@ -194,6 +199,7 @@ public final class BackfillSplitEnumerator
         tracker.resetSubtask(subtaskId, lastCompletedCheckpoint);
         // the restored reader registers again and is told about no more splits again
         noMoreSplitsSignalled.remove(subtaskId);
+        backlogFrozen = false;
         tracker.returnSplits(splits);
         if (gate.invalidate()) {
             LOG.info("The source leaves forward mode until the next confirming checkpoint");
@@ -304,10 +310,16 @@ public final class BackfillSplitEnumerator
                 gate.forwardCheckpoint());
         boolean backlog = !gate.isForward();
         if (backlogSignalled == null || backlogSignalled != backlog) {
-            if (anyReaderMayHaveFinished()) {
-                // Flink sends the backlog signal to every reader as an event; a bounded job
-                // near its end keeps the signal it has rather than reach a finishing task
-                LOG.debug("Backlog stays {}: some reader may have finished", backlogSignalled);
+            if (backlogFrozen || anyReaderMayHaveFinished()) {
+                // Flink sends the backlog signal to every reader as an event, and one that
+                // reaches a finishing task fails the job: once a bounded reader may have
+                // finished, the source keeps the signal it has (until a reader is reset)
+                if (!backlogFrozen) {
+                    LOG.info(
+                            "Backlog signal stays {}: a bounded reader may have finished",
+                            backlogSignalled);
+                }
+                backlogFrozen = true;
                 return;
             }
             backlogSignalled = backlog;

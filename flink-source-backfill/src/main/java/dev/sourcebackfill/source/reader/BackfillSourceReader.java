@@ -107,15 +107,17 @@ public final class BackfillSourceReader<T>
         List<SplitStatus> statuses = new ArrayList<>(splits.size());
         for (BackfillSplit split : splits) {
             if (split.isEnded()) {
-                // restored from a checkpoint after it ended: nothing to read, only to report
+                // restored after it ended, or empty from the start: nothing to read, only to
+                // report (again)
                 endedSplits.put(split.splitId(), split);
                 statuses.add(SplitStatus.of(split, true));
                 LOG.info(
-                        "Subtask {} was given split {}, which ended at offset {}; it reports the "
-                                + "end again",
+                        "Subtask {} was given split {}, which has ended at offset {}; it reports "
+                                + "the end",
                         context.getIndexOfSubtask(),
                         split.splitId(),
                         split.nextOffset());
+                listener.onSplitEnded(context.getIndexOfSubtask(), split.splitId(), split.nextOffset());
                 continue;
             }
             toRead.add(split);
@@ -259,16 +261,17 @@ public final class BackfillSourceReader<T>
     @Override
     public List<BackfillSplit> snapshotState(long checkpointId) {
         List<BackfillSplit> splits = super.snapshotState(checkpointId);
+        if (!endedSplits.isEmpty()) {
+            List<BackfillSplit> withEnded = new ArrayList<>(splits.size() + endedSplits.size());
+            withEnded.addAll(splits);
+            withEnded.addAll(endedSplits.values());
+            splits = withEnded;
+        }
         if (checkpointOffsets != null) {
+            // ended splits too: their final offset (the stopping offset) is what the log gets
             checkpointOffsets.snapshotted(checkpointId, splits);
         }
-        if (endedSplits.isEmpty()) {
-            return splits;
-        }
-        List<BackfillSplit> withEnded = new ArrayList<>(splits.size() + endedSplits.size());
-        withEnded.addAll(splits);
-        withEnded.addAll(endedSplits.values());
-        return withEnded;
+        return splits;
     }
 
     @Override

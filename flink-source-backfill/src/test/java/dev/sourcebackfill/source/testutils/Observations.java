@@ -47,7 +47,10 @@ public final class Observations {
     public final AtomicLong subtaskResets = new AtomicLong();
     /** Splits some reader reported FINISHED at least once (through the source's listener). */
     public final Set<String> finishedSplits = ConcurrentHashMap.newKeySet();
-    /** Checkpoints some reader or the enumerator was notified of as completed. */
+    /**
+     * Checkpoints some reader task was notified of as completed. Not the enumerator's
+     * notifications: forward mode is decided in those, so they would prove nothing.
+     */
     public final Set<Long> completedCheckpoints = ConcurrentHashMap.newKeySet();
     /** How often an enumerator was created from a checkpoint (restore, global failover). */
     public final AtomicLong enumeratorRestores = new AtomicLong();
@@ -117,7 +120,7 @@ public final class Observations {
             }
             if (!completedCheckpoints.contains(checkpoint)) {
                 problems.add("forward mode on subtask " + subtask + " at checkpoint " + checkpoint
-                        + ", which no reader and no enumerator was told completed");
+                        + ", which no reader was told completed");
             }
             if (readers.isEmpty()) {
                 problems.add("forward mode at checkpoint " + checkpoint

@@ -57,7 +57,7 @@ class ObservationsTest {
         assertThat(obs.forwardModeProblems())
                 .singleElement()
                 .asString()
-                .contains("which no reader and no enumerator was told completed");
+                .contains("which no reader was told completed");
         obs.completedCheckpoints.add(7L);
         assertThat(obs.forwardModeProblems()).isEmpty();
     }

@@ -219,7 +219,6 @@ public final class ObservedSource<T>
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) throws Exception {
-            observations.completedCheckpoints.add(checkpointId);
             enumerator.notifyCheckpointComplete(checkpointId);
         }
 

@@ -1,0 +1,55 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.testutils.FakeLog;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A freshly discovered split that is empty (start == stop, e.g. an empty bounded Kafka
+ * partition) needs no fetcher: the reader reports it ended at once and tells the listener so.
+ */
+class EmptyBoundedSplitTest {
+
+    @Test
+    void anEmptyBoundedSplitIsReportedEndedToTheListener() throws Exception {
+        List<String> ended = new CopyOnWriteArrayList<>();
+        BackfillListener listener =
+                new BackfillListener() {
+                    @Override
+                    public void onSplitEnded(int subtask, String splitId, long nextOffset) {
+                        ended.add(splitId);
+                    }
+                };
+        TestingReaderContext context = new TestingReaderContext();
+        BackfillSourceReader<String> reader =
+                BackfillSourceReader.create(
+                        new FakeLog(true), new Configuration(), context, Duration.ofMillis(5), listener);
+        try {
+            reader.start();
+            reader.addSplits(
+                    List.of(new BackfillSplit("e", HandoverState.BACKFILLING, 7, 7, OptionalLong.of(7))));
+            TestingReaderOutput<String> output = new TestingReaderOutput<>();
+            for (int i = 0; i < 50 && ended.isEmpty(); i++) {
+                reader.pollNext(output);
+                Thread.sleep(2);
+            }
+            assertThat(ended).containsExactly("e");
+        } finally {
+            reader.close();
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.event.SplitStatusReportEvent;
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+import dev.sourcebackfill.source.spi.OffsetCommitter;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.testutils.FakeLog;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The reader keeps ended splits in its snapshot, and hands them to the offset committer too:
+ * a bounded split's final offset (its stopping offset) is committed (Kafka: the group's
+ * committed offset of an ended partition reaches its stopping offset, so lag tools show zero).
+ */
+class EndedSplitOffsetCommitTest {
+
+    /** FakeLog plus an offset committer that records what it is given. */
+    static final class CommittingLog implements BackfillLog<String> {
+        private static final long serialVersionUID = 1L;
+        final transient FakeLog log;
+        final transient List<Map<String, Long>> commits = new CopyOnWriteArrayList<>();
+
+        CommittingLog(FakeLog log) {
+            this.log = log;
+        }
+
+        @Override
+        public LogSplitDiscoverer createSplitDiscoverer() {
+            return log.createSplitDiscoverer();
+        }
+
+        @Override
+        public LogReader<String> createBackfillReader(SourceReaderContext context) {
+            return log.createBackfillReader(context);
+        }
+
+        @Override
+        public LogReader<String> createUpstreamReader(SourceReaderContext context) {
+            return log.createUpstreamReader(context);
+        }
+
+        @Override
+        public boolean isUpstreamSeekable() {
+            return log.isUpstreamSeekable();
+        }
+
+        @Override
+        public Optional<OffsetCommitter> createOffsetCommitter(SourceReaderContext context) {
+            return Optional.of((checkpointId, nextOffsets) -> commits.add(Map.copyOf(nextOffsets)));
+        }
+
+        @Override
+        public TypeInformation<String> getProducedType() {
+            return log.getProducedType();
+        }
+    }
+
+    @Test
+    void anEndedSplitsFinalOffsetIsCommitted() throws Exception {
+        CommittingLog log = new CommittingLog(new FakeLog(true).write("a", 0, 1, 2).write("b", 0, 1));
+        TestingReaderContext context = new TestingReaderContext();
+        TestingReaderOutput<String> output = new TestingReaderOutput<>();
+        BackfillSourceReader<String> reader =
+                BackfillSourceReader.create(
+                        log, new Configuration(), context, Duration.ofMillis(5), BackfillListener.NO_OP);
+        try {
+            reader.start();
+            reader.addSplits(
+                    List.of(
+                            new BackfillSplit("a", HandoverState.BACKFILLING, 0, 3, OptionalLong.of(3)),
+                            new BackfillSplit("b", HandoverState.BACKFILLING, 0, 2, OptionalLong.empty())));
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!endedReported(context, "a")) {
+                assertThat(System.nanoTime()).as("waiting for a to end").isLessThan(deadline);
+                reader.pollNext(output);
+                Thread.sleep(1);
+            }
+            List<BackfillSplit> snapshot = reader.snapshotState(1);
+            assertThat(snapshot).anyMatch(s -> s.splitId().equals("a") && s.isEnded());
+            reader.notifyCheckpointComplete(1);
+            assertThat(log.commits).isNotEmpty();
+            assertThat(log.commits.get(log.commits.size() - 1))
+                    .as("offsets committed for completed checkpoint 1, whose snapshot has a ended at 3")
+                    .containsEntry("a", 3L);
+        } finally {
+            reader.close();
+        }
+    }
+
+    private static boolean endedReported(TestingReaderContext context, String splitId) {
+        return context.getSentEvents().stream()
+                .filter(e -> e instanceof SplitStatusReportEvent)
+                .flatMap(e -> ((SplitStatusReportEvent) e).statuses().stream())
+                .anyMatch(s -> s.splitId().equals(splitId) && s.ended());
+    }
+}
