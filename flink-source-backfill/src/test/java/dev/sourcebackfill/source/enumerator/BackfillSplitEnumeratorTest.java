@@ -443,17 +443,7 @@ class BackfillSplitEnumeratorTest {
 
     @Test
     void forwardModeIsNotSentToABoundedReaderThatMayHaveFinished() throws Throwable {
-        context.close();
-        context = new RecordingContext(PARALLELISM);
-        FakeDiscoverer bounded = new FakeDiscoverer();
-        bounded.mayDiscoverMore = false;
-        bounded.splits.add(DiscoveredSplit.backfilled("s-0", 0, 10).withStoppingOffset(20));
-        bounded.splits.add(DiscoveredSplit.backfilled("s-1", 0, 10).withStoppingOffset(20));
-        enumerator = new BackfillSplitEnumerator(context, bounded, true, Duration.ZERO, null);
-        enumerator.start();
-        context.runNextOneTimeCallable();
-        registerReader(0);
-        registerReader(1);
+        startBoundedWithOneSplitPerReader();
         String ended = owned(0).get(0);
         String live = owned(1).get(0);
         reportFrom(0, incarnation.get(0), List.of(new SplitStatus(ended, FINISHED, 20, true)));
@@ -470,17 +460,7 @@ class BackfillSplitEnumeratorTest {
     @Test
     void aBoundedSourceTellsEachReaderOnceThatNoMoreSplitsComeAndSendsNoBacklogSignalNearTheEnd()
             throws Throwable {
-        context.close();
-        context = new RecordingContext(PARALLELISM);
-        FakeDiscoverer bounded = new FakeDiscoverer();
-        bounded.mayDiscoverMore = false;
-        bounded.splits.add(DiscoveredSplit.backfilled("s-0", 0, 10).withStoppingOffset(20));
-        bounded.splits.add(DiscoveredSplit.backfilled("s-1", 0, 10).withStoppingOffset(20));
-        enumerator = new BackfillSplitEnumerator(context, bounded, true, Duration.ZERO, null);
-        enumerator.start();
-        context.runNextOneTimeCallable();
-        registerReader(0);
-        registerReader(1);
+        startBoundedWithOneSplitPerReader();
         String ended = owned(0).get(0);
         String live = owned(1).get(0);
         // every later call that assigns (reports, readers registering) must not signal again
@@ -534,6 +514,21 @@ class BackfillSplitEnumeratorTest {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** A bounded source over two splits with stops, one per reader, both readers registered. */
+    private void startBoundedWithOneSplitPerReader() throws Throwable {
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        FakeDiscoverer bounded = new FakeDiscoverer();
+        bounded.mayDiscoverMore = false;
+        bounded.splits.add(DiscoveredSplit.backfilled("s-0", 0, 10).withStoppingOffset(20));
+        bounded.splits.add(DiscoveredSplit.backfilled("s-1", 0, 10).withStoppingOffset(20));
+        enumerator = new BackfillSplitEnumerator(context, bounded, true, Duration.ZERO, null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        registerReader(0);
+        registerReader(1);
+    }
 
     private void enterForwardMode(long checkpointId) {
         reportAll(FINISHED);
