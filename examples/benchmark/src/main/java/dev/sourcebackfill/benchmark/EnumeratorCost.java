@@ -47,8 +47,7 @@ final class EnumeratorCost {
         LogSplitDiscoverer discoverer = initial -> discovered;
         Result result = new Result();
         BackfillEnumeratorStateSerializer serializer = new BackfillEnumeratorStateSerializer();
-        try (MockSplitEnumeratorContext<BackfillSplit> context =
-                new MockSplitEnumeratorContext<>(PARALLELISM)) {
+        try (MockSplitEnumeratorContext<BackfillSplit> context = new BacklogTakingContext()) {
             BackfillSplitEnumerator enumerator =
                     new BackfillSplitEnumerator(context, discoverer, false, Duration.ZERO, null);
             enumerator.start();
@@ -116,5 +115,16 @@ final class EnumeratorCost {
                 result.stateBytes = bytes.length;
             }
         }
+    }
+
+    /** Flink's mock context, which refuses backlog signals; the enumerator sends them. */
+    private static final class BacklogTakingContext
+            extends MockSplitEnumeratorContext<BackfillSplit> {
+        BacklogTakingContext() {
+            super(PARALLELISM);
+        }
+
+        @Override
+        public void setIsProcessingBacklog(boolean isProcessingBacklog) {}
     }
 }

@@ -10,6 +10,7 @@ import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -25,9 +26,11 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Owns the global per-split backfill status. It discovers splits, assigns each to a fixed reader,
@@ -59,7 +62,7 @@ public final class BackfillSplitEnumerator
      */
     private boolean backlogFrozen;
     /** Readers told that no more splits come; such a reader finishes once its splits ended. */
-    private final java.util.Set<Integer> noMoreSplitsSignalled = new java.util.HashSet<>();
+    private final Set<Integer> noMoreSplitsSignalled = new HashSet<>();
     private final BackfillEnumeratorMetrics metrics;
 
     public BackfillSplitEnumerator(
@@ -324,11 +327,7 @@ public final class BackfillSplitEnumerator
             }
             backlogSignalled = backlog;
             LOG.info("The source {} processing backlog", backlog ? "is" : "is no longer");
-            try {
-                context.setIsProcessingBacklog(backlog);
-            } catch (UnsupportedOperationException e) {
-                LOG.debug("The enumerator context does not take backlog signals");
-            }
+            context.setIsProcessingBacklog(backlog);
         }
     }
 
@@ -345,12 +344,12 @@ public final class BackfillSplitEnumerator
         }
     }
 
-    // ------------------------------------------------------------------ for tests
-
+    @VisibleForTesting
     boolean isForwardMode() {
         return gate.isForward();
     }
 
+    @VisibleForTesting
     SplitStatusTracker tracker() {
         return tracker;
     }

@@ -68,8 +68,4 @@ final class ForwardModeGate {
     long forwardCheckpoint() {
         return forwardCheckpoint;
     }
-
-    boolean hasEligibleSnapshot(long checkpointId) {
-        return eligibleSnapshots.contains(checkpointId);
-    }
 }

@@ -10,6 +10,7 @@ import dev.sourcebackfill.source.split.BackfillSplitState;
 import dev.sourcebackfill.source.split.HandoverState;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -304,12 +305,14 @@ public final class BackfillSourceReader<T>
         return mode.isForward() ? forwardModeCheckpoint : -1;
     }
 
-    /** Statuses not yet acknowledged by the enumerator; for tests. */
+    /** Statuses not yet acknowledged by the enumerator. */
+    @VisibleForTesting
     int unacknowledgedReports() {
         return reporter.unacknowledgedCount();
     }
 
-    /** Whether the reader has ended its input and waits for acknowledgements; for tests. */
+    /** Whether the reader has ended its input and waits for acknowledgements. */
+    @VisibleForTesting
     boolean isWaitingForAcknowledgements() {
         return !acknowledged.isDone();
     }

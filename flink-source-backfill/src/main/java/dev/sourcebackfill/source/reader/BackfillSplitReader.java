@@ -6,6 +6,7 @@ import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -18,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import javax.annotation.Nullable;
 
@@ -120,7 +122,7 @@ final class BackfillSplitReader<T>
                 }
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -193,7 +195,7 @@ final class BackfillSplitReader<T>
                 handovers.get(splitId).onUpstreamStarted();
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -255,7 +257,7 @@ final class BackfillSplitReader<T>
                         try {
                             handover.onUpstreamRecord(offset, timestamp, value);
                         } catch (IOException e) {
-                            throw new java.io.UncheckedIOException(e);
+                            throw new UncheckedIOException(e);
                         }
                     }
                 });
@@ -371,7 +373,8 @@ final class BackfillSplitReader<T>
         return upstreamReader;
     }
 
-    /** For tests: whether the backfill reader is open. */
+    /** Whether the backfill reader is open. */
+    @VisibleForTesting
     boolean hasBackfillReader() {
         return backfillReader != null;
     }

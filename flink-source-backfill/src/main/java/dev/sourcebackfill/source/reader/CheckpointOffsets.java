@@ -1,6 +1,7 @@
 package dev.sourcebackfill.source.reader;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.spi.OffsetCommitter;
@@ -56,7 +57,8 @@ final class CheckpointOffsets implements AutoCloseable {
         done.clear();
     }
 
-    /** For tests: checkpoints whose positions wait for completion. */
+    /** Checkpoints whose positions wait for completion. */
+    @VisibleForTesting
     int pendingCheckpoints() {
         return pending.size();
     }
