@@ -24,9 +24,11 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 
 step "building the job jar and the cluster's lib/"
 rm -rf "$work" && mkdir -p "$work/conf" "$work/log" "$work/out"
-(cd "$repo" && mvn -q -B -ntp -pl examples -am -DskipTests package)
-(cd "$repo" && mvn -q -B -ntp -pl examples dependency:copy-dependencies -DincludeScope=provided \
-    -DoutputDirectory="$work/lib")
+# one reactor, so that the library's modules resolve from it (nothing needs to be installed); the
+# provided scope is what a Flink distribution's lib/ holds (the library modules' own provided
+# dependencies are a subset of the examples')
+(cd "$repo" && mvn -q -B -ntp -pl examples -am -DskipTests package dependency:copy-dependencies \
+    -DincludeScope=provided -DoutputDirectory="$work/lib")
 cp "$here/log4j.properties" "$work/conf/log4j.properties"
 
 rpc_port=$(free_port); rest_port=$(free_port)
@@ -104,7 +106,7 @@ job_running() { # every vertex RUNNING
 slots_at_least() { rest /overview | json "'ok' if d['slots-total']>=$1 else exit(1)"; }
 backfill_metric() { # sum of a source metric over its subtasks
   local vid
-  vid=$(rest "/jobs/$job" | json "[v['id'] for v in d['vertices'] if 'generated-log' in v['name']][0]")
+  vid=$(rest "/jobs/$job" | json "[v['id'] for v in d['vertices'] if 'datagen-log' in v['name']][0]")
   local name
   name=$(rest "/jobs/$job/vertices/$vid/subtasks/metrics" | json "[m['id'] for m in d if m['id'].endswith('backfill.$1')][0]")
   rest "/jobs/$job/vertices/$vid/subtasks/metrics?get=$name&agg=sum" | json "int(d[0]['sum'])"

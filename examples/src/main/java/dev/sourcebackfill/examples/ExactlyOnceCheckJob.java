@@ -1,8 +1,8 @@
 package dev.sourcebackfill.examples;
 
 import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.generated.GeneratedLog;
-import dev.sourcebackfill.source.generated.GeneratedRecord;
+import dev.sourcebackfill.source.datagen.DatagenLog;
+import dev.sourcebackfill.source.datagen.DatagenRecord;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -22,7 +22,7 @@ import org.apache.flink.util.ParameterTool;
 import java.time.Duration;
 
 /**
- * The end-to-end check: a bounded job over the generated log whose keyed, checkpointed checker
+ * The end-to-end check: a bounded job over the datagen log whose keyed, checkpointed checker
  * verifies every (partition, offset) arrives exactly once and in order, and writes one line per
  * completed partition ({@code COMPLETE p count}) and one per violation ({@code VIOLATION ...}) to
  * an exactly-once file sink. Run it, restart it, rescale it: the committed output must hold
@@ -38,8 +38,8 @@ public final class ExactlyOnceCheckJob {
 
     public static void main(String[] args) throws Exception {
         ParameterTool params = ParameterTool.fromArgs(args);
-        GeneratedLog log =
-                GeneratedLog.builder()
+        DatagenLog log =
+                DatagenLog.builder()
                         .partitions(params.getInt("partitions", 8))
                         .historyPerPartition(params.getLong("history", 400_000))
                         .liveRatePerSecond(params.getDouble("rate", 2_000))
@@ -49,16 +49,16 @@ public final class ExactlyOnceCheckJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.enableCheckpointing(params.getLong("checkpoint-interval-ms", 1_000));
 
-        BackfillSource<GeneratedRecord> source =
-                BackfillSource.<GeneratedRecord>builder()
+        BackfillSource<DatagenRecord> source =
+                BackfillSource.<DatagenRecord>builder()
                         .setLog(log)
                         .setBounded()
                         .setSplitDiscoveryInterval(Duration.ofSeconds(5))
                         .setListener(new ConsoleProgress(log.epochMillis()))
                         .build();
-        DataStream<GeneratedRecord> records =
-                env.fromSource(source, WatermarkStrategy.noWatermarks(), "generated-log")
-                        .uid("generated-log");
+        DataStream<DatagenRecord> records =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "datagen-log")
+                        .uid("datagen-log");
         double maxRate = params.getDouble("max-rate-per-subtask", 0);
         if (maxRate > 0) {
             // slows the whole job so that an outside script can act while splits backfill
@@ -77,7 +77,7 @@ public final class ExactlyOnceCheckJob {
     }
 
     /** Lets at most {@code recordsPerSecond} records a second through, per subtask. */
-    static final class Throttle implements MapFunction<GeneratedRecord, GeneratedRecord> {
+    static final class Throttle implements MapFunction<DatagenRecord, DatagenRecord> {
         private final long nanosPerRecord;
         private transient long next;
 
@@ -86,7 +86,7 @@ public final class ExactlyOnceCheckJob {
         }
 
         @Override
-        public GeneratedRecord map(GeneratedRecord value) throws Exception {
+        public DatagenRecord map(DatagenRecord value) throws Exception {
             long now = System.nanoTime();
             next = Math.max(next, now) + nanosPerRecord;
             long wait = next - now;
@@ -98,12 +98,12 @@ public final class ExactlyOnceCheckJob {
     }
 
     /** Keyed by partition: the next record must be the next existing offset after the last. */
-    static final class Checker extends KeyedProcessFunction<Integer, GeneratedRecord, String> {
-        private final GeneratedLog log;
+    static final class Checker extends KeyedProcessFunction<Integer, DatagenRecord, String> {
+        private final DatagenLog log;
         private transient ValueState<Long> last;
         private transient ValueState<Long> count;
 
-        Checker(GeneratedLog log) {
+        Checker(DatagenLog log) {
             this.log = log;
         }
 
@@ -114,12 +114,12 @@ public final class ExactlyOnceCheckJob {
         }
 
         @Override
-        public void processElement(GeneratedRecord record, Context ctx, Collector<String> out)
+        public void processElement(DatagenRecord record, Context ctx, Collector<String> out)
                 throws Exception {
             int p = record.partition;
             long expected = next(p, last.value() == null ? -1 : last.value());
             if (record.offset != expected
-                    || record.payload != GeneratedLog.payloadOf(p, record.offset)) {
+                    || record.payload != DatagenLog.payloadOf(p, record.offset)) {
                 out.collect("VIOLATION partition " + p + " expected " + expected + " got " + record.offset);
             }
             long n = (count.value() == null ? 0 : count.value()) + 1;

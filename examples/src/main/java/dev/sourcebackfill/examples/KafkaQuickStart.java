@@ -13,7 +13,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.ParameterTool;
 
 import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.kafka.KafkaBackfillSource;
+import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -40,7 +40,7 @@ public final class KafkaQuickStart {
         long checkpointInterval = params.getLong("checkpoint-interval-ms", 1_000);
 
         KafkaBackfillSourceBuilder<String> builder =
-                KafkaBackfillSource.<String>builder()
+                KafkaBackfill.<String>sourceBuilder()
                         .setBootstrapServers(servers)
                         .setTopics(topic)
                         .setDeserializer(new Described())

@@ -1,7 +1,7 @@
 package dev.sourcebackfill.examples;
 
-import dev.sourcebackfill.source.generated.GeneratedLog;
-import dev.sourcebackfill.source.generated.GeneratedRecord;
+import dev.sourcebackfill.source.datagen.DatagenLog;
+import dev.sourcebackfill.source.datagen.DatagenRecord;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
@@ -14,17 +14,17 @@ import java.util.TreeMap;
  * Chained to the source: prints, at most every {@code interval}, each of its subtask's
  * partitions' backfill progress and the overall figure, then the live records' rate.
  */
-final class ProgressPrinter extends RichMapFunction<GeneratedRecord, GeneratedRecord> {
+final class ProgressPrinter extends RichMapFunction<DatagenRecord, DatagenRecord> {
 
     private static final long serialVersionUID = 1L;
 
-    private final GeneratedLog log;
+    private final DatagenLog log;
     private final long intervalMillis;
     private transient Map<Integer, long[]> partitions; // partition -> {last offset, records}
     private transient long lastPrint;
     private transient long liveSinceLastPrint;
 
-    ProgressPrinter(GeneratedLog log, Duration interval) {
+    ProgressPrinter(DatagenLog log, Duration interval) {
         this.log = log;
         this.intervalMillis = interval.toMillis();
     }
@@ -36,7 +36,7 @@ final class ProgressPrinter extends RichMapFunction<GeneratedRecord, GeneratedRe
     }
 
     @Override
-    public GeneratedRecord map(GeneratedRecord record) {
+    public DatagenRecord map(DatagenRecord record) {
         long[] p = partitions.computeIfAbsent(record.partition, k -> new long[2]);
         p[0] = record.offset;
         p[1]++;

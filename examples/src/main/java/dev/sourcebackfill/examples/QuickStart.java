@@ -2,9 +2,9 @@ package dev.sourcebackfill.examples;
 
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.BackfillSourceBuilder;
-import dev.sourcebackfill.source.generated.GeneratedLog;
-import dev.sourcebackfill.source.generated.GeneratedLogBuilder;
-import dev.sourcebackfill.source.generated.GeneratedRecord;
+import dev.sourcebackfill.source.datagen.DatagenLog;
+import dev.sourcebackfill.source.datagen.DatagenLogBuilder;
+import dev.sourcebackfill.source.datagen.DatagenRecord;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -14,7 +14,7 @@ import org.apache.flink.util.ParameterTool;
 import java.time.Duration;
 
 /**
- * Quick start: a job over the library's generated log that backfills every partition's history,
+ * Quick start: a job over the datagen log (a deterministic demo log) that backfills every partition's history,
  * hands each over to the live upstream and prints its progress. Run it with no arguments on an
  * embedded MiniCluster, or submit the shaded jar with {@code flink run}, unchanged.
  *
@@ -35,8 +35,8 @@ public final class QuickStart {
         long checkpointInterval = params.getLong("checkpoint-interval-ms", 1_000);
         boolean unbounded = params.has("unbounded");
 
-        GeneratedLogBuilder log =
-                GeneratedLog.builder()
+        DatagenLogBuilder log =
+                DatagenLog.builder()
                         .partitions(partitions)
                         .historyPerPartition(history)
                         .liveRatePerSecond(rate);
@@ -44,13 +44,13 @@ public final class QuickStart {
             // the live part lasts about live-seconds after the backfill's start
             log.boundedAfterLiveRecords((long) (rate * liveSeconds));
         }
-        GeneratedLog generated = log.build();
+        DatagenLog datagen = log.build();
 
-        BackfillSourceBuilder<GeneratedRecord> builder =
-                BackfillSource.<GeneratedRecord>builder()
-                        .setLog(generated)
+        BackfillSourceBuilder<DatagenRecord> builder =
+                BackfillSource.<DatagenRecord>builder()
+                        .setLog(datagen)
                         .setSplitDiscoveryInterval(Duration.ofSeconds(5))
-                        .setListener(new ConsoleProgress(generated.epochMillis()));
+                        .setListener(new ConsoleProgress(datagen.epochMillis()));
         if (!unbounded) {
             builder.setBounded();
         }
@@ -61,10 +61,10 @@ public final class QuickStart {
 
         System.out.printf(
                 "QuickStart: %s, parallelism %d, checkpoints every %d ms%n",
-                generated, parallelism, checkpointInterval);
-        env.fromSource(builder.build(), WatermarkStrategy.noWatermarks(), "generated-log")
-                .uid("generated-log")
-                .map(new ProgressPrinter(generated, Duration.ofSeconds(1)))
+                datagen, parallelism, checkpointInterval);
+        env.fromSource(builder.build(), WatermarkStrategy.noWatermarks(), "datagen-log")
+                .uid("datagen-log")
+                .map(new ProgressPrinter(datagen, Duration.ofSeconds(1)))
                 .name("progress")
                 .sinkTo(new DiscardingSink<>())
                 .name("discard");

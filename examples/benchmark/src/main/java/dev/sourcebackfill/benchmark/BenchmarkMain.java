@@ -50,7 +50,7 @@ public final class BenchmarkMain {
                 settings.parallelism);
         Path checkpoints = Files.createTempDirectory("backfill-benchmark");
         try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
-            GeneratedThroughput throughput = new GeneratedThroughput(cluster, settings);
+            DatagenThroughput throughput = new DatagenThroughput(cluster, settings);
             double backfillRate = backfillThroughput(report, throughput, settings);
             forwardThroughput(report, throughput, settings, backfillRate);
             handoverLatency(report, new HandoverLatency(cluster, settings), settings);
@@ -70,7 +70,7 @@ public final class BenchmarkMain {
     }
 
     private static double backfillThroughput(
-            Report report, GeneratedThroughput throughput, BenchmarkSettings settings)
+            Report report, DatagenThroughput throughput, BenchmarkSettings settings)
             throws Exception {
         say(
                 "1. backfill throughput: %d records over %d partitions, %d rounds against NumberSequenceSource",
@@ -95,7 +95,7 @@ public final class BenchmarkMain {
     }
 
     private static void forwardThroughput(
-            Report report, GeneratedThroughput throughput, BenchmarkSettings settings, double backfillRate)
+            Report report, DatagenThroughput throughput, BenchmarkSettings settings, double backfillRate)
             throws Exception {
         say("2. forward-mode throughput: live records after forward mode, upstream 2x the backfill's rate");
         Samples ours = new Samples();

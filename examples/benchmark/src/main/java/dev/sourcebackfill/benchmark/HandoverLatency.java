@@ -1,6 +1,6 @@
 package dev.sourcebackfill.benchmark;
 
-import dev.sourcebackfill.source.generated.GeneratedLog;
+import dev.sourcebackfill.source.datagen.DatagenLog;
 
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -27,8 +27,8 @@ final class HandoverLatency {
 
     /** One run; the latency in seconds. */
     double run(Duration checkpointInterval) throws Exception {
-        GeneratedLog log =
-                GeneratedLog.builder()
+        DatagenLog log =
+                DatagenLog.builder()
                         .partitions(settings.partitions)
                         .historyPerPartition(50_000)
                         .liveRatePerSecond(1_000)

@@ -1,7 +1,7 @@
 package dev.sourcebackfill.benchmark;
 
 import dev.sourcebackfill.source.kafka.InProcessKafka;
-import dev.sourcebackfill.source.kafka.KafkaBackfillSource;
+import dev.sourcebackfill.source.kafka.KafkaBackfill;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
@@ -22,7 +22,7 @@ import java.util.Properties;
 import java.util.UUID;
 
 /**
- * {@link KafkaBackfillSource} against Flink's {@link KafkaSource}, both from the earliest offsets
+ * the Kafka adapter ({@link KafkaBackfill}) against Flink's {@link KafkaSource}, both from the earliest offsets
  * to the end offsets at start, on one topic of a broker in this JVM, with the same value
  * deserializer and the same counting sink. All of our job's records are backfill (its upstream
  * takes over at the end offsets, where both jobs stop).
@@ -77,14 +77,14 @@ final class KafkaThroughput implements AutoCloseable {
 
     double oursRun() throws Exception {
         return run(
-                KafkaBackfillSource.<String>builder()
+                KafkaBackfill.<String>sourceBuilder()
                         .setBootstrapServers(kafka.bootstrapServers())
                         .setTopics(topic)
                         .setValueOnlyDeserializer(new SimpleStringSchema())
                         .setStartingOffsets(OffsetsInitializer.earliest())
                         .setBounded(OffsetsInitializer.latest())
                         .build(),
-                "KafkaBackfillSource");
+                "KafkaBackfill source");
     }
 
     double kafkaSourceRun() throws Exception {
@@ -107,7 +107,7 @@ final class KafkaThroughput implements AutoCloseable {
             env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
                     .sinkTo(new ProbeSink<>(probe.id()));
             env.execute("benchmark: " + name);
-            GeneratedThroughput.check(probe.totalRecords(), settings.kafkaRecords, name + " run");
+            DatagenThroughput.check(probe.totalRecords(), settings.kafkaRecords, name + " run");
             return probe.recordsPerSecond();
         }
     }

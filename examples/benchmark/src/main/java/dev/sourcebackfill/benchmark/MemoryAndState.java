@@ -1,6 +1,6 @@
 package dev.sourcebackfill.benchmark;
 
-import dev.sourcebackfill.source.generated.GeneratedLog;
+import dev.sourcebackfill.source.datagen.DatagenLog;
 
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -50,8 +50,8 @@ final class MemoryAndState {
      */
     Result run(int splits, double upstreamRecordsPerSecond) throws Exception {
         long history = settings.memoryHistory;
-        GeneratedLog log =
-                GeneratedLog.builder()
+        DatagenLog log =
+                DatagenLog.builder()
                         .partitions(splits)
                         .historyPerPartition(history / splits)
                         .liveRatePerSecond(upstreamRecordsPerSecond / splits)

@@ -1,0 +1,144 @@
+package dev.sourcebackfill.benchmark;
+
+import dev.sourcebackfill.source.datagen.DatagenLog;
+import dev.sourcebackfill.source.datagen.DatagenRecord;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+
+/**
+ * Backfill and forward-mode throughput of {@link BackfillSource} over the datagen log, each
+ * against Flink's {@link NumberSequenceSource} mapped through the datagen log's own record
+ * function: both jobs make the very same records and end in the same counting sink.
+ */
+final class DatagenThroughput {
+
+    private final BenchCluster cluster;
+    private final BenchmarkSettings settings;
+
+    DatagenThroughput(BenchCluster cluster, BenchmarkSettings settings) {
+        this.cluster = cluster;
+        this.settings = settings;
+    }
+
+    /** Every record is history: the job backfills all partitions and ends at their ends. */
+    double backfillRun() throws Exception {
+        DatagenLog log = historyOnlyLog();
+        try (RunProbe probe = RunProbe.open("backfill")) {
+            StreamExecutionEnvironment env = cluster.env(jobConf());
+            ProbedBackfillJob.addTo(env, log, probe, true);
+            env.execute("benchmark: backfill throughput");
+            check(probe.totalRecords(), settings.records, "backfill run");
+            return probe.recordsPerSecond();
+        }
+    }
+
+    /**
+     * A short backfill, then an upstream faster than the reader, so the reader always has live
+     * records to read: the rate after forward mode is the reader's own.
+     *
+     * @param backfillRate this machine's backfill records/s, to size the upstream
+     */
+    double forwardRun(double backfillRate) throws Exception {
+        int p = settings.partitions;
+        double readerRatePerPartition = backfillRate / p;
+        double upstreamRatePerPartition = 2 * readerRatePerPartition;
+        // before forward mode come the backfill of the head at discovery (the upstream's rate
+        // times the job's start-up) and the live records until a checkpoint confirms; at least
+        // half of `records` come after it
+        long liveRecords =
+                (long) (settings.records / 2 / p
+                        + upstreamRatePerPartition * 1.0
+                        + readerRatePerPartition * 2.5);
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(p)
+                        .historyPerPartition(1_000)
+                        .liveRatePerSecond(upstreamRatePerPartition)
+                        .boundedAfterLiveRecords(liveRecords)
+                        .build();
+        try (RunProbe probe = RunProbe.open("forward")) {
+            StreamExecutionEnvironment env = cluster.env(jobConf());
+            ProbedBackfillJob.addTo(env, log, probe, true);
+            env.execute("benchmark: forward-mode throughput");
+            check(probe.totalRecords(), p * (1_000 + liveRecords), "forward run");
+            if (probe.recordsAfterForwardMode() < settings.records / 4) {
+                throw new IllegalStateException(
+                        "Only " + probe.recordsAfterForwardMode() + " records after forward mode");
+            }
+            double rate = probe.forwardRecordsPerSecond();
+            if (rate > 0.9 * upstreamRatePerPartition * p) {
+                System.out.printf(
+                        "[benchmark]    warning: %.0f records/s is near the upstream's %.0f: the figure may be the upstream's%n",
+                        rate, upstreamRatePerPartition * p);
+            }
+            return rate;
+        }
+    }
+
+    /** The baseline: the same records from Flink's NumberSequenceSource, through a map. */
+    double baselineRun() throws Exception {
+        DatagenLog log = historyOnlyLog();
+        try (RunProbe probe = RunProbe.open("baseline")) {
+            StreamExecutionEnvironment env = cluster.env(jobConf());
+            env.fromSource(
+                            new NumberSequenceSource(0, settings.records - 1),
+                            WatermarkStrategy.noWatermarks(),
+                            "number-sequence")
+                    .map(new RecordOfSequenceNumber(log, settings.partitions))
+                    .returns(TypeInformation.of(DatagenRecord.class))
+                    .sinkTo(new ProbeSink<>(probe.id()));
+            env.execute("benchmark: NumberSequenceSource baseline");
+            check(probe.totalRecords(), settings.records, "baseline run");
+            return probe.recordsPerSecond();
+        }
+    }
+
+    /** {@code records} records of history over the partitions, and nothing live. */
+    private DatagenLog historyOnlyLog() {
+        return DatagenLog.builder()
+                .partitions(settings.partitions)
+                .historyPerPartition(settings.records / settings.partitions)
+                .liveRatePerSecond(1)
+                .boundedAfterLiveRecords(0)
+                .build();
+    }
+
+    private Configuration jobConf() {
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.throughputCheckpointInterval);
+        return conf;
+    }
+
+    static void check(long actual, long expected, String what) {
+        if (actual != expected) {
+            throw new IllegalStateException(
+                    "The " + what + " delivered " + actual + " records, expected " + expected);
+        }
+    }
+
+    /** Sequence number {@code i} is offset {@code i / P} of partition {@code i % P}. */
+    static final class RecordOfSequenceNumber implements MapFunction<Long, DatagenRecord> {
+
+        private static final long serialVersionUID = 1L;
+
+        private final DatagenLog log;
+        private final int partitions;
+
+        RecordOfSequenceNumber(DatagenLog log, int partitions) {
+            this.log = log;
+            this.partitions = partitions;
+        }
+
+        @Override
+        public DatagenRecord map(Long i) {
+            return log.record((int) (i % partitions), i / partitions);
+        }
+    }
+}

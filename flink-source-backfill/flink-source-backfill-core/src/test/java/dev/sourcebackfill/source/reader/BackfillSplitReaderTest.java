@@ -1,0 +1,164 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.testutils.FakeLog;
+
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The fetcher-side split reader over an in-memory log. */
+class BackfillSplitReaderTest {
+
+    private final ReaderMode mode = new ReaderMode();
+
+    private BackfillSplitReader<String> reader(FakeLog log) {
+        return new BackfillSplitReader<>(log, new TestingReaderContext(), mode, Duration.ofMillis(1));
+    }
+
+    private static BackfillSplit backfilling(String id, long next, long target) {
+        return new BackfillSplit(id, HandoverState.BACKFILLING, next, target, OptionalLong.empty());
+    }
+
+    /** Drains one fetch into "value" and "STATE@next" strings. */
+    private static List<String> fetch(BackfillSplitReader<String> reader) throws Exception {
+        List<String> out = new ArrayList<>();
+        RecordsWithSplitIds<BackfillElement<String>> records = reader.fetch();
+        while (records.nextSplit() != null) {
+            BackfillElement<String> e;
+            while ((e = records.nextRecordFromSplit()) != null) {
+                out.add(e.isTransition() ? e.newState() + "@" + e.offset() : e.value());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void seekableUpstreamIsGivenASplitOnlyAtItsHandoverAtTheFirstOffsetNotBackfilled()
+            throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 5))));
+        assertThat(log.calls).containsExactly("backfill.create", "backfill.add a@0");
+
+        List<String> out = fetch(reader);
+        assertThat(out).containsExactly("a@0", "a@1", "a@2", "a@3", "a@4", "CACHING_UP@5", "FINISHED@5");
+        assertThat(log.calls)
+                .containsSubsequence("backfill.add a@0", "upstream.create", "upstream.add a@5", "backfill.remove a");
+
+        log.write("a", 5, 7);
+        assertThat(fetch(reader)).containsExactly("a@5", "a@7");
+    }
+
+    @Test
+    void aBackfillPositionPastTheTargetWithoutARecordHandsOver() throws Exception {
+        // 3 and 4 are transaction markers: no record at target - 1
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2).endAt("a", 5);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 5))));
+        assertThat(fetch(reader)).containsExactly("a@0", "a@1", "a@2", "CACHING_UP@5", "FINISHED@5");
+        assertThat(log.calls).contains("upstream.add a@5");
+    }
+
+    @Test
+    void aSplitWithNothingToBackfillIsHandedOverWithoutReadingTheBackfill() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 3, 3))));
+        assertThat(log.calls).containsExactly("upstream.create", "upstream.add a@3");
+        assertThat(fetch(reader)).containsExactly("CACHING_UP@3", "FINISHED@3");
+    }
+
+    @Test
+    void aGapAtTheHandoverFailsNamingTheSplitAndOffsets() {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3);
+        log.earliest.put("a", 3L);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 2))));
+        assertThatThrownBy(() -> fetch(reader))
+                .isInstanceOf(OffsetGapException.class)
+                .hasMessageContaining("split a")
+                .hasMessageContaining("below 2")
+                .hasMessageContaining("offset is 3");
+    }
+
+    @Test
+    void aFeedUpstreamIsReadFromTheStartAndItsRecordsInsideTheBackfillAreDropped()
+            throws Exception {
+        FakeLog log = new FakeLog(false).write("a", 0, 1);
+        log.backfillEnds.put("a", 2L); // an archive holding 0 and 1
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 2))));
+        assertThat(log.calls).contains("upstream.add a@0", "backfill.add a@0");
+        // the feed's 0 and 1 are dropped, the archive's emitted; the feed has passed 1: FINISHED
+        assertThat(fetch(reader)).containsExactly("a@0", "a@1", "CACHING_UP@2", "FINISHED@2");
+        log.write("a", 2, 3);
+        assertThat(fetch(reader)).containsExactly("a@2", "a@3");
+    }
+
+    @Test
+    void aFeedThatPassedRecordsTheArchiveDoesNotHoldFailsLoudly() {
+        FakeLog log = new FakeLog(false).write("a", 0, 1, 2, 3);
+        log.backfillEnds.put("a", 2L); // the archive ends before what the feed already delivered
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 2))));
+        assertThatThrownBy(() -> fetch(reader))
+                .isInstanceOf(OffsetGapException.class)
+                .hasMessageContaining("split a")
+                .hasMessageContaining("offsets up to 3");
+    }
+
+    @Test
+    void forwardModeReleasesTheBackfillReaderAndANewBackfillingSplitBringsItBack()
+            throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1).write("b", 0, 1, 2);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 2))));
+        fetch(reader);
+        assertThat(reader.hasBackfillReader()).isTrue();
+        mode.setForward(true);
+        fetch(reader);
+        assertThat(reader.hasBackfillReader()).isFalse();
+        assertThat(log.calls).contains("backfill.close");
+
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("b", 0, 3))));
+        assertThat(reader.hasBackfillReader()).isTrue();
+        assertThat(fetch(reader)).containsExactly("b@0", "b@1", "b@2", "CACHING_UP@3", "FINISHED@3");
+    }
+
+    @Test
+    void aBoundedSplitEndsAtItsStoppingOffset() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4, 5);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new BackfillSplit(
+                                        "a", HandoverState.BACKFILLING, 0, 2, OptionalLong.of(4)))));
+        assertThat(fetch(reader)).containsExactly("a@0", "a@1", "CACHING_UP@2", "FINISHED@2");
+        // the upstream takes over in the next fetch and stops below 4
+        RecordsWithSplitIds<BackfillElement<String>> records = reader.fetch();
+        List<String> out = new ArrayList<>();
+        while (records.nextSplit() != null) {
+            BackfillElement<String> e;
+            while ((e = records.nextRecordFromSplit()) != null) {
+                out.add(e.value());
+            }
+        }
+        assertThat(out).containsExactly("a@2", "a@3");
+        assertThat(records.finishedSplits()).containsExactly("a");
+        assertThat(log.calls).contains("upstream.remove a");
+    }
+}

@@ -1,0 +1,142 @@
+package dev.sourcebackfill.source.datagen;
+
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+
+import org.apache.flink.annotation.Internal;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Reads a {@link DatagenLog}: computes the records instead of fetching them. */
+@Internal
+final class DatagenLogReader implements LogReader<DatagenRecord> {
+
+    enum Role {
+        BACKFILL,
+        UPSTREAM_SEEKABLE,
+        UPSTREAM_FEED
+    }
+
+    private final DatagenLog log;
+    private final Role role;
+    /** Split id to next position. */
+    private final Map<String, long[]> positions = new LinkedHashMap<>();
+    private final Object wakeUpLock = new Object();
+    private boolean wokenUp;
+
+    DatagenLogReader(DatagenLog log, Role role) {
+        this.log = log;
+        this.role = role;
+    }
+
+    @Override
+    public void addSplit(String splitId, long startOffset) {
+        int partition = DatagenLog.partitionOf(splitId);
+        long start = startOffset;
+        if (role == Role.UPSTREAM_FEED) {
+            // a feed starts near its head, whatever the caller wants
+            long head = log.headAt(partition, System.currentTimeMillis());
+            start = Math.max(0, head - log.feedReplay);
+        }
+        positions.put(splitId, new long[] {start});
+    }
+
+    @Override
+    public void removeSplit(String splitId) {
+        positions.remove(splitId);
+    }
+
+    @Override
+    public void poll(Duration maxWait, LogRecordCollector<DatagenRecord> collector) {
+        long now = System.currentTimeMillis();
+        int budget = log.maxRecordsPerPoll;
+        int perSplit = Math.max(1, budget / Math.max(1, positions.size()));
+        boolean delivered = false;
+        for (Map.Entry<String, long[]> entry : positions.entrySet()) {
+            int partition = DatagenLog.partitionOf(entry.getKey());
+            long[] position = entry.getValue();
+            long limit = limit(partition, now);
+            int n = 0;
+            while (position[0] < limit && n < perSplit) {
+                long offset = position[0]++;
+                if (log.exists(partition, offset)) {
+                    DatagenRecord record = log.record(partition, offset);
+                    collector.collect(entry.getKey(), offset, record.timestamp, record);
+                    n++;
+                }
+            }
+            delivered |= n > 0;
+        }
+        if (!delivered && !maxWait.isZero()) {
+            waitForData(maxWait, now);
+        }
+    }
+
+    private long limit(int partition, long now) {
+        long head = log.headAt(partition, now);
+        return role == Role.BACKFILL && log.archiveBackfill
+                ? Math.min(head, log.historyOf(partition))
+                : head;
+    }
+
+    private void waitForData(Duration maxWait, long now) {
+        // the next live offset arrives within 1 / rate seconds
+        long untilNext = (long) Math.ceil(1000.0 / log.liveRatePerSecond);
+        long waitMs = Math.max(1, Math.min(maxWait.toMillis(), untilNext));
+        synchronized (wakeUpLock) {
+            if (!wokenUp) {
+                try {
+                    wakeUpLock.wait(waitMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            wokenUp = false;
+        }
+    }
+
+    @Override
+    public long position(String splitId) {
+        return positions.get(splitId)[0];
+    }
+
+    /**
+     * Nothing is ever deleted from the datagen log, so the backfill and a seekable upstream
+     * have every offset. A feed delivers a split only from where it stands: the start of its
+     * replay window when it was given the split, and then its read position.
+     */
+    @Override
+    public long earliestOffset(String splitId) {
+        if (role != Role.UPSTREAM_FEED) {
+            return 0;
+        }
+        long[] position = positions.get(splitId);
+        if (position != null) {
+            return position[0];
+        }
+        long head = log.headAt(DatagenLog.partitionOf(splitId), System.currentTimeMillis());
+        return Math.max(0, head - log.feedReplay);
+    }
+
+    @Override
+    public boolean isEndOfSplit(String splitId) {
+        return role == Role.BACKFILL
+                && log.archiveBackfill
+                && positions.get(splitId)[0] >= log.historyOf(DatagenLog.partitionOf(splitId));
+    }
+
+    @Override
+    public void wakeUp() {
+        synchronized (wakeUpLock) {
+            wokenUp = true;
+            wakeUpLock.notifyAll();
+        }
+    }
+
+    @Override
+    public void close() {
+        positions.clear();
+    }
+}

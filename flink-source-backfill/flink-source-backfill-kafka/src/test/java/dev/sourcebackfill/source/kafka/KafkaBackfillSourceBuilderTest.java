@@ -1,0 +1,53 @@
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class KafkaBackfillSourceBuilderTest {
+
+    private static KafkaBackfillSourceBuilder<String> valid() {
+        return KafkaBackfill.<String>sourceBuilder()
+                .setBootstrapServers("127.0.0.1:9092")
+                .setTopics("t")
+                .setValueOnlyDeserializer(new SimpleStringSchema());
+    }
+
+    @Test
+    void aValidBuilderBuilds() {
+        assertThat(valid().build()).isNotNull();
+        assertThat(valid().setTopics((java.util.List<String>) null).setTopicPattern(Pattern.compile("t.*")).build()).isNotNull();
+    }
+
+    @Test
+    void aBoundedSourceDiscoversPartitionsOnlyAtItsStart() {
+        assertThat(valid().setBounded(OffsetsInitializer.latest()).setPartitionDiscoveryInterval(Duration.ofSeconds(5)).build().getSplitDiscoveryInterval())
+                .isZero();
+        assertThat(valid().setPartitionDiscoveryInterval(Duration.ofSeconds(5)).build().getSplitDiscoveryInterval())
+                .isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void eachInvalidOptionIsNamedAtBuildTime() {
+        assertThatThrownBy(() -> valid().setBootstrapServers(" ").build()).hasMessageContaining("bootstrap servers");
+        assertThatThrownBy(() -> valid().setTopicPattern(Pattern.compile("x")).build())
+                .hasMessageContaining("topics").hasMessageContaining("both");
+        assertThatThrownBy(() -> valid().setTopics("a", "").build()).hasMessageContaining("empty name");
+        assertThatThrownBy(() -> valid().setDeserializer(null).build()).hasMessageContaining("deserializer");
+        assertThatThrownBy(() -> valid().setCommitOffsetsOnCheckpoint(true).build()).hasMessageContaining("group id");
+        assertThatThrownBy(() -> valid().setProperty("enable.auto.commit", "true").build())
+                .hasMessageContaining("enable.auto.commit");
+        assertThatThrownBy(() -> valid().setProperty("auto.offset.reset", "latest").build())
+                .hasMessageContaining("auto.offset.reset");
+        assertThatThrownBy(() -> valid().setProperty("isolation.level", "committed").build())
+                .hasMessageContaining("isolation.level");
+        assertThatThrownBy(() -> valid().setClientIdPrefix("").build()).hasMessageContaining("client id prefix");
+    }
+}

@@ -1,0 +1,78 @@
+package dev.sourcebackfill.source;
+
+import dev.sourcebackfill.source.datagen.DatagenLog;
+import dev.sourcebackfill.source.datagen.DatagenRecord;
+
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.util.InstantiationUtil;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BackfillSourceBuilderTest {
+
+    private static final DatagenLog LOG = DatagenLog.builder().partitions(2).build();
+
+    @Test
+    void buildsWithDefaultsAndSerializesIntoTheJobGraph() throws Exception {
+        BackfillSource<DatagenRecord> source =
+                BackfillSource.<DatagenRecord>builder().setLog(LOG).build();
+        assertThat(source.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+        assertThat(source.getSplitDiscoveryInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(source.getPollTimeout()).isEqualTo(Duration.ofMillis(100));
+        BackfillSource<DatagenRecord> copy =
+                InstantiationUtil.clone(source, getClass().getClassLoader());
+        assertThat(copy.getLog().toString()).isEqualTo(LOG.toString());
+    }
+
+    @Test
+    void boundedIsBounded() {
+        assertThat(BackfillSource.<DatagenRecord>builder().setLog(LOG).setBounded().build()
+                        .getBoundedness())
+                .isEqualTo(Boundedness.BOUNDED);
+    }
+
+    @Test
+    void rejectsAMissingLog() {
+        assertThatThrownBy(() -> BackfillSource.<DatagenRecord>builder().build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'log'");
+    }
+
+    @Test
+    void rejectsANegativeDiscoveryInterval() {
+        assertThatThrownBy(
+                        () -> BackfillSource.<DatagenRecord>builder()
+                                .setLog(LOG)
+                                .setSplitDiscoveryInterval(Duration.ofSeconds(-1))
+                                .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'splitDiscoveryInterval'");
+    }
+
+    @Test
+    void rejectsANonPositivePollTimeout() {
+        assertThatThrownBy(
+                        () -> BackfillSource.<DatagenRecord>builder()
+                                .setLog(LOG)
+                                .setPollTimeout(Duration.ZERO)
+                                .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'pollTimeout'");
+    }
+
+    @Test
+    void rejectsANullListener() {
+        assertThatThrownBy(
+                        () -> BackfillSource.<DatagenRecord>builder()
+                                .setLog(LOG)
+                                .setListener(null)
+                                .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'listener'");
+    }
+}

@@ -1,0 +1,367 @@
+package dev.sourcebackfill.source;
+
+import dev.sourcebackfill.source.datagen.DatagenLog;
+import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.testutils.BackfillTestJobs;
+import dev.sourcebackfill.source.testutils.FailureInjector.Trigger;
+import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.RestartCounter;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+
+import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertExactlyOnce;
+import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertForwardModeSound;
+import static dev.sourcebackfill.source.testutils.BackfillTestJobs.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * End-to-end runs on a MiniCluster, each checked by the exactly-once checker (every (partition,
+ * offset) exactly once, in order, in checkpointed state, every partition up to its stopping
+ * offset) and by the forward-mode check (forward mode only with a completed checkpoint whose
+ * reader snapshots had every split FINISHED).
+ */
+class BackfillSourceITCase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackfillSourceITCase.class);
+
+    private static final RestartCounter RESTARTS = new RestartCounter();
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(RESTARTS.addTo(new Configuration()))
+                            .setNumberTaskManagers(2)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
+
+    @TempDir Path savepoints;
+
+    private static BackfillTestJobs.Spec spec(DatagenLog log, int parallelism) {
+        BackfillTestJobs.Spec spec = new BackfillTestJobs.Spec();
+        spec.log = log;
+        spec.parallelism = parallelism;
+        spec.checkerRun = UUID.randomUUID().toString();
+        spec.sourceRun = UUID.randomUUID().toString();
+        return spec;
+    }
+
+    @Test
+    void parallelism4Over8Splits() throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(8)
+                        .historyPerPartition(5_000)
+                        .compactionHoleEvery(7)
+                        .liveRatePerSecond(400)
+                        .boundedAfterLiveRecords(1_600)
+                        .build();
+        BackfillTestJobs.Spec spec = spec(log, 4);
+        run(spec, "p4 over 8 splits");
+        report("p4 over 8 splits", spec);
+        assertExactlyOnce(Observations.of(spec.checkerRun), log);
+        assertForwardModeSound(Observations.of(spec.sourceRun), 4, true);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {11, 23})
+    void failuresUnderFullRestart(long seed) throws Exception {
+        runWithFailures(seed, true);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {5, 37})
+    void failuresUnderRegionFailover(long seed) throws Exception {
+        runWithFailures(seed, false);
+    }
+
+    private void runWithFailures(long seed, boolean fullRestart) throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(8)
+                        .historyPerPartition(4_000)
+                        .liveRatePerSecond(300)
+                        .boundedAfterLiveRecords(2_100)
+                        .build();
+        Random random = new Random(seed);
+        long history = log.historyOf(0);
+        BackfillTestJobs.Spec spec = spec(log, 4);
+        spec.keyed = fullRestart;
+        spec.throttlePerSubtask = 6_000;
+        spec.failures =
+                List.of(
+                        Trigger.at("backfill", random.nextInt(8), history / 4 + random.nextInt((int) history / 2)),
+                        Trigger.at("handover", random.nextInt(8), history - 1 + random.nextInt(2)),
+                        Trigger.afterForwardMode("forward", random.nextInt(8), history + 1));
+        String name = (fullRestart ? "full restart" : "region failover") + " seed " + seed;
+        run(spec, name);
+        report(name, spec);
+        Observations checker = Observations.of(spec.checkerRun);
+        assertThat(checker.failuresInjected.get()).as("failures injected").isEqualTo(3);
+        // every failure restarted the failed region's subtasks through Flink's subtask reset
+        assertThat(Observations.of(spec.sourceRun).subtaskResets.get())
+                .as("subtask resets")
+                .isGreaterThanOrEqualTo(3L);
+        assertExactlyOnce(checker, log);
+        assertForwardModeSound(Observations.of(spec.sourceRun), 4, true);
+    }
+
+    @Test
+    void savepointDuringBackfillRestoredAtHigherAndLowerParallelism() throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(8)
+                        .historyPerPartition(3_000)
+                        .liveRatePerSecond(300)
+                        .boundedAfterLiveRecords(1_800)
+                        .build();
+        BackfillTestJobs.Spec first = spec(log, 2);
+        first.throttlePerSubtask = 2_000;
+        Observations firstChecker = Observations.of(first.checkerRun);
+        String savepoint =
+                stopWithSavepointWhen(
+                        first, "some records backfilled", () -> firstChecker.recordsChecked.get() > 3_000);
+        assertThat(BackfillTestJobs.statesInLatestSnapshot(Observations.of(first.sourceRun)))
+                .as("the savepoint was taken while splits backfilled")
+                .contains(HandoverState.BACKFILLING)
+                .hasSize(8);
+        assertThat(firstChecker.violations).isEmpty();
+
+        restoreConcurrentlyAt(log, savepoint, first, "savepoint during backfill", 4, 1);
+    }
+
+    @Test
+    void savepointDuringHandoverRestoredAtHigherAndLowerParallelism() throws Exception {
+        // partitions of very different sizes: some hand over long before others
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(8)
+                        .historyPerPartition(200)
+                        .historyStepPerPartition(1_200)
+                        .liveRatePerSecond(300)
+                        .boundedAfterLiveRecords(1_800)
+                        .build();
+        BackfillTestJobs.Spec first = spec(log, 2);
+        first.throttlePerSubtask = 2_000;
+        Observations firstSource = Observations.of(first.sourceRun);
+        String savepoint =
+                stopWithSavepointWhen(
+                        first,
+                        "some splits finished, others backfilling",
+                        () -> BackfillTestJobs.latestSnapshotHas(firstSource, HandoverState.FINISHED)
+                                && BackfillTestJobs.latestSnapshotHas(firstSource, HandoverState.BACKFILLING));
+        assertThat(BackfillTestJobs.statesInLatestSnapshot(firstSource))
+                .as("the savepoint was taken during handover")
+                .contains(HandoverState.FINISHED, HandoverState.BACKFILLING);
+
+        restoreConcurrentlyAt(log, savepoint, first, "savepoint during handover", 4, 1);
+    }
+
+    @Test
+    void moreReadersThanSplits() throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(2)
+                        .historyPerPartition(3_000)
+                        .liveRatePerSecond(300)
+                        .boundedAfterLiveRecords(1_800)
+                        .build();
+        BackfillTestJobs.Spec spec = spec(log, 4);
+        run(spec, "more readers than splits");
+        report("more readers than splits", spec);
+        assertExactlyOnce(Observations.of(spec.checkerRun), log);
+        assertForwardModeSound(Observations.of(spec.sourceRun), 4, true);
+    }
+
+    @Test
+    void splitsAppearingDuringBackfill() throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(4)
+                        .historyPerPartition(4_000)
+                        .lateSplits(2, Duration.ofMillis(700))
+                        .liveRatePerSecond(300)
+                        .boundedAfterLiveRecords(2_100)
+                        .build();
+        BackfillTestJobs.Spec spec = spec(log, 2);
+        spec.throttlePerSubtask = 3_000;
+        run(spec, "splits appearing during backfill");
+        report("splits appearing during backfill", spec);
+        assertExactlyOnce(Observations.of(spec.checkerRun), log);
+        assertForwardModeSound(Observations.of(spec.sourceRun), 2, true);
+    }
+
+    @Test
+    void splitAppearingAfterForwardMode() throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(4)
+                        .historyPerPartition(500)
+                        .lateSplits(1, Duration.ofSeconds(6))
+                        .liveRatePerSecond(300)
+                        .boundedAfterLiveRecords(2_400)
+                        .build();
+        BackfillTestJobs.Spec spec = spec(log, 2);
+        run(spec, "split appearing after forward mode");
+        report("split appearing after forward mode", spec);
+        Observations source = Observations.of(spec.sourceRun);
+        assertExactlyOnce(Observations.of(spec.checkerRun), log);
+        assertForwardModeSound(source, 2, true);
+        assertThat(source.forwardModeEntries)
+                .as("forward mode was confirmed before the late split appeared")
+                .anySatisfy(e -> assertThat(e[2]).isLessThan(log.appearsAtMillis(4)));
+    }
+
+    @Test
+    void feedUpstreamWithCompactionAndFailures() throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(4)
+                        .historyPerPartition(4_000)
+                        .compactionHoleEvery(5)
+                        .feedUpstream(2_000)
+                        .liveRatePerSecond(300)
+                        .boundedAfterLiveRecords(2_100)
+                        .build();
+        BackfillTestJobs.Spec spec = spec(log, 2);
+        spec.throttlePerSubtask = 5_000;
+        spec.failures =
+                List.of(
+                        Trigger.at("backfill", 1, 1_001),
+                        Trigger.afterForwardMode("forward", 2, 4_001));
+        run(spec, "feed upstream");
+        report("feed upstream with compaction and failures", spec);
+        assertThat(Observations.of(spec.checkerRun).failuresInjected.get()).isEqualTo(2);
+        assertExactlyOnce(Observations.of(spec.checkerRun), log);
+        assertForwardModeSound(Observations.of(spec.sourceRun), 2, true);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /**
+     * Resumes the same savepoint at several parallelisms at once, so that each continuation runs
+     * while the log is still live (the datagen log follows the wall clock).
+     */
+    private void restoreConcurrentlyAt(
+            DatagenLog log,
+            String savepoint,
+            BackfillTestJobs.Spec first,
+            String scenario,
+            int... parallelisms)
+            throws Exception {
+        List<BackfillTestJobs.Spec> specs = new java.util.ArrayList<>();
+        List<JobClient> jobs = new java.util.ArrayList<>();
+        for (int parallelism : parallelisms) {
+            BackfillTestJobs.Spec resumed = spec(log, parallelism);
+            resumed.savepoint = savepoint;
+            specs.add(resumed);
+            jobs.add(BackfillTestJobs.environment(resumed).executeAsync("restore at " + parallelism));
+        }
+        for (int i = 0; i < specs.size(); i++) {
+            jobs.get(i).getJobExecutionResult().get();
+            assertThat(RESTARTS.failoversOf(jobs.get(i), Duration.ofSeconds(60)))
+                    .as("restarts of the job restored at p%d", specs.get(i).parallelism)
+                    .isZero();
+            BackfillTestJobs.Spec resumed = specs.get(i);
+            report(scenario + ", p2 -> p" + resumed.parallelism, resumed);
+            int moved = movedBetween(Observations.of(first.sourceRun), Observations.of(resumed.sourceRun));
+            LOG.warn("SCENARIO {}, p2 -> p{}: {} of 8 splits moved to another reader index",
+                    scenario, resumed.parallelism, moved);
+            if (resumed.parallelism == 4) {
+                assertThat(moved).as("splits moved between readers").isPositive();
+            }
+            assertExactlyOnce(Observations.of(resumed.checkerRun), log);
+            assertForwardModeSound(Observations.of(resumed.sourceRun), resumed.parallelism, true);
+            assertThat(Observations.of(resumed.sourceRun).enumeratorRestores.get())
+                    .as("the enumerator was restored from the savepoint")
+                    .isEqualTo(1);
+        }
+    }
+
+    private String stopWithSavepointWhen(
+            BackfillTestJobs.Spec spec, String what, java.util.function.BooleanSupplier condition)
+            throws Exception {
+        JobClient job = BackfillTestJobs.environment(spec).executeAsync("first run");
+        await(what, Duration.ofSeconds(60), condition);
+        String path = null;
+        for (int attempt = 0; path == null; attempt++) {
+            try {
+                path =
+                        job.stopWithSavepoint(
+                                        false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                                .get();
+            } catch (Exception e) {
+                // "not all tasks running" right after a (re)start: retry a few times
+                if (attempt >= 20) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
+                .as("restarts of the job stopped with a savepoint")
+                .isZero();
+        return path;
+    }
+
+    /**
+     * Runs a job to its end and checks that it restarted exactly as often as its injected
+     * failures make Flink restart (once per failover region and attempt that failed; failures of
+     * one attempt in one region are one restart): an unexpected failover fails the test.
+     */
+    private static void run(BackfillTestJobs.Spec spec, String name) throws Exception {
+        JobClient job = BackfillTestJobs.environment(spec).executeAsync(name);
+        job.getJobExecutionResult().get();
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
+                .as("restarts of '%s' (one per region and attempt that failed)", name)
+                .isEqualTo(Observations.of(spec.checkerRun).failureEpisodes.size());
+    }
+
+    /** Splits whose reader index in the second run differs from the first run's last one. */
+    private static int movedBetween(Observations first, Observations second) {
+        int moved = 0;
+        for (java.util.Map.Entry<String, List<Integer>> e : second.splitAdds.entrySet()) {
+            List<Integer> before = first.splitAdds.get(e.getKey());
+            if (before != null && !before.get(before.size() - 1).equals(e.getValue().get(0))) {
+                moved++;
+            }
+        }
+        return moved;
+    }
+
+    private static void report(String scenario, BackfillTestJobs.Spec spec) {
+        Observations checker = Observations.of(spec.checkerRun);
+        Observations source = Observations.of(spec.sourceRun);
+        LOG.warn(
+                "SCENARIO {}: {} records checked, {} partitions complete, {} failures injected, "
+                        + "{} subtask resets, {} enumerator restores, {} forward-mode entries, "
+                        + "{} splits moved between readers",
+                scenario,
+                checker.recordsChecked.get(),
+                checker.completedPartitions.size(),
+                checker.failuresInjected.get(),
+                source.subtaskResets.get(),
+                source.enumeratorRestores.get(),
+                source.forwardModeEntries.size(),
+                source.splitsThatMoved());
+    }
+}

@@ -1,0 +1,257 @@
+package dev.sourcebackfill.source.metrics;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.datagen.DatagenLog;
+import dev.sourcebackfill.source.datagen.DatagenRecord;
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.ObservedSource;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
+import org.apache.flink.runtime.metrics.scope.ScopeFormat;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static dev.sourcebackfill.source.testutils.BackfillTestJobs.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Unbounded jobs over a {@link DatagenLog} for the enumerator-metrics ITCases, and what an
+ * {@link InMemoryReporter} that retains metrics holds of a job's enumerator gauges.
+ */
+final class EnumeratorMetricsJobs {
+
+    /** Every job of these tests has this name: the metric identifiers of all of them are equal. */
+    static final String JOB_NAME = "backfill metrics";
+
+    static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    private EnumeratorMetricsJobs() {}
+
+    /** An unbounded log whose partitions backfill {@code history} records each. */
+    static DatagenLog log(int partitions, long history) {
+        return DatagenLog.builder()
+                .partitions(partitions)
+                .historyPerPartition(history)
+                .liveRatePerSecond(200)
+                .build();
+    }
+
+    /**
+     * Submits {@code source -> stages... -> discard} named {@link #JOB_NAME}, at parallelism 2,
+     * checkpointing every 100 ms, restarting at most once.
+     */
+    @SafeVarargs
+    static JobClient submit(
+            BackfillLog<DatagenRecord> log,
+            String sourceRun,
+            MapFunction<DatagenRecord, DatagenRecord>... stages)
+            throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        env.enableCheckpointing(100);
+        BackfillSource<DatagenRecord> source =
+                BackfillSource.<DatagenRecord>builder()
+                        .setLog(log)
+                        .setUnbounded()
+                        .setSplitDiscoveryInterval(Duration.ofMillis(200))
+                        .setPollTimeout(Duration.ofMillis(20))
+                        .build();
+        DataStream<DatagenRecord> stream =
+                env.fromSource(
+                                new ObservedSource<>(source, sourceRun),
+                                WatermarkStrategy.noWatermarks(),
+                                "backfill-source")
+                        .uid("backfill-source");
+        for (MapFunction<DatagenRecord, DatagenRecord> stage : stages) {
+            stream = stream.map(stage).name(stage.getClass().getSimpleName());
+        }
+        stream.sinkTo(new DiscardingSink<>()).name("discard");
+        return env.executeAsync(JOB_NAME);
+    }
+
+    /**
+     * Runs a job over {@code partitions} partitions until its enumerator reports every split
+     * FINISHED and forward mode, then cancels it and waits until it is cancelled. The JobManager's
+     * scope of the enumerator holds the job's name and the name of the source's chained task, so
+     * a job resubmitted with the same {@code stages} has the same metric identifiers.
+     */
+    @SafeVarargs
+    static JobID runUntilForwardModeAndCancel(
+            InMemoryReporter reporter,
+            int partitions,
+            MapFunction<DatagenRecord, DatagenRecord>... stages)
+            throws Exception {
+        JobClient job = submit(log(partitions, 1_000), java.util.UUID.randomUUID().toString(), stages);
+        JobID id = job.getJobID();
+        awaitCurrentEnumeratorInForwardMode(reporter, id, partitions);
+        cancel(job);
+        return id;
+    }
+
+    static void cancel(JobClient job) throws Exception {
+        job.cancel().get();
+        await(
+                "job " + job.getJobID() + " cancelled",
+                TIMEOUT,
+                () -> {
+                    try {
+                        return job.getJobStatus().get() == JobStatus.CANCELED;
+                    } catch (Exception e) {
+                        return false;
+                    }
+                });
+    }
+
+    /** Waits until the one open enumerator group of the job shows every split FINISHED. */
+    static EnumeratorGauges awaitCurrentEnumeratorInForwardMode(
+            InMemoryReporter reporter, JobID job, int partitions) throws InterruptedException {
+        try {
+            await(
+                    "the enumerator of job " + job + " reporting " + partitions
+                            + " splits FINISHED and forward mode",
+                    TIMEOUT,
+                    () -> {
+                        List<EnumeratorGauges> open = open(EnumeratorGauges.of(reporter, job));
+                        return open.size() == 1 && open.get(0).inForwardModeWith(partitions);
+                    });
+        } catch (AssertionError e) {
+            throw new AssertionError(
+                    e.getMessage() + "; the job's enumerator gauges: " + EnumeratorGauges.of(reporter, job),
+                    e);
+        }
+        return open(EnumeratorGauges.of(reporter, job)).get(0);
+    }
+
+    static List<EnumeratorGauges> open(List<EnumeratorGauges> gauges) {
+        return gauges.stream().filter(EnumeratorGauges::isOpen).collect(Collectors.toList());
+    }
+
+    /** The JobManager's {@code numRestarts} of the job, -1 before the job registered it. */
+    static long numRestarts(InMemoryReporter reporter, JobID job) {
+        List<Long> values = new ArrayList<>();
+        synchronized (reporter) {
+            reporter.getMetricsByGroup()
+                    .forEach(
+                            (group, metrics) -> {
+                                Metric m = metrics.get("numRestarts");
+                                if (m != null && job.toString().equals(jobIdOf(group))) {
+                                    values.add(((Number) ((Gauge<?>) m).getValue()).longValue());
+                                }
+                            });
+        }
+        assertThat(values).as("numRestarts gauges of job %s", job).hasSizeLessThan(2);
+        return values.isEmpty() ? -1 : values.get(0);
+    }
+
+    private static String jobIdOf(MetricGroup group) {
+        return group.getAllVariables().get(ScopeFormat.SCOPE_JOB_ID);
+    }
+
+    /**
+     * The backfill gauges one enumerator registered ({@code ...coordinator.enumerator.backfill}),
+     * as the reporter holds them; it keeps them after their group closed.
+     */
+    static final class EnumeratorGauges {
+        private static final List<String> SCOPE_END = List.of("coordinator", "enumerator", "backfill");
+
+        final MetricGroup group;
+        final Map<String, Metric> metrics;
+
+        private EnumeratorGauges(MetricGroup group, Map<String, Metric> metrics) {
+            this.group = group;
+            this.metrics = metrics;
+        }
+
+        static List<EnumeratorGauges> of(InMemoryReporter reporter, JobID job) {
+            List<EnumeratorGauges> found = new ArrayList<>();
+            synchronized (reporter) {
+                reporter.getMetricsByGroup()
+                        .forEach(
+                                (group, metrics) -> {
+                                    List<String> scope = Arrays.asList(group.getScopeComponents());
+                                    if (job.toString().equals(jobIdOf(group))
+                                            && scope.size() > SCOPE_END.size()
+                                            && scope.subList(
+                                                            scope.size() - SCOPE_END.size(),
+                                                            scope.size())
+                                                    .equals(SCOPE_END)) {
+                                        found.add(new EnumeratorGauges(group, new HashMap<>(metrics)));
+                                    }
+                                });
+            }
+            return found;
+        }
+
+        /** Whether the group is still registered, i.e. what a reporter reports now. */
+        boolean isOpen() {
+            return !((AbstractMetricGroup<?>) group).isClosed();
+        }
+
+        long get(String name) {
+            Metric m = metrics.get(name);
+            assertThat(m).as("gauge %s in %s", name, metrics.keySet()).isNotNull();
+            return ((Number) ((Gauge<?>) m).getValue()).longValue();
+        }
+
+        String identifier(String name) {
+            return group.getMetricIdentifier(name);
+        }
+
+        boolean inForwardModeWith(int splits) {
+            return metrics.size() == 7
+                    && get("splitsFinished") == splits
+                    && get("splitsBackfilling") == 0
+                    && get("splitsCachingUp") == 0
+                    && get("splitsEnded") == 0
+                    && get("forwardMode") == 1;
+        }
+
+        @Override
+        public String toString() {
+            Map<String, Object> values = new java.util.TreeMap<>();
+            metrics.forEach((k, v) -> values.put(k, ((Gauge<?>) v).getValue()));
+            return (isOpen() ? "open " : "closed ") + group.getMetricIdentifier("") + values;
+        }
+    }
+
+    /** Counts the records that pass into {@code Observations.of(runId).recordsChecked}. */
+    static final class CountRecords implements MapFunction<DatagenRecord, DatagenRecord> {
+        private static final long serialVersionUID = 1L;
+        private final String runId;
+
+        CountRecords(String runId) {
+            this.runId = runId;
+        }
+
+        @Override
+        public DatagenRecord map(DatagenRecord record) {
+            Observations.of(runId).recordsChecked.incrementAndGet();
+            return record;
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.sourcebackfill.source.testutils;
+
+import dev.sourcebackfill.source.datagen.DatagenLog;
+import dev.sourcebackfill.source.datagen.DatagenRecord;
+
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeHint;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Chained to the source (no shuffle, so a job of these is one region per subtask): checks every
+ * record against per-partition progress kept in operator state. Valid only without rescaling,
+ * where a subtask gets its own state back and its partitions stay with it.
+ */
+public final class ChainedExactlyOnceChecker extends RichMapFunction<DatagenRecord, DatagenRecord>
+        implements CheckpointedFunction {
+
+    private final DatagenLog log;
+    private final String runId;
+    private transient Map<Integer, long[]> progress;
+    private transient ListState<Tuple3<Integer, Long, Long>> state;
+
+    public ChainedExactlyOnceChecker(DatagenLog log, String runId) {
+        this.log = log;
+        this.runId = runId;
+    }
+
+    @Override
+    public DatagenRecord map(DatagenRecord record) {
+        long[] p = progress.computeIfAbsent(record.partition, k -> new long[] {-1, 0});
+        Long last = p[0] < 0 ? null : p[0];
+        p[1] = PartitionProgress.check(log, record, last, p[1], Observations.of(runId));
+        p[0] = record.offset;
+        return record;
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        state.clear();
+        for (Map.Entry<Integer, long[]> e : progress.entrySet()) {
+            state.add(Tuple3.of(e.getKey(), e.getValue()[0], e.getValue()[1]));
+        }
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        state =
+                context.getOperatorStateStore()
+                        .getListState(
+                                new ListStateDescriptor<>(
+                                        "progress",
+                                        TypeInformation.of(
+                                                new TypeHint<Tuple3<Integer, Long, Long>>() {})));
+        progress = new HashMap<>();
+        for (Tuple3<Integer, Long, Long> t : state.get()) {
+            progress.put(t.f0, new long[] {t.f1, t.f2});
+        }
+    }
+}

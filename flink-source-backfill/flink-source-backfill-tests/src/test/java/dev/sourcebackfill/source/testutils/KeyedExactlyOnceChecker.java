@@ -1,0 +1,47 @@
+package dev.sourcebackfill.source.testutils;
+
+import dev.sourcebackfill.source.datagen.DatagenLog;
+import dev.sourcebackfill.source.datagen.DatagenRecord;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Keyed by partition; checks every record against the partition's progress in keyed,
+ * checkpointed state, so state moves with the key on any rescale.
+ */
+public final class KeyedExactlyOnceChecker
+        extends KeyedProcessFunction<Integer, DatagenRecord, DatagenRecord> {
+
+    private final DatagenLog log;
+    private final String runId;
+    private transient ValueState<Long> lastOffset;
+    private transient ValueState<Long> count;
+
+    public KeyedExactlyOnceChecker(DatagenLog log, String runId) {
+        this.log = log;
+        this.runId = runId;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        lastOffset = getRuntimeContext().getState(new ValueStateDescriptor<>("last", Types.LONG));
+        count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+    }
+
+    @Override
+    public void processElement(
+            DatagenRecord record, Context ctx, Collector<DatagenRecord> out) throws Exception {
+        Long c = count.value();
+        long newCount =
+                PartitionProgress.check(
+                        log, record, lastOffset.value(), c == null ? 0 : c, Observations.of(runId));
+        lastOffset.update(record.offset);
+        count.update(newCount);
+        out.collect(record);
+    }
+}
