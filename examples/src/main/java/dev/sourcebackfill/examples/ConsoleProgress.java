@@ -1,5 +1,6 @@
 package dev.sourcebackfill.examples;
 
+import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.split.HandoverState;
 
@@ -15,17 +16,14 @@ final class ConsoleProgress implements BackfillListener {
     }
 
     @Override
-    public void onTransition(
-            int subtask,
-            String splitId,
-            HandoverState from,
-            HandoverState to,
-            long nextOffset,
-            long backfilledRecords) {
-        if (to == HandoverState.FINISHED) {
+    public void onTransition(SplitTransition transition) {
+        if (transition.to() == HandoverState.FINISHED) {
             System.out.printf(
                     "[reader %d] %s handed over to the upstream at offset %d (%d records backfilled)%n",
-                    subtask, splitId, nextOffset, backfilledRecords);
+                    transition.subtask(),
+                    transition.splitId(),
+                    transition.nextOffset(),
+                    transition.backfilledRecords());
         }
     }
 

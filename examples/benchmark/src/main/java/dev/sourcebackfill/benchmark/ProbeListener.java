@@ -1,5 +1,6 @@
 package dev.sourcebackfill.benchmark;
 
+import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.split.HandoverState;
 
@@ -15,15 +16,9 @@ final class ProbeListener implements BackfillListener {
     }
 
     @Override
-    public void onTransition(
-            int subtask,
-            String splitId,
-            HandoverState from,
-            HandoverState to,
-            long nextOffset,
-            long backfilledRecords) {
-        if (to == HandoverState.FINISHED) {
-            RunProbe.of(runId).subtask(subtask).lastFinishedNanos = System.nanoTime();
+    public void onTransition(SplitTransition transition) {
+        if (transition.to() == HandoverState.FINISHED) {
+            RunProbe.of(runId).subtask(transition.subtask()).lastFinishedNanos = System.nanoTime();
         }
     }
 

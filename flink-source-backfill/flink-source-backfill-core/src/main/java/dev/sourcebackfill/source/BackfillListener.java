@@ -1,7 +1,5 @@
 package dev.sourcebackfill.source;
 
-import dev.sourcebackfill.source.split.HandoverState;
-
 import org.apache.flink.annotation.PublicEvolving;
 
 import java.io.Serializable;
@@ -17,14 +15,8 @@ public interface BackfillListener extends Serializable {
     /** A listener that does nothing. */
     BackfillListener NO_OP = new NoOpBackfillListener();
 
-    /** A split changed state on reader {@code subtask}. */
-    default void onTransition(
-            int subtask,
-            String splitId,
-            HandoverState from,
-            HandoverState to,
-            long nextOffset,
-            long backfilledRecords) {}
+    /** A split changed state on a reader. */
+    default void onTransition(SplitTransition transition) {}
 
     /**
      * Reader {@code subtask} entered forward mode, confirmed by completed checkpoint {@code

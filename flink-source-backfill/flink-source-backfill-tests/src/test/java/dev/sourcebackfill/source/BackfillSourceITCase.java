@@ -228,7 +228,7 @@ class BackfillSourceITCase {
         assertForwardModeSound(source, 2, true);
         assertThat(source.forwardModeEntries)
                 .as("forward mode was confirmed before the late split appeared")
-                .anySatisfy(e -> assertThat(e[2]).isLessThan(log.appearsAtMillis(4)));
+                .anySatisfy(e -> assertThat(e.atMillis()).isLessThan(log.appearsAtMillis(4)));
     }
 
     @Test

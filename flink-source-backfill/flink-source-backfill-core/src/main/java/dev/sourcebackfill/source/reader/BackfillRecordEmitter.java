@@ -9,43 +9,25 @@ import org.apache.flink.connector.base.source.reader.RecordEmitter;
 import org.apache.flink.metrics.Counter;
 
 /**
- * Emits records and applies transitions to the split state, in the task thread; what it applies is
- * what the next checkpoint holds.
+ * Emits records and advances the split state past each one, in the task thread; what it applies
+ * is what the next checkpoint holds. Transitions never reach it: {@link BackfillFetch} applies
+ * them between the records.
  */
 @Internal
 final class BackfillRecordEmitter<T>
-        implements RecordEmitter<BackfillElement<T>, T, BackfillSplitState> {
+        implements RecordEmitter<BackfillRecord<T>, T, BackfillSplitState> {
 
-    /** Told of every transition once the split state shows it. */
-    interface TransitionListener {
-        void onTransition(BackfillSplitState split, HandoverState from);
-    }
-
-    private final TransitionListener listener;
     private final Counter backfilledRecords;
-    private final Counter numRecordsIn;
 
-    BackfillRecordEmitter(
-            TransitionListener listener, Counter backfilledRecords, Counter numRecordsIn) {
-        this.listener = listener;
+    BackfillRecordEmitter(Counter backfilledRecords) {
         this.backfilledRecords = backfilledRecords;
-        this.numRecordsIn = numRecordsIn;
     }
 
     @Override
     public void emitRecord(
-            BackfillElement<T> element, SourceOutput<T> output, BackfillSplitState split) {
-        if (element.isTransition()) {
-            HandoverState from = split.state();
-            split.applyTransition(
-                    element.newState(), element.offset(), element.targetEndOffset());
-            listener.onTransition(split, from);
-            // SourceReaderBase counted this element in numRecordsIn; a transition is no record
-            numRecordsIn.dec();
-            return;
-        }
-        output.collect(element.value(), element.timestamp());
-        split.recordEmitted(element.offset());
+            BackfillRecord<T> record, SourceOutput<T> output, BackfillSplitState split) {
+        output.collect(record.value(), record.timestamp());
+        split.recordEmitted(record.offset());
         if (split.state() == HandoverState.BACKFILLING) {
             split.countBackfilled();
             backfilledRecords.inc();

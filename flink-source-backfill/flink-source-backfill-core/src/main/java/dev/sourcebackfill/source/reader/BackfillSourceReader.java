@@ -22,11 +22,14 @@ import org.apache.flink.core.io.InputStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.annotation.Nullable;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -48,12 +51,13 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 @Internal
 public final class BackfillSourceReader<T>
-        extends SourceReaderBase<BackfillElement<T>, T, BackfillSplit, BackfillSplitState>
-        implements ReaderBoundEvent.Handler, BackfillRecordEmitter.TransitionListener {
+        extends SourceReaderBase<BackfillRecord<T>, T, BackfillSplit, BackfillSplitState>
+        implements ReaderBoundEvent.Handler {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackfillSourceReader.class);
 
     private final ReaderMode mode;
+    /** The splits being read, by id; read by metric reporters from their threads. */
     private final Map<String, BackfillSplitState> heldSplits;
     /** Splits that ended here or were restored ended; part of every snapshot. */
     private final Map<String, BackfillSplit> endedSplits = new LinkedHashMap<>();
@@ -61,29 +65,37 @@ public final class BackfillSourceReader<T>
     private final BackfillReaderMetrics metrics;
     private final BackfillListener listener;
     /** {@code null} if the log commits no offsets. */
-    private final CheckpointOffsets checkpointOffsets;
-    private long forwardModeCheckpoint = -1;
+    @Nullable private final CheckpointOffsets checkpointOffsets;
+    /** The checkpoint that confirmed the current forward mode; {@code null} before the first. */
+    @Nullable private Long forwardModeCheckpoint;
     /** Completed whenever no report is unacknowledged; replaced while the reader waits. */
     private volatile CompletableFuture<Void> acknowledged = CompletableFuture.completedFuture(null);
 
     private BackfillSourceReader(
-            SingleThreadFetcherManager<BackfillElement<T>, BackfillSplit> fetcherManager,
-            EmitterHolder<T> emitterHolder,
+            SingleThreadFetcherManager<BackfillRecord<T>, BackfillSplit> fetcherManager,
+            BackfillRecordEmitter<T> emitter,
+            Map<String, BackfillSplitState> heldSplits,
+            BackfillReaderMetrics metrics,
+            StatusReporter reporter,
             ReaderMode mode,
             Configuration config,
             SourceReaderContext context,
             BackfillListener listener,
-            CheckpointOffsets checkpointOffsets) {
-        super(fetcherManager, emitterHolder.emitter(), config, context);
+            @Nullable CheckpointOffsets checkpointOffsets) {
+        super(fetcherManager, emitter, config, context);
+        this.heldSplits = heldSplits;
+        this.metrics = metrics;
+        this.reporter = reporter;
+        this.mode = mode;
         this.listener = listener;
         this.checkpointOffsets = checkpointOffsets;
-        this.mode = mode;
-        this.heldSplits = emitterHolder.heldSplits;
-        this.metrics = emitterHolder.metrics;
-        this.reporter = new StatusReporter(context, ThreadLocalRandom.current().nextLong());
-        emitterHolder.bind(this);
     }
 
+    /**
+     * Builds the reader's parts, then the reader: the split states the fetches' transitions and
+     * the metrics read, the status reporter, the transition applier each fetch is given, the
+     * fetcher manager and the emitter.
+     */
     public static <T> BackfillSourceReader<T> create(
             BackfillLog<T> log,
             Configuration config,
@@ -94,12 +106,29 @@ public final class BackfillSourceReader<T>
         CheckpointOffsets checkpointOffsets =
                 log.createOffsetCommitter(context).map(CheckpointOffsets::new).orElse(null);
         ReaderMode mode = new ReaderMode();
-        SingleThreadFetcherManager<BackfillElement<T>, BackfillSplit> fetcherManager =
+        Map<String, BackfillSplitState> heldSplits = new ConcurrentHashMap<>();
+        BackfillReaderMetrics metrics =
+                new BackfillReaderMetrics(context.metricGroup(), heldSplits::values, mode::isForward);
+        StatusReporter reporter =
+                new StatusReporter(context, ThreadLocalRandom.current().nextLong());
+        TransitionApplier transitions =
+                new TransitionApplier(context.getIndexOfSubtask(), heldSplits, reporter, listener);
+        SingleThreadFetcherManager<BackfillRecord<T>, BackfillSplit> fetcherManager =
                 new SingleThreadFetcherManager<>(
-                        () -> new BackfillSplitReader<>(log, context, mode, pollTimeout), config);
-        EmitterHolder<T> holder = new EmitterHolder<>(context, mode);
+                        () -> new BackfillSplitReader<>(log, context, mode, pollTimeout, transitions),
+                        config);
+        BackfillRecordEmitter<T> emitter = new BackfillRecordEmitter<>(metrics.backfilledRecords());
         return new BackfillSourceReader<>(
-                fetcherManager, holder, mode, config, context, listener, checkpointOffsets);
+                fetcherManager,
+                emitter,
+                heldSplits,
+                metrics,
+                reporter,
+                mode,
+                config,
+                context,
+                listener,
+                checkpointOffsets);
     }
 
     @Override
@@ -170,28 +199,6 @@ public final class BackfillSourceReader<T>
                     listener.onSplitEnded(context.getIndexOfSubtask(), id, state.nextOffset());
                 });
         reporter.report(statuses);
-    }
-
-    @Override
-    public void onTransition(BackfillSplitState split, HandoverState from) {
-        LOG.info(
-                "Split {} on subtask {}: {} -> {} (next offset {}, target end offset {}, {} records backfilled)",
-                split.splitId(),
-                context.getIndexOfSubtask(),
-                from,
-                split.state(),
-                split.nextOffset(),
-                split.targetEndOffset(),
-                split.backfilledRecords());
-        reporter.report(
-                List.of(new SplitStatus(split.splitId(), split.state(), split.nextOffset(), false)));
-        listener.onTransition(
-                context.getIndexOfSubtask(),
-                split.splitId(),
-                from,
-                split.state(),
-                split.nextOffset(),
-                split.backfilledRecords());
     }
 
     @Override
@@ -300,9 +307,11 @@ public final class BackfillSourceReader<T>
         return mode.isForward();
     }
 
-    /** The checkpoint that confirmed the current forward mode, or -1 if none did. */
-    public long forwardModeCheckpoint() {
-        return mode.isForward() ? forwardModeCheckpoint : -1;
+    /** The checkpoint that confirmed the current forward mode; empty if not in forward mode. */
+    public OptionalLong forwardModeCheckpoint() {
+        return mode.isForward() && forwardModeCheckpoint != null
+                ? OptionalLong.of(forwardModeCheckpoint)
+                : OptionalLong.empty();
     }
 
     /** Statuses not yet acknowledged by the enumerator. */
@@ -319,41 +328,5 @@ public final class BackfillSourceReader<T>
 
     long incarnation() {
         return reporter.incarnation();
-    }
-
-    /**
-     * Builds the emitter and metrics before the base class constructor runs; the emitter reaches
-     * the reader (its transition listener) once the reader exists.
-     */
-    private static final class EmitterHolder<T> implements BackfillRecordEmitter.TransitionListener {
-        // read by metric reporters from their threads
-        final Map<String, BackfillSplitState> heldSplits = new ConcurrentHashMap<>();
-        final BackfillReaderMetrics metrics;
-        private final BackfillRecordEmitter<T> emitter;
-        private BackfillRecordEmitter.TransitionListener reader;
-
-        EmitterHolder(SourceReaderContext context, ReaderMode mode) {
-            this.metrics =
-                    new BackfillReaderMetrics(
-                            context.metricGroup(), heldSplits::values, mode::isForward);
-            this.emitter =
-                    new BackfillRecordEmitter<>(
-                            this,
-                            metrics.backfilledRecords(),
-                            context.metricGroup().getIOMetricGroup().getNumRecordsInCounter());
-        }
-
-        BackfillRecordEmitter<T> emitter() {
-            return emitter;
-        }
-
-        void bind(BackfillRecordEmitter.TransitionListener reader) {
-            this.reader = reader;
-        }
-
-        @Override
-        public void onTransition(BackfillSplitState split, HandoverState from) {
-            reader.onTransition(split, from);
-        }
     }
 }

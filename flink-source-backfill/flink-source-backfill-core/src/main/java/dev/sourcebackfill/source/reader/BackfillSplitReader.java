@@ -8,7 +8,6 @@ import dev.sourcebackfill.source.split.HandoverState;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
@@ -41,7 +40,7 @@ import java.util.Set;
  */
 @Internal
 final class BackfillSplitReader<T>
-        implements SplitReader<BackfillElement<T>, BackfillSplit>,
+        implements SplitReader<BackfillRecord<T>, BackfillSplit>,
                 SplitHandover.HandoverOutput<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackfillSplitReader.class);
@@ -60,13 +59,14 @@ final class BackfillSplitReader<T>
 
     private LogReader<T> backfillReader;
     private LogReader<T> upstreamReader;
-    private RecordsBySplits.Builder<BackfillElement<T>> batch = new RecordsBySplits.Builder<>();
+    private final BackfillFetch.TransitionSink transitionSink;
+    private BackfillFetch<T> batch;
     /**
-     * The elements of the split emitted last, not yet in {@link #batch}: a log delivers runs of
-     * one split, and adding a run at once saves the builder's per-element map lookup (the hot
-     * path of the fetcher thread in the benchmark's profile).
+     * The part of {@link #batch} of the split emitted last: a log delivers runs of one split, and
+     * keeping it saves a map lookup per record (the hot path of the fetcher thread in the
+     * benchmark's profile).
      */
-    private List<BackfillElement<T>> run = new ArrayList<>();
+    @Nullable private BackfillFetch.SplitRun<T> run;
     @Nullable private String runSplitId;
     /** The handover of the split whose record came last, valid within one poll. */
     @Nullable private String lastPolledSplitId;
@@ -77,9 +77,19 @@ final class BackfillSplitReader<T>
     /** Bounded splits that reached their stop since the last fetch; no scan of all splits. */
     private final List<String> completedSplits = new ArrayList<>();
 
+    /**
+     * @param transitionSink applies the transitions of each fetch to the split states, in the
+     *     task thread, as it iterates the fetch
+     */
     BackfillSplitReader(
-            BackfillLog<T> log, SourceReaderContext context, ReaderMode mode, Duration pollTimeout) {
+            BackfillLog<T> log,
+            SourceReaderContext context,
+            ReaderMode mode,
+            Duration pollTimeout,
+            BackfillFetch.TransitionSink transitionSink) {
         this.log = log;
+        this.transitionSink = transitionSink;
+        this.batch = new BackfillFetch<>(transitionSink);
         this.context = context;
         this.mode = mode;
         this.pollTimeout = pollTimeout;
@@ -87,7 +97,7 @@ final class BackfillSplitReader<T>
     }
 
     @Override
-    public RecordsWithSplitIds<BackfillElement<T>> fetch() throws IOException {
+    public RecordsWithSplitIds<BackfillRecord<T>> fetch() throws IOException {
         releaseBackfillReaderInForwardMode();
         boolean live = false;
         if (!onUpstream.isEmpty()) {
@@ -103,9 +113,10 @@ final class BackfillSplitReader<T>
         removeStoppedBackfills();
         completeFinishedSplits();
         // transitions decided while adding splits are in the batch as well
-        flushRun();
-        RecordsWithSplitIds<BackfillElement<T>> fetched = batch.build();
-        batch = new RecordsBySplits.Builder<>();
+        BackfillFetch<T> fetched = batch;
+        batch = new BackfillFetch<>(transitionSink);
+        run = null;
+        runSplitId = null;
         return fetched;
     }
 
@@ -151,25 +162,16 @@ final class BackfillSplitReader<T>
 
     @Override
     public void emit(String splitId, long offset, long timestamp, T value) {
-        addToBatch(splitId, BackfillElement.record(value, offset, timestamp));
+        runOf(splitId).addRecord(new BackfillRecord<>(value, offset, timestamp));
     }
 
-    private void addToBatch(String splitId, BackfillElement<T> element) {
-        if (!splitId.equals(runSplitId)) {
-            flushRun();
+    /** The batch's part for the split; one map lookup per run of one split's elements. */
+    private BackfillFetch.SplitRun<T> runOf(String splitId) {
+        if (run == null || !splitId.equals(runSplitId)) {
+            run = batch.split(splitId);
             runSplitId = splitId;
         }
-        run.add(element);
-    }
-
-    /** Moves the current run into the batch; the order within a split is kept. */
-    private void flushRun() {
-        if (!run.isEmpty()) {
-            // the builder may keep the list itself: a new one for the next run
-            batch.addAll(runSplitId, run);
-            run = new ArrayList<>();
-        }
-        runSplitId = null;
+        return run;
     }
 
     /** The handover of a polled record's split; one map lookup per run of records. */
@@ -184,7 +186,7 @@ final class BackfillSplitReader<T>
 
     @Override
     public void transition(String splitId, HandoverState newState, long nextOffset, long target) {
-        addToBatch(splitId, BackfillElement.transition(newState, nextOffset, target));
+        runOf(splitId).addTransition(new HandoverTransition(newState, nextOffset, target));
         try {
             if (newState != HandoverState.BACKFILLING && onBackfill.remove(splitId)) {
                 // not from inside the backfill reader's poll: removed once the poll returns
@@ -318,7 +320,6 @@ final class BackfillSplitReader<T>
                     splitId,
                     context.getIndexOfSubtask());
             removeSplit(splitId);
-            flushRun();
             batch.addFinishedSplit(splitId);
         }
         completedSplits.clear();

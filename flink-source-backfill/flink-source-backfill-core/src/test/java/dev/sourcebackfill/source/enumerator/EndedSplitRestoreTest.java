@@ -169,7 +169,7 @@ class EndedSplitRestoreTest {
                 .isTrue();
         pump();
         assertThat(reader.isForwardMode()).isTrue();
-        assertThat(reader.forwardModeCheckpoint()).isEqualTo(checkpointId);
+        assertThat(reader.forwardModeCheckpoint()).hasValue(checkpointId);
     }
 
     private boolean aEndedAndBFinished() {

@@ -1,5 +1,6 @@
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
 import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
@@ -12,6 +13,9 @@ import dev.sourcebackfill.source.testutils.FakeLog;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
+import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -95,6 +99,38 @@ class BackfillSourceReaderTest {
                         split("r", FINISHED, 7, 7));
     }
 
+    /**
+     * {@code numRecordsIn} (counted by {@code SourceReaderBase}) is the number of records
+     * emitted: the handover transitions travel with the records in each fetch but are not counted.
+     */
+    @Test
+    void numRecordsInCountsTheRecordsEmittedAndNoTransition() throws Exception {
+        TestingReaderContext counted =
+                new TestingReaderContext(
+                        new Configuration(),
+                        InternalSourceReaderMetricGroup.wrap(
+                                UnregisteredMetricGroups.createUnregisteredOperatorMetricGroup()));
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4).write("b", 0, 1);
+        reader =
+                BackfillSourceReader.create(
+                        log, new Configuration(), counted, Duration.ofMillis(5), BackfillListener.NO_OP);
+        reader.start();
+        reader.addSplits(List.of(split("a", BACKFILLING, 0, 3), split("b", BACKFILLING, 0, 1)));
+        Counter numRecordsIn = counted.metricGroup().getIOMetricGroup().getNumRecordsInCounter();
+        pollUntil("a and b read live", () -> output.getEmittedRecords().size() == 7);
+        List<SplitStatus> statuses =
+                counted.getSentEvents().stream()
+                        .filter(e -> e instanceof SplitStatusReportEvent)
+                        .flatMap(e -> ((SplitStatusReportEvent) e).statuses().stream())
+                        .collect(Collectors.toList());
+        // each split was reported when given, then at CACHING_UP and at FINISHED
+        assertThat(statuses).hasSize(6);
+        assertThat(numRecordsIn.getCount()).isEqualTo(7);
+        assertThat(reader.snapshotState(1))
+                .extracting(BackfillSplit::state)
+                .containsOnly(FINISHED);
+    }
+
     @Test
     void sendsUnacknowledgedStatusesAgainAfterACompletedCheckpoint() throws Exception {
         start(new FakeLog(true).write("a", 0));
@@ -132,7 +168,7 @@ class BackfillSourceReaderTest {
         pollUntil("b finished", () -> reportedStatuses().contains(new SplitStatus("b", FINISHED, 50, false)));
         reader.handleSourceEvents(new ForwardModeEvent(6));
         assertThat(reader.isForwardMode()).isTrue();
-        assertThat(reader.forwardModeCheckpoint()).isEqualTo(6);
+        assertThat(reader.forwardModeCheckpoint()).hasValue(6);
         assertThat(log.calls).doesNotContain("backfill.close");
         pollUntil("backfill reader closed", () -> log.calls.contains("backfill.close"));
 
@@ -206,14 +242,8 @@ class BackfillSourceReaderTest {
         BackfillListener listener =
                 new BackfillListener() {
                     @Override
-                    public void onTransition(
-                            int subtask,
-                            String splitId,
-                            HandoverState from,
-                            HandoverState to,
-                            long nextOffset,
-                            long backfilledRecords) {
-                        backfilledAtTransitions.add(backfilledRecords);
+                    public void onTransition(SplitTransition transition) {
+                        backfilledAtTransitions.add(transition.backfilledRecords());
                     }
                 };
         reader = BackfillSourceReader.create(log, new Configuration(), context, Duration.ofMillis(5), listener);

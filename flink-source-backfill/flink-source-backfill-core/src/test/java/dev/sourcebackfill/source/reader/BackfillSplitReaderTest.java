@@ -24,25 +24,33 @@ class BackfillSplitReaderTest {
 
     private final ReaderMode mode = new ReaderMode();
 
+    /** What the task thread sees, in order: record values and "STATE@next" transitions. */
+    private final List<String> seen = new ArrayList<>();
+
     private BackfillSplitReader<String> reader(FakeLog log) {
-        return new BackfillSplitReader<>(log, new TestingReaderContext(), mode, Duration.ofMillis(1));
+        return new BackfillSplitReader<>(
+                log,
+                new TestingReaderContext(),
+                mode,
+                Duration.ofMillis(1),
+                (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()));
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {
         return new BackfillSplit(id, HandoverState.BACKFILLING, next, target, OptionalLong.empty());
     }
 
-    /** Drains one fetch into "value" and "STATE@next" strings. */
-    private static List<String> fetch(BackfillSplitReader<String> reader) throws Exception {
-        List<String> out = new ArrayList<>();
-        RecordsWithSplitIds<BackfillElement<String>> records = reader.fetch();
+    /** Drains one fetch as the task thread does, into "value" and "STATE@next" strings. */
+    private List<String> fetch(BackfillSplitReader<String> reader) throws Exception {
+        seen.clear();
+        RecordsWithSplitIds<BackfillRecord<String>> records = reader.fetch();
         while (records.nextSplit() != null) {
-            BackfillElement<String> e;
-            while ((e = records.nextRecordFromSplit()) != null) {
-                out.add(e.isTransition() ? e.newState() + "@" + e.offset() : e.value());
+            BackfillRecord<String> record;
+            while ((record = records.nextRecordFromSplit()) != null) {
+                seen.add(record.value());
             }
         }
-        return out;
+        return new ArrayList<>(seen);
     }
 
     @Test
@@ -149,12 +157,12 @@ class BackfillSplitReaderTest {
                                         "a", HandoverState.BACKFILLING, 0, 2, OptionalLong.of(4)))));
         assertThat(fetch(reader)).containsExactly("a@0", "a@1", "CACHING_UP@2", "FINISHED@2");
         // the upstream takes over in the next fetch and stops below 4
-        RecordsWithSplitIds<BackfillElement<String>> records = reader.fetch();
+        RecordsWithSplitIds<BackfillRecord<String>> records = reader.fetch();
         List<String> out = new ArrayList<>();
         while (records.nextSplit() != null) {
-            BackfillElement<String> e;
-            while ((e = records.nextRecordFromSplit()) != null) {
-                out.add(e.value());
+            BackfillRecord<String> record;
+            while ((record = records.nextRecordFromSplit()) != null) {
+                out.add(record.value());
             }
         }
         assertThat(out).containsExactly("a@2", "a@3");

@@ -24,6 +24,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DatagenLogHandoverTest {
 
     private final ReaderMode mode = new ReaderMode();
+    /** Whether the task thread has applied a FINISHED transition. */
+    private boolean finished;
+
+    private BackfillSplitReader<DatagenRecord> reader(DatagenLog log) {
+        return new BackfillSplitReader<>(
+                log,
+                new TestingReaderContext(),
+                mode,
+                Duration.ofMillis(1),
+                (splitId, t) -> finished |= t.newState() == HandoverState.FINISHED);
+    }
 
     private static BackfillSplit backfilling(String id, long next, long target) {
         return new BackfillSplit(id, HandoverState.BACKFILLING, next, target, OptionalLong.empty());
@@ -41,7 +52,7 @@ class DatagenLogHandoverTest {
         long epoch = System.currentTimeMillis() - 1_000;
         DatagenLog noReplay = archiveAndFeed(epoch, true);
         BackfillSplitReader<DatagenRecord> failing =
-                new BackfillSplitReader<>(noReplay, new TestingReaderContext(), mode, Duration.ofMillis(1));
+                reader(noReplay);
         failing.handleSplitsChanges(
                 new SplitsAddition<>(List.of(datagenSplit(noReplay))));
         assertThatThrownBy(() -> fetchUntilFinished(failing))
@@ -53,7 +64,7 @@ class DatagenLogHandoverTest {
 
         DatagenLog replay = archiveAndFeed(epoch, false);
         BackfillSplitReader<DatagenRecord> covered =
-                new BackfillSplitReader<>(replay, new TestingReaderContext(), mode, Duration.ofMillis(1));
+                reader(replay);
         covered.handleSplitsChanges(new SplitsAddition<>(List.of(datagenSplit(replay))));
         List<Long> offsets = fetchUntilFinished(covered);
         assertThat(offsets).doesNotHaveDuplicates().isSorted();
@@ -80,22 +91,18 @@ class DatagenLogHandoverTest {
     }
 
     /** The offsets of records emitted until the split is FINISHED and one live record came. */
-    private static List<Long> fetchUntilFinished(BackfillSplitReader<DatagenRecord> reader)
+    private List<Long> fetchUntilFinished(BackfillSplitReader<DatagenRecord> reader)
             throws Exception {
         List<Long> offsets = new ArrayList<>();
-        boolean finished = false;
+        finished = false;
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (!finished || offsets.get(offsets.size() - 1) < 1_200) {
             assertThat(System.nanoTime()).as("waiting for the handover").isLessThan(deadline);
-            RecordsWithSplitIds<BackfillElement<DatagenRecord>> records = reader.fetch();
+            RecordsWithSplitIds<BackfillRecord<DatagenRecord>> records = reader.fetch();
             while (records.nextSplit() != null) {
-                BackfillElement<DatagenRecord> e;
-                while ((e = records.nextRecordFromSplit()) != null) {
-                    if (e.isTransition()) {
-                        finished |= e.newState() == HandoverState.FINISHED;
-                    } else {
-                        offsets.add(e.offset());
-                    }
+                BackfillRecord<DatagenRecord> record;
+                while ((record = records.nextRecordFromSplit()) != null) {
+                    offsets.add(record.offset());
                 }
             }
         }

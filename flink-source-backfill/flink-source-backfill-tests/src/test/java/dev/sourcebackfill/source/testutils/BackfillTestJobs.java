@@ -1,5 +1,6 @@
 package dev.sourcebackfill.source.testutils;
 
+import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
@@ -108,15 +109,9 @@ public final class BackfillTestJobs {
         }
 
         @Override
-        public void onTransition(
-                int subtask,
-                String splitId,
-                HandoverState from,
-                HandoverState to,
-                long nextOffset,
-                long backfilledRecords) {
-            if (to == HandoverState.FINISHED) {
-                Observations.of(runId).finishedSplits.add(splitId);
+        public void onTransition(SplitTransition transition) {
+            if (transition.to() == HandoverState.FINISHED) {
+                Observations.of(runId).finishedSplits.add(transition.splitId());
             }
         }
     }

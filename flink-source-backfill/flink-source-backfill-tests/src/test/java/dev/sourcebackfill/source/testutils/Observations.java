@@ -27,8 +27,11 @@ public final class Observations {
     final Map<Long, Map<Integer, List<BackfillSplit>>> readerSnapshots = new ConcurrentHashMap<>();
     /** checkpoint -> the live (not ended) splits in the enumerator's snapshot. */
     final Map<Long, Set<String>> enumeratorSnapshots = new ConcurrentHashMap<>();
-    /** (subtask, checkpoint, wall-clock millis) at which a reader entered forward mode. */
-    public final ConcurrentLinkedQueue<long[]> forwardModeEntries = new ConcurrentLinkedQueue<>();
+    /** A reader entered forward mode, confirmed by a checkpoint, at a wall-clock time. */
+    public record ForwardModeEntry(int subtask, long checkpoint, long atMillis) {}
+
+    public final ConcurrentLinkedQueue<ForwardModeEntry> forwardModeEntries =
+            new ConcurrentLinkedQueue<>();
     /** split -> subtasks it was added to, in order. */
     public final Map<String, List<Integer>> splitAdds = new ConcurrentHashMap<>();
     public final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
@@ -107,9 +110,9 @@ public final class Observations {
      */
     public List<String> forwardModeProblems() {
         List<String> problems = new ArrayList<>();
-        for (long[] entry : forwardModeEntries) {
-            int subtask = (int) entry[0];
-            long checkpoint = entry[1];
+        for (ForwardModeEntry entry : forwardModeEntries) {
+            int subtask = entry.subtask();
+            long checkpoint = entry.checkpoint();
             Map<Integer, List<BackfillSplit>> readers =
                     readerSnapshots.getOrDefault(checkpoint, Map.of());
             Set<String> known = enumeratorSnapshots.get(checkpoint);

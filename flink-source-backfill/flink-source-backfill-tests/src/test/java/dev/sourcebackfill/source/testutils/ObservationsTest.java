@@ -29,7 +29,7 @@ class ObservationsTest {
                         1, List.of(split("b", HandoverState.CACHING_UP))),
                 Set.of("a", "b"));
         obs.completedCheckpoints.add(7L);
-        obs.forwardModeEntries.add(new long[] {0, 7, 0});
+        obs.forwardModeEntries.add(new Observations.ForwardModeEntry(0, 7, 0));
         assertThat(obs.forwardModeProblems()).singleElement().asString().contains("split b was CACHING_UP");
     }
 
@@ -38,10 +38,10 @@ class ObservationsTest {
         Observations obs = Observations.of(UUID.randomUUID().toString());
         obs.recordSnapshots(7, Map.of(0, List.of(split("a", HandoverState.FINISHED))), Set.of("a", "b"));
         obs.completedCheckpoints.add(7L);
-        obs.forwardModeEntries.add(new long[] {0, 7, 0});
+        obs.forwardModeEntries.add(new Observations.ForwardModeEntry(0, 7, 0));
         assertThat(obs.forwardModeProblems()).singleElement().asString().contains("split b was null");
         obs.forwardModeEntries.clear();
-        obs.forwardModeEntries.add(new long[] {0, 8, 0});
+        obs.forwardModeEntries.add(new Observations.ForwardModeEntry(0, 8, 0));
         assertThat(obs.forwardModeProblems()).singleElement().asString().contains("without an enumerator snapshot");
     }
 
@@ -53,7 +53,7 @@ class ObservationsTest {
                 Map.of(0, List.of(split("a", HandoverState.FINISHED)),
                         1, List.of(split("b", HandoverState.FINISHED))),
                 Set.of("a", "b"));
-        obs.forwardModeEntries.add(new long[] {1, 7, 0});
+        obs.forwardModeEntries.add(new Observations.ForwardModeEntry(1, 7, 0));
         assertThat(obs.forwardModeProblems())
                 .singleElement()
                 .asString()

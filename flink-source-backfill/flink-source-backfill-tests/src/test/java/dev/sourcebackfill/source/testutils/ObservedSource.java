@@ -137,9 +137,10 @@ public final class ObservedSource<T>
             reader.handleSourceEvents(sourceEvent);
             if (!before && reader.isForwardMode()) {
                 observations.forwardModeEntries.add(
-                        new long[] {
-                            subtask, reader.forwardModeCheckpoint(), System.currentTimeMillis()
-                        });
+                        new Observations.ForwardModeEntry(
+                                subtask,
+                                reader.forwardModeCheckpoint().getAsLong(),
+                                System.currentTimeMillis()));
             }
         }
 

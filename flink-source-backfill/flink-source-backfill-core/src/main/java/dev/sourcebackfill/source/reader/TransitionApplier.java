@@ -1,0 +1,75 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.SplitTransition;
+import dev.sourcebackfill.source.event.SplitStatus;
+import dev.sourcebackfill.source.split.BackfillSplitState;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.annotation.Internal;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Applies each handover transition to the split's state in the task thread (so that the next
+ * checkpoint holds it), logs it, reports it to the enumerator and tells the listener.
+ */
+@Internal
+final class TransitionApplier implements BackfillFetch.TransitionSink {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransitionApplier.class);
+
+    private final int subtask;
+    private final Map<String, BackfillSplitState> heldSplits;
+    private final StatusReporter reporter;
+    private final BackfillListener listener;
+
+    /**
+     * @param heldSplits the states of the splits the reader reads, by id (the reader keeps it)
+     */
+    TransitionApplier(
+            int subtask,
+            Map<String, BackfillSplitState> heldSplits,
+            StatusReporter reporter,
+            BackfillListener listener) {
+        this.subtask = subtask;
+        this.heldSplits = heldSplits;
+        this.reporter = reporter;
+        this.listener = listener;
+    }
+
+    @Override
+    public void apply(String splitId, HandoverTransition transition) {
+        BackfillSplitState split = heldSplits.get(splitId);
+        if (split == null) {
+            throw new IllegalStateException(
+                    "Transition " + transition + " for split " + splitId + ", which subtask "
+                            + subtask + " does not hold");
+        }
+        HandoverState from = split.state();
+        split.applyTransition(
+                transition.newState(), transition.nextOffset(), transition.targetEndOffset());
+        LOG.info(
+                "Split {} on subtask {}: {} -> {} (next offset {}, target end offset {}, {} records backfilled)",
+                splitId,
+                subtask,
+                from,
+                split.state(),
+                split.nextOffset(),
+                split.targetEndOffset(),
+                split.backfilledRecords());
+        reporter.report(List.of(new SplitStatus(splitId, split.state(), split.nextOffset(), false)));
+        listener.onTransition(
+                new SplitTransition(
+                        subtask,
+                        splitId,
+                        from,
+                        split.state(),
+                        split.nextOffset(),
+                        split.backfilledRecords()));
+    }
+}

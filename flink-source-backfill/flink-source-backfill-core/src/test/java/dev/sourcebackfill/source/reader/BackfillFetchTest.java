@@ -1,0 +1,84 @@
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A fetch gives only records out and applies each transition between the right two records. */
+class BackfillFetchTest {
+
+    /** What the task thread saw, in order: offsets of records and the transitions applied. */
+    private final List<String> seen = new ArrayList<>();
+
+    private final BackfillFetch<String> fetch =
+            new BackfillFetch<>((splitId, t) -> seen.add(splitId + ":" + t.newState() + "@" + t.nextOffset()));
+
+    private static BackfillRecord<String> record(long offset) {
+        return new BackfillRecord<>("v" + offset, offset, 0L);
+    }
+
+    private void drain() {
+        String split;
+        while ((split = fetch.nextSplit()) != null) {
+            BackfillRecord<String> r;
+            while ((r = fetch.nextRecordFromSplit()) != null) {
+                seen.add(split + ":" + r.offset());
+            }
+        }
+    }
+
+    @Test
+    void transitionsAreAppliedBetweenTheRecordsTheyFollowAndPrecede() {
+        BackfillFetch.SplitRun<String> a = fetch.split("a");
+        a.addRecord(record(0));
+        a.addRecord(record(1));
+        a.addTransition(new HandoverTransition(HandoverState.CACHING_UP, 2, 2));
+        a.addTransition(new HandoverTransition(HandoverState.FINISHED, 2, 2));
+        a.addRecord(record(2));
+        fetch.split("b").addTransition(new HandoverTransition(HandoverState.CACHING_UP, 5, 5));
+        fetch.split("a").addRecord(record(3)); // a later run of the same split
+        fetch.split("a").addTransition(new HandoverTransition(HandoverState.BACKFILLING, 4, 9));
+
+        drain();
+
+        assertThat(seen)
+                .containsExactly(
+                        "a:0",
+                        "a:1",
+                        "a:CACHING_UP@2",
+                        "a:FINISHED@2",
+                        "a:2",
+                        "a:3",
+                        "a:BACKFILLING@4",
+                        "b:CACHING_UP@5");
+    }
+
+    @Test
+    void aTransitionIsAppliedOnlyOnceTheRecordBeforeItWasTakenOut() {
+        BackfillFetch.SplitRun<String> a = fetch.split("a");
+        a.addRecord(record(0));
+        a.addTransition(new HandoverTransition(HandoverState.CACHING_UP, 1, 1));
+        a.addRecord(record(1));
+
+        assertThat(fetch.nextSplit()).isEqualTo("a");
+        assertThat(fetch.nextRecordFromSplit().offset()).isEqualTo(0);
+        // record 0 is being emitted now: the transition must not show in the state yet
+        assertThat(seen).isEmpty();
+        assertThat(fetch.nextRecordFromSplit().offset()).isEqualTo(1);
+        assertThat(seen).containsExactly("a:CACHING_UP@1");
+        assertThat(fetch.nextRecordFromSplit()).isNull();
+        assertThat(fetch.nextSplit()).isNull();
+    }
+
+    @Test
+    void finishedSplitsAreReportedWithoutRecords() {
+        fetch.addFinishedSplit("c");
+        assertThat(fetch.nextSplit()).isNull();
+        assertThat(fetch.finishedSplits()).containsExactly("c");
+    }
+}
