@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.examples;
 
 import dev.sourcebackfill.source.BackfillSource;
@@ -5,6 +20,7 @@ import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.serialization.SimpleStringEncoder;
 import org.apache.flink.api.common.state.ValueState;
@@ -12,7 +28,6 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -25,12 +40,13 @@ import java.time.Duration;
  * The end-to-end check: a bounded job over the datagen log whose keyed, checkpointed checker
  * verifies every (partition, offset) arrives exactly once and in order, and writes one line per
  * completed partition ({@code COMPLETE p count}) and one per violation ({@code VIOLATION ...}) to
- * an exactly-once file sink. Run it, restart it, rescale it: the committed output must hold
- * exactly one correct COMPLETE line per partition and no VIOLATION.
+ * an exactly-once file sink. Run it, restart it, rescale it: the committed output must hold exactly
+ * one correct COMPLETE line per partition and no VIOLATION.
  *
  * <p>Options: {@code --output DIR --epoch MILLIS --partitions 8 --history 400000 --rate 2000
- * --live-records 60000 --checkpoint-interval-ms 1000 --max-rate-per-subtask 0}. All runs of one check (a restore from a
- * savepoint too) must get the same {@code --epoch}, so they see the same log.
+ * --live-records 60000 --checkpoint-interval-ms 1000 --max-rate-per-subtask 0}. All runs of one
+ * check (a restore from a savepoint too) must get the same {@code --epoch}, so they see the same
+ * log.
  */
 public final class ExactlyOnceCheckJob {
 
@@ -120,7 +136,13 @@ public final class ExactlyOnceCheckJob {
             long expected = next(p, last.value() == null ? -1 : last.value());
             if (record.offset != expected
                     || record.payload != DatagenLog.payloadOf(p, record.offset)) {
-                out.collect("VIOLATION partition " + p + " expected " + expected + " got " + record.offset);
+                out.collect(
+                        "VIOLATION partition "
+                                + p
+                                + " expected "
+                                + expected
+                                + " got "
+                                + record.offset);
             }
             long n = (count.value() == null ? 0 : count.value()) + 1;
             last.update(record.offset);

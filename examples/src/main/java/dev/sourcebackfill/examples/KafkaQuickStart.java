@@ -1,4 +1,23 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.examples;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.kafka.KafkaBackfill;
+import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -12,17 +31,13 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.ParameterTool;
 
-import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.kafka.KafkaBackfill;
-import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads a Kafka topic: backfills each partition's history up to its end offset at the start,
- * hands it over to the job's consumer, and prints progress, every handover and the forward-mode
+ * Reads a Kafka topic: backfills each partition's history up to its end offset at the start, hands
+ * it over to the job's consumer, and prints progress, every handover and the forward-mode
  * confirmation, like {@link QuickStart}.
  *
  * <p>{@code --bootstrap-servers host:9092 --topic orders [--group-id g] [--read-committed]
@@ -78,8 +93,18 @@ public final class KafkaQuickStart {
 
         @Override
         public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<String> out) {
-            String value = record.value() == null ? "null" : new String(record.value(), StandardCharsets.UTF_8);
-            out.collect(record.topic() + '-' + record.partition() + '@' + record.offset() + ' ' + value);
+            String value =
+                    record.value() == null
+                            ? "null"
+                            : new String(record.value(), StandardCharsets.UTF_8);
+            out.collect(
+                    record.topic()
+                            + '-'
+                            + record.partition()
+                            + '@'
+                            + record.offset()
+                            + ' '
+                            + value);
         }
 
         @Override

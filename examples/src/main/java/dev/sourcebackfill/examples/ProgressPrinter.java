@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.examples;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -11,8 +26,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Chained to the source: prints, at most every {@code interval}, each of its subtask's
- * partitions' backfill progress and the overall figure, then the live records' rate.
+ * Chained to the source: prints, at most every {@code interval}, each of its subtask's partitions'
+ * backfill progress and the overall figure, then the live records' rate.
  */
 final class ProgressPrinter extends RichMapFunction<DatagenRecord, DatagenRecord> {
 
@@ -63,7 +78,9 @@ final class ProgressPrinter extends RichMapFunction<DatagenRecord, DatagenRecord
             total += history;
             if (reached < history) {
                 backfilling = true;
-                line.append(String.format(" p%d %d%%", e.getKey(), 100 * reached / Math.max(1, history)));
+                line.append(
+                        String.format(
+                                " p%d %d%%", e.getKey(), 100 * reached / Math.max(1, history)));
             }
         }
         double seconds = (now - lastPrint) / 1000.0;

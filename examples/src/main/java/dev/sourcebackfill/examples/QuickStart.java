@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.examples;
 
 import dev.sourcebackfill.source.BackfillSource;
@@ -14,12 +29,12 @@ import org.apache.flink.util.ParameterTool;
 import java.time.Duration;
 
 /**
- * Quick start: a job over the datagen log (a deterministic demo log) that backfills every partition's history,
- * hands each over to the live upstream and prints its progress. Run it with no arguments on an
- * embedded MiniCluster, or submit the shaded jar with {@code flink run}, unchanged.
+ * Quick start: a job over the datagen log (a deterministic demo log) that backfills every
+ * partition's history, hands each over to the live upstream and prints its progress. Run it with no
+ * arguments on an embedded MiniCluster, or submit the shaded jar with {@code flink run}, unchanged.
  *
- * <p>Options: {@code --partitions 8 --history 500000 --rate 2000 --live-seconds 20
- * --parallelism 2 --checkpoint-interval-ms 1000 --unbounded}.
+ * <p>Options: {@code --partitions 8 --history 500000 --rate 2000 --live-seconds 20 --parallelism 2
+ * --checkpoint-interval-ms 1000 --unbounded}.
  */
 public final class QuickStart {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import org.apache.flink.api.common.JobStatus;
@@ -59,14 +74,17 @@ final class BenchCluster implements AutoCloseable {
         for (int polls = 0; !condition.getAsBoolean(); polls++) {
             // the condition is cheap and checked every 5 ms; the job's status is an RPC: 100 ms
             JobStatus status =
-                    polls % 20 == 0 ? job.getJobStatus().get(10, TimeUnit.SECONDS) : JobStatus.RUNNING;
+                    polls % 20 == 0
+                            ? job.getJobStatus().get(10, TimeUnit.SECONDS)
+                            : JobStatus.RUNNING;
             if (status.isGloballyTerminalState()) {
                 job.getJobExecutionResult().get(10, TimeUnit.SECONDS); // throws the job's failure
                 throw new IllegalStateException("The job ended (" + status + ") before " + what);
             }
             if (System.nanoTime() > deadline) {
                 job.cancel().get(30, TimeUnit.SECONDS);
-                throw new IllegalStateException("Timed out after " + timeout + " waiting for " + what);
+                throw new IllegalStateException(
+                        "Timed out after " + timeout + " waiting for " + what);
             }
             Thread.sleep(5);
         }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import org.apache.flink.runtime.util.EnvironmentInformation;
@@ -37,7 +52,9 @@ public final class BenchmarkMain {
         report.environment("scale", settings.name);
         report.environment("cores", Runtime.getRuntime().availableProcessors());
         report.environment("maxHeapMegabytes", Runtime.getRuntime().maxMemory() / 1_000_000);
-        report.environment("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        report.environment(
+                "java",
+                System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         report.environment("flink", EnvironmentInformation.getVersion());
         report.environment("parallelism", settings.parallelism);
         report.environment("date", Instant.now().toString());
@@ -54,7 +71,11 @@ public final class BenchmarkMain {
             double backfillRate = backfillThroughput(report, throughput, settings);
             forwardThroughput(report, throughput, settings, backfillRate);
             handoverLatency(report, new HandoverLatency(cluster, settings), settings);
-            memoryAndState(report, new MemoryAndState(cluster, settings, checkpoints), settings, backfillRate);
+            memoryAndState(
+                    report,
+                    new MemoryAndState(cluster, settings, checkpoints),
+                    settings,
+                    backfillRate);
             enumeratorCost(report, settings);
             if (withKafka) {
                 kafka(report, cluster, settings);
@@ -81,7 +102,13 @@ public final class BenchmarkMain {
         }
         Samples ours = new Samples();
         Samples baseline = new Samples();
-        alternate(settings.rounds, throughput::backfillRun, ours, throughput::baselineRun, baseline, "baseline");
+        alternate(
+                settings.rounds,
+                throughput::backfillRun,
+                ours,
+                throughput::baselineRun,
+                baseline,
+                "baseline");
         report.add(
                 new Report.Row(
                         "backfill.throughput",
@@ -95,9 +122,13 @@ public final class BenchmarkMain {
     }
 
     private static void forwardThroughput(
-            Report report, DatagenThroughput throughput, BenchmarkSettings settings, double backfillRate)
+            Report report,
+            DatagenThroughput throughput,
+            BenchmarkSettings settings,
+            double backfillRate)
             throws Exception {
-        say("2. forward-mode throughput: live records after forward mode, upstream 2x the backfill's rate");
+        say(
+                "2. forward-mode throughput: live records after forward mode, upstream 2x the backfill's rate");
         Samples ours = new Samples();
         Samples baseline = new Samples();
         alternate(
@@ -137,7 +168,8 @@ public final class BenchmarkMain {
                     "3. handover latency, checkpoints every " + name,
                     "intervals",
                     intervals,
-                    String.format(Locale.ROOT, "<= %.2f intervals (1 interval + 1 s)", targetIntervals));
+                    String.format(
+                            Locale.ROOT, "<= %.2f intervals (1 interval + 1 s)", targetIntervals));
             report.add(
                     "handover.latency." + interval.toMillis() + "ms.seconds",
                     "3. handover latency, checkpoints every " + name,
@@ -167,38 +199,78 @@ public final class BenchmarkMain {
                 String key = "memory." + splits + (upstream == slow ? ".slow" : ".fast");
                 say(
                         "   %s: live heap %.1f MB, peak %.1f MB, enumerator state %d B, readers' state %d B (checkpoint %d)",
-                        label, r.liveHeapMegabytes, r.peakHeapMegabytes, r.checkpoint.enumeratorBytes,
-                        r.checkpoint.readerBytes, r.checkpoint.checkpointId);
+                        label,
+                        r.liveHeapMegabytes,
+                        r.peakHeapMegabytes,
+                        r.checkpoint.enumeratorBytes,
+                        r.checkpoint.readerBytes,
+                        r.checkpoint.checkpointId);
                 String flat = "flat within 10% (apart from the status table)";
-                report.add(key + ".liveHeap", "4. live heap above idle, " + label, "MB",
-                        Samples.of(r.liveHeapMegabytes), flat);
-                report.add(key + ".peakHeap", "4. peak heap after any GC above idle, " + label, "MB",
-                        Samples.of(r.peakHeapMegabytes), flat);
-                report.add(key + ".enumeratorState", "4. enumerator checkpoint state, " + label, "bytes",
-                        Samples.of(r.checkpoint.enumeratorBytes), "grows with splits only");
-                report.add(key + ".readerState", "4. readers' checkpoint state (all), " + label, "bytes",
-                        Samples.of(r.checkpoint.readerBytes), "grows with splits only");
+                report.add(
+                        key + ".liveHeap",
+                        "4. live heap above idle, " + label,
+                        "MB",
+                        Samples.of(r.liveHeapMegabytes),
+                        flat);
+                report.add(
+                        key + ".peakHeap",
+                        "4. peak heap after any GC above idle, " + label,
+                        "MB",
+                        Samples.of(r.peakHeapMegabytes),
+                        flat);
+                report.add(
+                        key + ".enumeratorState",
+                        "4. enumerator checkpoint state, " + label,
+                        "bytes",
+                        Samples.of(r.checkpoint.enumeratorBytes),
+                        "grows with splits only");
+                report.add(
+                        key + ".readerState",
+                        "4. readers' checkpoint state (all), " + label,
+                        "bytes",
+                        Samples.of(r.checkpoint.readerBytes),
+                        "grows with splits only");
             }
         }
     }
 
     private static void enumeratorCost(Report report, BenchmarkSettings settings) throws Throwable {
-        say("5. enumerator cost with %d splits, %d calls after as many warm-up calls",
+        say(
+                "5. enumerator cost with %d splits, %d calls after as many warm-up calls",
                 settings.enumeratorSplits, settings.enumeratorIterations);
-        EnumeratorCost.Result r = EnumeratorCost.measure(settings.enumeratorSplits, settings.enumeratorIterations);
+        EnumeratorCost.Result r =
+                EnumeratorCost.measure(settings.enumeratorSplits, settings.enumeratorIterations);
         String n = String.format(Locale.ROOT, "%,d splits", settings.enumeratorSplits);
-        report.add("enumerator.snapshotState", "5. enumerator snapshotState, " + n, "us",
-                r.snapshotMicros, "< 50,000 us (50 ms)");
-        report.add("enumerator.serialize", "5. enumerator state serialization, " + n, "us",
-                r.serializeMicros, "(with snapshotState) < 50 ms");
-        report.add("enumerator.statusReport", "5. handling one status report, " + n, "us",
-                r.reportMicros, "not proportional to the split count");
-        report.add("enumerator.stateBytes", "5. serialized enumerator state, " + n, "bytes",
-                Samples.of(r.stateBytes), "");
+        report.add(
+                "enumerator.snapshotState",
+                "5. enumerator snapshotState, " + n,
+                "us",
+                r.snapshotMicros,
+                "< 50,000 us (50 ms)");
+        report.add(
+                "enumerator.serialize",
+                "5. enumerator state serialization, " + n,
+                "us",
+                r.serializeMicros,
+                "(with snapshotState) < 50 ms");
+        report.add(
+                "enumerator.statusReport",
+                "5. handling one status report, " + n,
+                "us",
+                r.reportMicros,
+                "not proportional to the split count");
+        report.add(
+                "enumerator.stateBytes",
+                "5. serialized enumerator state, " + n,
+                "bytes",
+                Samples.of(r.stateBytes),
+                "");
     }
 
-    private static void kafka(Report report, BenchCluster cluster, BenchmarkSettings settings) throws Exception {
-        say("6. Kafka: %d records in 8 partitions on an in-process broker; ours against KafkaSource, earliest to latest",
+    private static void kafka(Report report, BenchCluster cluster, BenchmarkSettings settings)
+            throws Exception {
+        say(
+                "6. Kafka: %d records in 8 partitions on an in-process broker; ours against KafkaSource, earliest to latest",
                 settings.kafkaRecords);
         try (KafkaThroughput kafka = KafkaThroughput.start(cluster, settings)) {
             if (settings.rounds > 1) {
@@ -207,7 +279,13 @@ public final class BenchmarkMain {
             }
             Samples ours = new Samples();
             Samples theirs = new Samples();
-            alternate(settings.rounds, kafka::oursRun, ours, kafka::kafkaSourceRun, theirs, "KafkaSource");
+            alternate(
+                    settings.rounds,
+                    kafka::oursRun,
+                    ours,
+                    kafka::kafkaSourceRun,
+                    theirs,
+                    "KafkaSource");
             report.add(
                     new Report.Row(
                             "kafka.throughput",
@@ -226,11 +304,16 @@ public final class BenchmarkMain {
     }
 
     /**
-     * Runs contender and baseline once per round; who goes first alternates, so that drift
-     * within a round hits both alike.
+     * Runs contender and baseline once per round; who goes first alternates, so that drift within a
+     * round hits both alike.
      */
     private static void alternate(
-            int rounds, Run contender, Samples ours, Run baseline, Samples theirs, String baselineName)
+            int rounds,
+            Run contender,
+            Samples ours,
+            Run baseline,
+            Samples theirs,
+            String baselineName)
             throws Exception {
         for (int round = 0; round < rounds; round++) {
             if (round % 2 == 0) {

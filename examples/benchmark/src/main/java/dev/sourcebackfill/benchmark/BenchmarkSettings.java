@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import java.time.Duration;
@@ -9,16 +24,21 @@ final class BenchmarkSettings {
     final String name;
     final int parallelism = 2;
     final int partitions = 8;
+
     /** Alternating contender/baseline pairs per throughput figure. */
     final int rounds;
+
     /** Records of the backfill throughput job and its baseline; half as many after forward mode. */
     final long records;
+
     final Duration throughputCheckpointInterval = Duration.ofSeconds(1);
     final List<Duration> handoverIntervals;
     final int handoverRuns;
     final List<Integer> memorySplitCounts;
+
     /** History of the memory runs, spread over however many splits. */
     final long memoryHistory;
+
     final int enumeratorSplits;
     final int enumeratorIterations;
     final long kafkaRecords;

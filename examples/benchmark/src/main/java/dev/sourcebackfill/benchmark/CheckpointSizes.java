@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import org.apache.flink.runtime.checkpoint.Checkpoints;
@@ -15,9 +30,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The sizes of the source's state in a retained checkpoint, read from its {@code _metadata}:
- * the enumerator's (the operator coordinator's state) and the readers' (the subtasks' state of
- * the operator that has a coordinator: the only one in the benchmark's jobs).
+ * The sizes of the source's state in a retained checkpoint, read from its {@code _metadata}: the
+ * enumerator's (the operator coordinator's state) and the readers' (the subtasks' state of the
+ * operator that has a coordinator: the only one in the benchmark's jobs).
  */
 final class CheckpointSizes {
 

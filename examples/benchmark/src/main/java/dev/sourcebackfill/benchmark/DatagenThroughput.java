@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -11,11 +26,10 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-
 /**
- * Backfill and forward-mode throughput of {@link BackfillSource} over the datagen log, each
- * against Flink's {@link NumberSequenceSource} mapped through the datagen log's own record
- * function: both jobs make the very same records and end in the same counting sink.
+ * Backfill and forward-mode throughput of {@link BackfillSource} over the datagen log, each against
+ * Flink's {@link NumberSequenceSource} mapped through the datagen log's own record function: both
+ * jobs make the very same records and end in the same counting sink.
  */
 final class DatagenThroughput {
 
@@ -53,9 +67,10 @@ final class DatagenThroughput {
         // times the job's start-up) and the live records until a checkpoint confirms; at least
         // half of `records` come after it
         long liveRecords =
-                (long) (settings.records / 2 / p
-                        + upstreamRatePerPartition * 1.0
-                        + readerRatePerPartition * 2.5);
+                (long)
+                        (settings.records / 2 / p
+                                + upstreamRatePerPartition * 1.0
+                                + readerRatePerPartition * 2.5);
         DatagenLog log =
                 DatagenLog.builder()
                         .partitions(p)
@@ -112,7 +127,8 @@ final class DatagenThroughput {
 
     private Configuration jobConf() {
         Configuration conf = new Configuration();
-        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.throughputCheckpointInterval);
+        conf.set(
+                CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.throughputCheckpointInterval);
         return conf;
     }
 

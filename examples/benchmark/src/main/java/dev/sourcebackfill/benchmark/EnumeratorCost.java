@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
@@ -20,10 +35,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The enumerator's own cost on its coordinator thread with many splits, on Flink's mock
- * enumerator context: one {@code snapshotState} (and the serialization Flink does after it), and
- * handling one status report of one split. Warm-up runs first; each figure is the median of
- * many calls.
+ * The enumerator's own cost on its coordinator thread with many splits, on Flink's mock enumerator
+ * context: one {@code snapshotState} (and the serialization Flink does after it), and handling one
+ * status report of one split. Warm-up runs first; each figure is the median of many calls.
  */
 final class EnumeratorCost {
 
@@ -99,7 +113,9 @@ final class EnumeratorCost {
                     new SplitStatusReportEvent(
                             7,
                             ++reportId,
-                            List.of(new SplitStatus(splitId, HandoverState.BACKFILLING, ++offset, false)));
+                            List.of(
+                                    new SplitStatus(
+                                            splitId, HandoverState.BACKFILLING, ++offset, false)));
             long t0 = System.nanoTime();
             enumerator.handleSourceEvent(0, report);
             long t1 = System.nanoTime();

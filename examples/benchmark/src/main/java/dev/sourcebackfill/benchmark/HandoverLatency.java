@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -11,9 +26,9 @@ import java.time.Duration;
 
 /**
  * How long the switch to forward mode takes: from the moment the last split becomes {@code
- * FINISHED} on its reader to the moment the last reader is in forward mode. Forward mode needs
- * a checkpoint that starts after the last report and completes, so the expected figure is
- * between the report's round trip and one interval plus a checkpoint's duration.
+ * FINISHED} on its reader to the moment the last reader is in forward mode. Forward mode needs a
+ * checkpoint that starts after the last report and completes, so the expected figure is between the
+ * report's round trip and one interval plus a checkpoint's duration.
  */
 final class HandoverLatency {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import dev.sourcebackfill.source.kafka.InProcessKafka;
@@ -22,10 +37,10 @@ import java.util.Properties;
 import java.util.UUID;
 
 /**
- * the Kafka adapter ({@link KafkaBackfill}) against Flink's {@link KafkaSource}, both from the earliest offsets
- * to the end offsets at start, on one topic of a broker in this JVM, with the same value
- * deserializer and the same counting sink. All of our job's records are backfill (its upstream
- * takes over at the end offsets, where both jobs stop).
+ * the Kafka adapter ({@link KafkaBackfill}) against Flink's {@link KafkaSource}, both from the
+ * earliest offsets to the end offsets at start, on one topic of a broker in this JVM, with the same
+ * value deserializer and the same counting sink. All of our job's records are backfill (its
+ * upstream takes over at the end offsets, where both jobs stop).
  */
 final class KafkaThroughput implements AutoCloseable {
 
@@ -36,14 +51,16 @@ final class KafkaThroughput implements AutoCloseable {
     private final InProcessKafka kafka;
     private final String topic = "benchmark-" + UUID.randomUUID();
 
-    private KafkaThroughput(BenchCluster cluster, BenchmarkSettings settings, InProcessKafka kafka) {
+    private KafkaThroughput(
+            BenchCluster cluster, BenchmarkSettings settings, InProcessKafka kafka) {
         this.cluster = cluster;
         this.settings = settings;
         this.kafka = kafka;
     }
 
     /** Starts a broker and writes the topic: {@code kafkaRecords} values of 100 characters. */
-    static KafkaThroughput start(BenchCluster cluster, BenchmarkSettings settings) throws Exception {
+    static KafkaThroughput start(BenchCluster cluster, BenchmarkSettings settings)
+            throws Exception {
         InProcessKafka kafka = InProcessKafka.start();
         KafkaThroughput bench = new KafkaThroughput(cluster, settings, kafka);
         try {
@@ -69,7 +86,10 @@ final class KafkaThroughput implements AutoCloseable {
             for (long i = 0; i < settings.kafkaRecords; i++) {
                 producer.send(
                         new ProducerRecord<>(
-                                topic, (int) (i % PARTITIONS), null, String.format("%09d", i) + padding));
+                                topic,
+                                (int) (i % PARTITIONS),
+                                null,
+                                String.format("%09d", i) + padding));
             }
             producer.flush();
         }
@@ -102,7 +122,9 @@ final class KafkaThroughput implements AutoCloseable {
     private double run(Source<String, ?, ?> source, String name) throws Exception {
         try (RunProbe probe = RunProbe.open("kafka-" + name)) {
             Configuration conf = new Configuration();
-            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.throughputCheckpointInterval);
+            conf.set(
+                    CheckpointingOptions.CHECKPOINTING_INTERVAL,
+                    settings.throughputCheckpointInterval);
             StreamExecutionEnvironment env = cluster.env(conf);
             env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
                     .sinkTo(new ProbeSink<>(probe.id()));

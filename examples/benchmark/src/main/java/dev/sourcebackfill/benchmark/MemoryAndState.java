@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -14,9 +29,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Heap and checkpoint size for a given number of splits: the same history spread over them, and
- * an upstream either slow or several times faster than the backfill reads. Runs until forward
- * mode and one more checkpoint, then cancels, keeping that checkpoint to weigh it.
+ * Heap and checkpoint size for a given number of splits: the same history spread over them, and an
+ * upstream either slow or several times faster than the backfill reads. Runs until forward mode and
+ * one more checkpoint, then cancels, keeping that checkpoint to weigh it.
  */
 final class MemoryAndState {
 
@@ -70,10 +85,16 @@ final class MemoryAndState {
             JobClient job = env.executeAsync("benchmark: memory with " + splits + " splits");
             Duration timeout = Duration.ofSeconds(120);
             BenchCluster.await(
-                    job, () -> probe.publishedRecords() >= history / 2, timeout, "half the backfill");
+                    job,
+                    () -> probe.publishedRecords() >= history / 2,
+                    timeout,
+                    "half the backfill");
             heap.sampleLive();
             BenchCluster.await(
-                    job, () -> probe.allInForwardMode(cluster.parallelism), timeout, "forward mode");
+                    job,
+                    () -> probe.allInForwardMode(cluster.parallelism),
+                    timeout,
+                    "forward mode");
             heap.sampleLive();
             Path jobDirectory = checkpoints.resolve(job.getJobID().toHexString());
             long confirmedBy = probe.forwardCheckpoint();

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import org.apache.flink.api.connector.sink2.Sink;
@@ -5,9 +20,9 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /**
- * A discarding sink that counts: the time of a subtask's first record, of every 1,024th and of
- * its end of input, into the run's {@link RunProbe}. The same sink ends every contender and
- * every baseline job, so its cost is in both.
+ * A discarding sink that counts: the time of a subtask's first record, of every 1,024th and of its
+ * end of input, into the run's {@link RunProbe}. The same sink ends every contender and every
+ * baseline job, so its cost is in both.
  */
 final class ProbeSink<T> implements Sink<T> {
 
@@ -21,7 +36,8 @@ final class ProbeSink<T> implements Sink<T> {
 
     @Override
     public SinkWriter<T> createWriter(WriterInitContext context) {
-        return new Writer<>(RunProbe.of(runId).subtask(context.getTaskInfo().getIndexOfThisSubtask()));
+        return new Writer<>(
+                RunProbe.of(runId).subtask(context.getTaskInfo().getIndexOfThisSubtask()));
     }
 
     private static final class Writer<T> implements SinkWriter<T> {

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -75,14 +90,17 @@ final class Report {
 
     void printTable(PrintStream out) {
         out.println();
-        out.println("| figure | ours: median (min-max) | baseline: median (min-max) | ratio ours/baseline: median (min-max) | target |");
+        out.println(
+                "| figure | ours: median (min-max) | baseline: median (min-max) | ratio ours/baseline: median (min-max) | target |");
         out.println("| --- | --- | --- | --- | --- |");
         for (Row row : rows) {
             out.printf(
                     "| %s | %s | %s | %s | %s |%n",
                     row.figure,
                     range(row.contender, row.unit),
-                    row.baseline == null ? "" : row.baselineName + ": " + range(row.baseline, row.unit),
+                    row.baseline == null
+                            ? ""
+                            : row.baselineName + ": " + range(row.baseline, row.unit),
                     row.ratio() == null ? "" : range(row.ratio(), ""),
                     row.target);
         }
@@ -127,7 +145,13 @@ final class Report {
     private static String line(Row row) {
         String s = row.figure + ": " + range(row.contender, row.unit);
         if (row.baseline != null) {
-            s += "; " + row.baselineName + " " + range(row.baseline, row.unit) + "; ratio " + range(row.ratio(), "");
+            s +=
+                    "; "
+                            + row.baselineName
+                            + " "
+                            + range(row.baseline, row.unit)
+                            + "; ratio "
+                            + range(row.ratio(), "");
         }
         return s;
     }

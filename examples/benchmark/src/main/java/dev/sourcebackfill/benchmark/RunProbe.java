@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import java.util.Collection;
@@ -6,8 +21,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the subtasks of one benchmark job saw. Static, because every job of a benchmark runs in
- * this JVM's MiniCluster: the sink and the listener find their probe by the job's run id.
+ * What the subtasks of one benchmark job saw. Static, because every job of a benchmark runs in this
+ * JVM's MiniCluster: the sink and the listener find their probe by the job's run id.
  */
 final class RunProbe implements AutoCloseable {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.benchmark;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,8 +29,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A tiny run of the whole harness: it checks that every figure is produced and written, never
- * what the figures are (speed is for the real run, see docs/benchmarks.md).
+ * A tiny run of the whole harness: it checks that every figure is produced and written, never what
+ * the figures are (speed is for the real run, see docs/benchmarks.md).
  */
 class BenchmarkSmokeITCase {
 
@@ -30,7 +45,8 @@ class BenchmarkSmokeITCase {
         Map<String, JsonNode> figures = new HashMap<>();
         root.path("figures").forEach(f -> figures.put(f.path("id").asText(), f));
 
-        List<String> paired = List.of("backfill.throughput", "forward.throughput", "kafka.throughput");
+        List<String> paired =
+                List.of("backfill.throughput", "forward.throughput", "kafka.throughput");
         List<String> expected = new ArrayList<>(paired);
         for (var interval : settings.handoverIntervals) {
             expected.add("handover.latency." + interval.toMillis() + "ms.intervals");
@@ -38,7 +54,8 @@ class BenchmarkSmokeITCase {
         }
         for (int splits : settings.memorySplitCounts) {
             for (String upstream : List.of("slow", "fast")) {
-                for (String figure : List.of("liveHeap", "peakHeap", "enumeratorState", "readerState")) {
+                for (String figure :
+                        List.of("liveHeap", "peakHeap", "enumeratorState", "readerState")) {
                     expected.add("memory." + splits + "." + upstream + "." + figure);
                 }
             }
@@ -58,7 +75,9 @@ class BenchmarkSmokeITCase {
         }
         for (String id : paired) {
             assertThat(figures.get(id).path("ours").path("median").asDouble()).as(id).isPositive();
-            assertThat(figures.get(id).path("baseline").path("median").asDouble()).as(id).isPositive();
+            assertThat(figures.get(id).path("baseline").path("median").asDouble())
+                    .as(id)
+                    .isPositive();
             assertThat(figures.get(id).path("ratio").path("median").asDouble()).as(id).isPositive();
         }
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source;
 
 import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
@@ -22,8 +37,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import java.time.Duration;
 
 /**
- * A source over a partitioned log that first backfills each split's history, then continues on
- * the split's live upstream, with no gap and no duplicate at the handover and exactly once across
+ * A source over a partitioned log that first backfills each split's history, then continues on the
+ * split's live upstream, with no gap and no duplicate at the handover and exactly once across
  * failover and rescale. Build one with {@link #builder()}.
  *
  * <p>The enumerator owns the global per-split status; readers enter forward mode only after a

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source;
 
 import org.apache.flink.annotation.PublicEvolving;
@@ -17,11 +32,11 @@ public class OffsetGapException extends FlinkRuntimeException {
     }
 
     /**
-     * A non-seekable upstream delivered (and the source dropped) offsets up to {@code
-     * lastDropped} while the backfill was expected to cover them, and then the backfill ended
-     * below them.
+     * A non-seekable upstream delivered (and the source dropped) offsets up to {@code lastDropped}
+     * while the backfill was expected to cover them, and then the backfill ended below them.
      */
-    public static OffsetGapException passedByFeed(String splitId, long nextOffset, long lastDropped) {
+    public static OffsetGapException passedByFeed(
+            String splitId, long nextOffset, long lastDropped) {
         return new OffsetGapException(
                 String.format(
                         "Offset gap in split %s: the backfill ended below offset %d, but the "

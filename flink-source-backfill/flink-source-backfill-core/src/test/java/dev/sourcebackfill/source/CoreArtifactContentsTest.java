@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source;
 
 import org.junit.jupiter.api.Test;
@@ -16,9 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The core artifact holds the source, its SPI, enumerator, reader, splits, events and metrics,
- * and nothing of an adapter or the datagen log; neither Kafka nor the datagen log is on its
- * class path.
+ * The core artifact holds the source, its SPI, enumerator, reader, splits, events and metrics, and
+ * nothing of an adapter or the datagen log; neither Kafka nor the datagen log is on its class path.
  */
 class CoreArtifactContentsTest {
 
@@ -34,17 +48,21 @@ class CoreArtifactContentsTest {
 
     @Test
     void theCoreClassesLieOnlyInTheCorePackages() throws Exception {
-        URI location = BackfillSource.class.getProtectionDomain().getCodeSource().getLocation().toURI();
+        URI location =
+                BackfillSource.class.getProtectionDomain().getCodeSource().getLocation().toURI();
         Path root = Path.of(location);
         Set<String> packages = new TreeSet<>();
         if (Files.isDirectory(root)) {
             collectPackages(root, packages);
         } else {
-            try (FileSystem jar = FileSystems.newFileSystem(URI.create("jar:" + location), Map.of())) {
+            try (FileSystem jar =
+                    FileSystems.newFileSystem(URI.create("jar:" + location), Map.of())) {
                 collectPackages(jar.getPath("/"), packages);
             }
         }
-        assertThat(packages).as("packages of %s", root).contains("dev.sourcebackfill.source.reader");
+        assertThat(packages)
+                .as("packages of %s", root)
+                .contains("dev.sourcebackfill.source.reader");
         assertThat(packages).as("packages of %s", root).isSubsetOf(CORE_PACKAGES);
     }
 

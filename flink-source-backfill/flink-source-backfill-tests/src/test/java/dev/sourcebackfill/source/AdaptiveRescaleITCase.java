@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -18,7 +33,6 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,14 +65,13 @@ class AdaptiveRescaleITCase {
                             .setConfiguration(RESTARTS.addTo(adaptiveScheduler()))
                             .build());
 
-
-
     /** The adaptive scheduler, rescaling as soon as it may; reactive mode builds on it. */
     static Configuration adaptiveScheduler() {
         Configuration conf = new Configuration();
         conf.setString("jobmanager.scheduler", "adaptive");
         conf.setString("jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling", "0 ms");
-        conf.setString("jobmanager.adaptive-scheduler.executing.resource-stabilization-timeout", "0 ms");
+        conf.setString(
+                "jobmanager.adaptive-scheduler.executing.resource-stabilization-timeout", "0 ms");
         conf.setString("jobmanager.adaptive-scheduler.rescale-trigger.max-delay", "0 ms");
         conf.setString("jobmanager.adaptive-scheduler.resource-stabilization-timeout", "0 ms");
         return conf;
@@ -87,7 +100,10 @@ class AdaptiveRescaleITCase {
         spec.throttlePerSubtask = 2_500;
         Observations checker = Observations.of(spec.checkerRun);
         Observations source = Observations.of(spec.sourceRun);
-        run(client, spec, "4 -> 2 -> 3 during backfill",
+        run(
+                client,
+                spec,
+                "4 -> 2 -> 3 during backfill",
                 () -> checker.recordsChecked.get() > 4_000 && source.finishedSplits.isEmpty(),
                 () -> checker.recordsChecked.get() > 12_000 && source.finishedSplits.isEmpty());
     }
@@ -106,7 +122,10 @@ class AdaptiveRescaleITCase {
         BackfillTestJobs.Spec spec = spec(log);
         spec.throttlePerSubtask = 2_500;
         Observations source = Observations.of(spec.sourceRun);
-        run(client, spec, "4 -> 2 -> 3 during handover",
+        run(
+                client,
+                spec,
+                "4 -> 2 -> 3 during handover",
                 () -> source.finishedSplits.size() >= 2,
                 () -> source.finishedSplits.size() >= 5);
     }
@@ -127,10 +146,14 @@ class AdaptiveRescaleITCase {
         // after a first checkpoint that the rescale restores
         spec.checkpointIntervalMs = 2_000;
         Observations source = Observations.of(spec.sourceRun);
-        run(client, spec, "4 -> 2 while forward mode is pending, -> 3 after it was confirmed",
-                () -> source.finishedSplits.size() == 8
-                        && !source.anyForwardMode()
-                        && source.hasReaderSnapshots(),
+        run(
+                client,
+                spec,
+                "4 -> 2 while forward mode is pending, -> 3 after it was confirmed",
+                () ->
+                        source.finishedSplits.size() == 8
+                                && !source.anyForwardMode()
+                                && source.hasReaderSnapshots(),
                 source::anyForwardMode);
     }
 
@@ -179,18 +202,26 @@ class AdaptiveRescaleITCase {
             requirements.setParallelismForJobVertex(vertex.getJobVertexID(), 1, parallelism);
         }
         client.updateJobResourceRequirements(jobId, requirements.build()).get();
-        await("parallelism " + parallelism, Duration.ofSeconds(60), () -> {
-            try {
-                JobDetailsInfo now = client.getJobDetails(jobId).get();
-                return now.getJobStatus() == JobStatus.RUNNING
-                        && now.getJobVertexInfos().stream()
-                                .allMatch(v -> v.getParallelism() == parallelism
-                                        && v.getExecutionState()
-                                                == org.apache.flink.runtime.execution.ExecutionState.RUNNING);
-            } catch (Exception e) {
-                return false;
-            }
-        });
+        await(
+                "parallelism " + parallelism,
+                Duration.ofSeconds(60),
+                () -> {
+                    try {
+                        JobDetailsInfo now = client.getJobDetails(jobId).get();
+                        return now.getJobStatus() == JobStatus.RUNNING
+                                && now.getJobVertexInfos().stream()
+                                        .allMatch(
+                                                v ->
+                                                        v.getParallelism() == parallelism
+                                                                && v.getExecutionState()
+                                                                        == org.apache.flink.runtime
+                                                                                .execution
+                                                                                .ExecutionState
+                                                                                .RUNNING);
+                    } catch (Exception e) {
+                        return false;
+                    }
+                });
         LOG.warn("Job {} now runs at parallelism {}", jobId, parallelism);
     }
 }

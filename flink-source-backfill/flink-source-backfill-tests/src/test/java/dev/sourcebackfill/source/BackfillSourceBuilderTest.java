@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -31,8 +46,12 @@ class BackfillSourceBuilderTest {
 
     @Test
     void boundedIsBounded() {
-        assertThat(BackfillSource.<DatagenRecord>builder().setLog(LOG).setBounded().build()
-                        .getBoundedness())
+        assertThat(
+                        BackfillSource.<DatagenRecord>builder()
+                                .setLog(LOG)
+                                .setBounded()
+                                .build()
+                                .getBoundedness())
                 .isEqualTo(Boundedness.BOUNDED);
     }
 
@@ -46,10 +65,11 @@ class BackfillSourceBuilderTest {
     @Test
     void rejectsANegativeDiscoveryInterval() {
         assertThatThrownBy(
-                        () -> BackfillSource.<DatagenRecord>builder()
-                                .setLog(LOG)
-                                .setSplitDiscoveryInterval(Duration.ofSeconds(-1))
-                                .build())
+                        () ->
+                                BackfillSource.<DatagenRecord>builder()
+                                        .setLog(LOG)
+                                        .setSplitDiscoveryInterval(Duration.ofSeconds(-1))
+                                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'splitDiscoveryInterval'");
     }
@@ -57,10 +77,11 @@ class BackfillSourceBuilderTest {
     @Test
     void rejectsANonPositivePollTimeout() {
         assertThatThrownBy(
-                        () -> BackfillSource.<DatagenRecord>builder()
-                                .setLog(LOG)
-                                .setPollTimeout(Duration.ZERO)
-                                .build())
+                        () ->
+                                BackfillSource.<DatagenRecord>builder()
+                                        .setLog(LOG)
+                                        .setPollTimeout(Duration.ZERO)
+                                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'pollTimeout'");
     }
@@ -68,10 +89,11 @@ class BackfillSourceBuilderTest {
     @Test
     void rejectsANullListener() {
         assertThatThrownBy(
-                        () -> BackfillSource.<DatagenRecord>builder()
-                                .setLog(LOG)
-                                .setListener(null)
-                                .build())
+                        () ->
+                                BackfillSource.<DatagenRecord>builder()
+                                        .setLog(LOG)
+                                        .setListener(null)
+                                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'listener'");
     }

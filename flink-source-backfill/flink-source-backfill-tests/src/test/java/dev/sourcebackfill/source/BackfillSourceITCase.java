@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -18,7 +33,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +49,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * End-to-end runs on a MiniCluster, each checked by the exactly-once checker (every (partition,
- * offset) exactly once, in order, in checkpointed state, every partition up to its stopping
- * offset) and by the forward-mode check (forward mode only with a completed checkpoint whose
- * reader snapshots had every split FINISHED).
+ * offset) exactly once, in order, in checkpointed state, every partition up to its stopping offset)
+ * and by the forward-mode check (forward mode only with a completed checkpoint whose reader
+ * snapshots had every split FINISHED).
  */
 class BackfillSourceITCase {
 
@@ -109,7 +123,10 @@ class BackfillSourceITCase {
         spec.throttlePerSubtask = 6_000;
         spec.failures =
                 List.of(
-                        Trigger.at("backfill", random.nextInt(8), history / 4 + random.nextInt((int) history / 2)),
+                        Trigger.at(
+                                "backfill",
+                                random.nextInt(8),
+                                history / 4 + random.nextInt((int) history / 2)),
                         Trigger.at("handover", random.nextInt(8), history - 1 + random.nextInt(2)),
                         Trigger.afterForwardMode("forward", random.nextInt(8), history + 1));
         String name = (fullRestart ? "full restart" : "region failover") + " seed " + seed;
@@ -139,7 +156,9 @@ class BackfillSourceITCase {
         Observations firstChecker = Observations.of(first.checkerRun);
         String savepoint =
                 stopWithSavepointWhen(
-                        first, "some records backfilled", () -> firstChecker.recordsChecked.get() > 3_000);
+                        first,
+                        "some records backfilled",
+                        () -> firstChecker.recordsChecked.get() > 3_000);
         assertThat(BackfillTestJobs.statesInLatestSnapshot(Observations.of(first.sourceRun)))
                 .as("the savepoint was taken while splits backfilled")
                 .contains(HandoverState.BACKFILLING)
@@ -167,8 +186,11 @@ class BackfillSourceITCase {
                 stopWithSavepointWhen(
                         first,
                         "some splits finished, others backfilling",
-                        () -> BackfillTestJobs.latestSnapshotHas(firstSource, HandoverState.FINISHED)
-                                && BackfillTestJobs.latestSnapshotHas(firstSource, HandoverState.BACKFILLING));
+                        () ->
+                                BackfillTestJobs.latestSnapshotHas(
+                                                firstSource, HandoverState.FINISHED)
+                                        && BackfillTestJobs.latestSnapshotHas(
+                                                firstSource, HandoverState.BACKFILLING));
         assertThat(BackfillTestJobs.statesInLatestSnapshot(firstSource))
                 .as("the savepoint was taken during handover")
                 .contains(HandoverState.FINISHED, HandoverState.BACKFILLING);
@@ -274,7 +296,9 @@ class BackfillSourceITCase {
             BackfillTestJobs.Spec resumed = spec(log, parallelism);
             resumed.savepoint = savepoint;
             specs.add(resumed);
-            jobs.add(BackfillTestJobs.environment(resumed).executeAsync("restore at " + parallelism));
+            jobs.add(
+                    BackfillTestJobs.environment(resumed)
+                            .executeAsync("restore at " + parallelism));
         }
         for (int i = 0; i < specs.size(); i++) {
             jobs.get(i).getJobExecutionResult().get();
@@ -283,9 +307,14 @@ class BackfillSourceITCase {
                     .isZero();
             BackfillTestJobs.Spec resumed = specs.get(i);
             report(scenario + ", p2 -> p" + resumed.parallelism, resumed);
-            int moved = movedBetween(Observations.of(first.sourceRun), Observations.of(resumed.sourceRun));
-            LOG.warn("SCENARIO {}, p2 -> p{}: {} of 8 splits moved to another reader index",
-                    scenario, resumed.parallelism, moved);
+            int moved =
+                    movedBetween(
+                            Observations.of(first.sourceRun), Observations.of(resumed.sourceRun));
+            LOG.warn(
+                    "SCENARIO {}, p2 -> p{}: {} of 8 splits moved to another reader index",
+                    scenario,
+                    resumed.parallelism,
+                    moved);
             if (resumed.parallelism == 4) {
                 assertThat(moved).as("splits moved between readers").isPositive();
             }
@@ -307,7 +336,9 @@ class BackfillSourceITCase {
             try {
                 path =
                         job.stopWithSavepoint(
-                                        false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                                        false,
+                                        savepoints.toUri().toString(),
+                                        SavepointFormatType.CANONICAL)
                                 .get();
             } catch (Exception e) {
                 // "not all tasks running" right after a (re)start: retry a few times
@@ -324,9 +355,9 @@ class BackfillSourceITCase {
     }
 
     /**
-     * Runs a job to its end and checks that it restarted exactly as often as its injected
-     * failures make Flink restart (once per failover region and attempt that failed; failures of
-     * one attempt in one region are one restart): an unexpected failover fails the test.
+     * Runs a job to its end and checks that it restarted exactly as often as its injected failures
+     * make Flink restart (once per failover region and attempt that failed; failures of one attempt
+     * in one region are one restart): an unexpected failover fails the test.
      */
     private static void run(BackfillTestJobs.Spec spec, String name) throws Exception {
         JobClient job = BackfillTestJobs.environment(spec).executeAsync(name);

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -14,7 +29,6 @@ import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,14 +95,20 @@ class ReactiveModeITCase {
         Observations source = Observations.of(spec.sourceRun);
 
         JobClient job = BackfillTestJobs.environment(spec).executeAsync("reactive");
-        await("backfill under way", Duration.ofSeconds(60),
+        await(
+                "backfill under way",
+                Duration.ofSeconds(60),
                 () -> checker.recordsChecked.get() > 3_000 && source.hasReaderSnapshots());
         cluster.startTaskManager();
-        await("a reader on the new TaskManager", Duration.ofSeconds(60),
+        await(
+                "a reader on the new TaskManager",
+                Duration.ofSeconds(60),
                 () -> source.splitAdds.values().stream().anyMatch(s -> s.contains(2)));
         assertThat(source.finishedSplits).as("still backfilling when scaled up").hasSizeLessThan(8);
         long before = checker.recordsChecked.get();
-        await("progress at parallelism 3", Duration.ofSeconds(60),
+        await(
+                "progress at parallelism 3",
+                Duration.ofSeconds(60),
                 () -> checker.recordsChecked.get() > before + 3_000);
         cluster.terminateTaskManager(0).get();
         job.getJobExecutionResult().get();

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.split.BackfillSplit;
@@ -16,11 +31,11 @@ import java.util.List;
  * Serializer of {@link BackfillEnumeratorState}.
  *
  * <ul>
- *   <li>Version 1: initial-discovery-done (boolean), split count (int), then per split the split
- *       in {@link BackfillSplitSerializer} version 1, assigned (boolean), ended (boolean).
- *   <li>Version 2: the version of {@link BackfillSplitSerializer} the splits are written in
- *       (int), then version 1's fields, each split in that version. So a change of the split
- *       format changes the split serializer's version only, and old states stay readable.
+ *   <li>Version 1: initial-discovery-done (boolean), split count (int), then per split the split in
+ *       {@link BackfillSplitSerializer} version 1, assigned (boolean), ended (boolean).
+ *   <li>Version 2: the version of {@link BackfillSplitSerializer} the splits are written in (int),
+ *       then version 1's fields, each split in that version. So a change of the split format
+ *       changes the split serializer's version only, and old states stay readable.
  * </ul>
  *
  * <p>A new field needs a new version; old versions stay readable.
@@ -74,7 +89,8 @@ public final class BackfillEnumeratorStateSerializer
         for (int i = 0; i < count; i++) {
             BackfillSplit split = BackfillSplitSerializer.read(splitVersion, in);
             entries.add(
-                    new BackfillEnumeratorState.SplitEntry(split, in.readBoolean(), in.readBoolean()));
+                    new BackfillEnumeratorState.SplitEntry(
+                            split, in.readBoolean(), in.readBoolean()));
         }
         return new BackfillEnumeratorState(entries, initialDiscoveryDone);
     }

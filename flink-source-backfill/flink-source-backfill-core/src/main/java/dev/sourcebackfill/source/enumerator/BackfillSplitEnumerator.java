@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.event.ForwardModeEvent;
@@ -34,8 +49,8 @@ import java.util.Set;
 
 /**
  * Owns the global per-split backfill status. It discovers splits, assigns each to a fixed reader,
- * applies the readers' status reports, and tells the readers to enter forward mode once a
- * completed checkpoint's own enumerator snapshot had every split confirmed {@code FINISHED}.
+ * applies the readers' status reports, and tells the readers to enter forward mode once a completed
+ * checkpoint's own enumerator snapshot had every split confirmed {@code FINISHED}.
  *
  * <p>All methods run in the coordinator thread.
  */
@@ -56,13 +71,16 @@ public final class BackfillSplitEnumerator
     private boolean noMoreSplits;
     private long lastCompletedCheckpoint = -1;
     @Nullable private Boolean backlogSignalled;
+
     /**
      * A bounded reader may have finished, so no backlog change is signalled; saves scanning the
      * table on every report. Cleared when a reader is reset (it registers again).
      */
     private boolean backlogFrozen;
+
     /** Readers told that no more splits come; such a reader finishes once its splits ended. */
     private final Set<Integer> noMoreSplitsSignalled = new HashSet<>();
+
     private final BackfillEnumeratorMetrics metrics;
 
     public BackfillSplitEnumerator(
@@ -101,7 +119,8 @@ public final class BackfillSplitEnumerator
         return discoverer.discoverSplits(!initialDiscoveryDone);
     }
 
-    private void onDiscovered(@Nullable List<DiscoveredSplit> discovered, @Nullable Throwable error) {
+    private void onDiscovered(
+            @Nullable List<DiscoveredSplit> discovered, @Nullable Throwable error) {
         if (error != null) {
             throw new FlinkRuntimeException("Discovering the log's splits failed", error);
         }
@@ -139,7 +158,9 @@ public final class BackfillSplitEnumerator
                             + " has no stopping offset: the log must set one for every split");
         }
         HandoverState state =
-                found.upstreamReadsWholeSplit() ? HandoverState.FINISHED : HandoverState.BACKFILLING;
+                found.upstreamReadsWholeSplit()
+                        ? HandoverState.FINISHED
+                        : HandoverState.BACKFILLING;
         return new BackfillSplit(
                 found.splitId(),
                 state,
@@ -235,7 +256,8 @@ public final class BackfillSplitEnumerator
                     report.statuses());
         }
         context.sendEventToSourceReader(
-                subtaskId, new ReportAcknowledgedEvent(report.readerIncarnation(), report.reportId()));
+                subtaskId,
+                new ReportAcknowledgedEvent(report.readerIncarnation(), report.reportId()));
         signalBacklog();
     }
 

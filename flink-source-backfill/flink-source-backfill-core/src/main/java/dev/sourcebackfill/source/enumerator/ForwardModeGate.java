@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.enumerator;
 
 import org.apache.flink.annotation.Internal;
@@ -10,8 +25,8 @@ import java.util.TreeSet;
  * and nothing has since made a status untrusted or unfinished.
  *
  * <p>Not "some snapshot {@code <= n}": an older eligible snapshot may belong to a checkpoint that
- * was aborted before a regional failover restored a reader to older state. A missed notification
- * is made up by the next completed checkpoint whose own snapshot was eligible.
+ * was aborted before a regional failover restored a reader to older state. A missed notification is
+ * made up by the next completed checkpoint whose own snapshot was eligible.
  */
 @Internal
 final class ForwardModeGate {
@@ -48,8 +63,8 @@ final class ForwardModeGate {
     }
 
     /**
-     * Something made a status untrusted or unfinished: no snapshot taken so far may confirm
-     * forward mode, and the source leaves it.
+     * Something made a status untrusted or unfinished: no snapshot taken so far may confirm forward
+     * mode, and the source leaves it.
      *
      * @return whether the source was in forward mode
      */

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.split.HandoverState;
@@ -7,15 +22,16 @@ import org.apache.flink.annotation.Internal;
 import java.util.Arrays;
 
 /**
- * The status table's totals, kept up to date as rows change, so that a status report costs the
- * same with 10 splits or 10,000 (the metrics and the forward-mode check read them on every
- * report and snapshot). Each row is removed before it changes and added back after.
+ * The status table's totals, kept up to date as rows change, so that a status report costs the same
+ * with 10 splits or 10,000 (the metrics and the forward-mode check read them on every report and
+ * snapshot). Each row is removed before it changes and added back after.
  */
 @Internal
 final class SplitCounts {
 
     /** Splits not ended, by state code. */
     private final int[] byState = new int[HandoverState.values().length];
+
     private int ended;
     private int unconfirmed;
     private int notConfirmedFinished;

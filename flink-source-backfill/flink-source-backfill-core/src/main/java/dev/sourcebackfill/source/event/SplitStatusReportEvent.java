@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.event;
 
 import org.apache.flink.annotation.Internal;
@@ -7,8 +22,7 @@ import java.util.List;
 
 /**
  * Reader to enumerator: the current status of some of the reader's splits. Sent on every
- * transition, for every split a reader is given (also restored ones), and again until
- * acknowledged.
+ * transition, for every split a reader is given (also restored ones), and again until acknowledged.
  *
  * <p>{@code readerIncarnation} is random per reader instance: the enumerator uses it to ignore
  * reports from a reader instance that a failover has replaced. {@code reportId} increases within
@@ -23,7 +37,8 @@ public final class SplitStatusReportEvent implements SourceEvent {
     private final long reportId;
     private final List<SplitStatus> statuses;
 
-    public SplitStatusReportEvent(long readerIncarnation, long reportId, List<SplitStatus> statuses) {
+    public SplitStatusReportEvent(
+            long readerIncarnation, long reportId, List<SplitStatus> statuses) {
         this.readerIncarnation = readerIncarnation;
         this.reportId = reportId;
         this.statuses = List.copyOf(statuses);

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.metrics;
 
 import org.apache.flink.annotation.Internal;
@@ -5,8 +20,8 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 
 /**
- * Metrics of one enumerator (the whole source), in the group {@value #GROUP} under the
- * enumerator's metric group: {@value #SPLITS_BACKFILLING}, {@value #SPLITS_CACHING_UP}, {@value
+ * Metrics of one enumerator (the whole source), in the group {@value #GROUP} under the enumerator's
+ * metric group: {@value #SPLITS_BACKFILLING}, {@value #SPLITS_CACHING_UP}, {@value
  * #SPLITS_FINISHED}, {@value #SPLITS_ENDED}, {@value #SPLITS_UNCONFIRMED}, {@value #FORWARD_MODE}
  * (0 or 1) and {@value #FORWARD_MODE_CHECKPOINT}.
  *
@@ -19,11 +34,11 @@ import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
  * the enumerator again (a global failover resets the coordinator and creates a new enumerator; the
  * adaptive scheduler builds a new execution graph, and so a new coordinator, on every restart and
  * rescale), and a gauge cannot be registered twice in one group. So the {@value #GROUP} group is
- * the enumerator's own: it closes it on {@link #close()}, and a new enumerator first closes the
- * one it finds, should the previous enumerator not have closed it yet (the adaptive scheduler
- * closes the old coordinator asynchronously) or never (a coordinator closed before it was
- * started does not close its enumerator). Flink then hands out a fresh group of the same name.
- * The metrics of the newest enumerator are thus always the ones reported.
+ * the enumerator's own: it closes it on {@link #close()}, and a new enumerator first closes the one
+ * it finds, should the previous enumerator not have closed it yet (the adaptive scheduler closes
+ * the old coordinator asynchronously) or never (a coordinator closed before it was started does not
+ * close its enumerator). Flink then hands out a fresh group of the same name. The metrics of the
+ * newest enumerator are thus always the ones reported.
  */
 @Internal
 public final class BackfillEnumeratorMetrics implements AutoCloseable {
@@ -36,8 +51,10 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
     public static final String SPLITS_FINISHED = "splitsFinished";
     public static final String SPLITS_ENDED = "splitsEnded";
     public static final String SPLITS_UNCONFIRMED = "splitsUnconfirmed";
+
     /** 1 while the source is in forward mode, else 0. */
     public static final String FORWARD_MODE = "forwardMode";
+
     /** The checkpoint that confirmed forward mode, -1 when not in forward mode. */
     public static final String FORWARD_MODE_CHECKPOINT = "forwardModeCheckpoint";
 
@@ -52,8 +69,8 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
     private volatile long forwardModeCheckpoint = -1;
 
     /**
-     * Registers the gauges in a new {@value #GROUP} group under {@code enumeratorGroup} (the
-     * group {@code SplitEnumeratorContext.metricGroup()} gives).
+     * Registers the gauges in a new {@value #GROUP} group under {@code enumeratorGroup} (the group
+     * {@code SplitEnumeratorContext.metricGroup()} gives).
      */
     public BackfillEnumeratorMetrics(MetricGroup enumeratorGroup) {
         this.group = ownGroup(enumeratorGroup);

@@ -1,6 +1,19 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
-
-import dev.sourcebackfill.source.split.HandoverState;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -18,10 +31,10 @@ import java.util.Set;
 /**
  * One fetch of the split reader: per split, its records in order and the handover transitions
  * between them. Only records leave it through {@link #nextRecordFromSplit()}, so that {@link
- * org.apache.flink.connector.base.source.reader.SourceReaderBase} counts (in {@code
- * numRecordsIn}) and rate-limits records only. A transition is handed to the {@link
- * TransitionSink} as the task thread's iteration reaches it: after every record before it was
- * emitted and before any record after it, which is what the split's checkpointed state must show.
+ * org.apache.flink.connector.base.source.reader.SourceReaderBase} counts (in {@code numRecordsIn})
+ * and rate-limits records only. A transition is handed to the {@link TransitionSink} as the task
+ * thread's iteration reaches it: after every record before it was emitted and before any record
+ * after it, which is what the split's checkpointed state must show.
  *
  * <p>Filled in the fetcher thread, then iterated in the task thread; never both at once.
  */

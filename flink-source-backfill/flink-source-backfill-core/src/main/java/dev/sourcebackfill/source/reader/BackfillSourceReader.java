@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
@@ -57,17 +72,23 @@ public final class BackfillSourceReader<T>
     private static final Logger LOG = LoggerFactory.getLogger(BackfillSourceReader.class);
 
     private final ReaderMode mode;
+
     /** The splits being read, by id; read by metric reporters from their threads. */
     private final Map<String, BackfillSplitState> heldSplits;
+
     /** Splits that ended here or were restored ended; part of every snapshot. */
     private final Map<String, BackfillSplit> endedSplits = new LinkedHashMap<>();
+
     private final StatusReporter reporter;
     private final BackfillReaderMetrics metrics;
     private final BackfillListener listener;
+
     /** {@code null} if the log commits no offsets. */
     @Nullable private final CheckpointOffsets checkpointOffsets;
+
     /** The checkpoint that confirmed the current forward mode; {@code null} before the first. */
     @Nullable private Long forwardModeCheckpoint;
+
     /** Completed whenever no report is unacknowledged; replaced while the reader waits. */
     private volatile CompletableFuture<Void> acknowledged = CompletableFuture.completedFuture(null);
 
@@ -92,9 +113,9 @@ public final class BackfillSourceReader<T>
     }
 
     /**
-     * Builds the reader's parts, then the reader: the split states the fetches' transitions and
-     * the metrics read, the status reporter, the transition applier each fetch is given, the
-     * fetcher manager and the emitter.
+     * Builds the reader's parts, then the reader: the split states the fetches' transitions and the
+     * metrics read, the status reporter, the transition applier each fetch is given, the fetcher
+     * manager and the emitter.
      */
     public static <T> BackfillSourceReader<T> create(
             BackfillLog<T> log,
@@ -108,14 +129,17 @@ public final class BackfillSourceReader<T>
         ReaderMode mode = new ReaderMode();
         Map<String, BackfillSplitState> heldSplits = new ConcurrentHashMap<>();
         BackfillReaderMetrics metrics =
-                new BackfillReaderMetrics(context.metricGroup(), heldSplits::values, mode::isForward);
+                new BackfillReaderMetrics(
+                        context.metricGroup(), heldSplits::values, mode::isForward);
         StatusReporter reporter =
                 new StatusReporter(context, ThreadLocalRandom.current().nextLong());
         TransitionApplier transitions =
                 new TransitionApplier(context.getIndexOfSubtask(), heldSplits, reporter, listener);
         SingleThreadFetcherManager<BackfillRecord<T>, BackfillSplit> fetcherManager =
                 new SingleThreadFetcherManager<>(
-                        () -> new BackfillSplitReader<>(log, context, mode, pollTimeout, transitions),
+                        () ->
+                                new BackfillSplitReader<>(
+                                        log, context, mode, pollTimeout, transitions),
                         config);
         BackfillRecordEmitter<T> emitter = new BackfillRecordEmitter<>(metrics.backfilledRecords());
         return new BackfillSourceReader<>(
@@ -147,7 +171,8 @@ public final class BackfillSourceReader<T>
                         context.getIndexOfSubtask(),
                         split.splitId(),
                         split.nextOffset());
-                listener.onSplitEnded(context.getIndexOfSubtask(), split.splitId(), split.nextOffset());
+                listener.onSplitEnded(
+                        context.getIndexOfSubtask(), split.splitId(), split.nextOffset());
                 continue;
             }
             toRead.add(split);
@@ -219,9 +244,9 @@ public final class BackfillSourceReader<T>
     }
 
     /**
-     * A bounded reader ends only once the enumerator has acknowledged all its reports: an event
-     * the coordinator sends to a task that has finished fails the job ("OperatorEvent lost"), so
-     * the enumerator must not be left with an acknowledgement to deliver.
+     * A bounded reader ends only once the enumerator has acknowledged all its reports: an event the
+     * coordinator sends to a task that has finished fails the job ("OperatorEvent lost"), so the
+     * enumerator must not be left with an acknowledgement to deliver.
      */
     @Override
     public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
@@ -262,7 +287,9 @@ public final class BackfillSourceReader<T>
                     context.getIndexOfSubtask(),
                     checkpointId);
             listener.onForwardMode(
-                    context.getIndexOfSubtask(), checkpointId, metrics.backfilledRecords().getCount());
+                    context.getIndexOfSubtask(),
+                    checkpointId,
+                    metrics.backfilledRecords().getCount());
         }
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.spi.BackfillLog;
@@ -17,11 +32,11 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsRemoval;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import javax.annotation.Nullable;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -33,15 +48,14 @@ import java.util.Set;
  * Reads the splits of one source reader from the backfill and the upstream {@link LogReader}s and
  * runs each split's {@link SplitHandover}. Runs in the fetcher thread.
  *
- * <p>A seekable upstream is given a split only at its handover, at the first offset not
- * backfilled, so nothing is read twice. A non-seekable upstream is given every split at once; the
- * handover drops what the backfill covers. When no split is backfilling and the reader is in
- * forward mode, the backfill reader is closed; it is created again if a split needs it.
+ * <p>A seekable upstream is given a split only at its handover, at the first offset not backfilled,
+ * so nothing is read twice. A non-seekable upstream is given every split at once; the handover
+ * drops what the backfill covers. When no split is backfilling and the reader is in forward mode,
+ * the backfill reader is closed; it is created again if a split needs it.
  */
 @Internal
 final class BackfillSplitReader<T>
-        implements SplitReader<BackfillRecord<T>, BackfillSplit>,
-                SplitHandover.HandoverOutput<T> {
+        implements SplitReader<BackfillRecord<T>, BackfillSplit>, SplitHandover.HandoverOutput<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackfillSplitReader.class);
 
@@ -52,8 +66,10 @@ final class BackfillSplitReader<T>
     private final boolean upstreamSeekable;
 
     private final Map<String, SplitHandover<T>> handovers = new HashMap<>();
+
     /** Splits currently given to the backfill reader. */
     private final Set<String> onBackfill = new LinkedHashSet<>();
+
     /** Splits currently given to the upstream reader. */
     private final Set<String> onUpstream = new LinkedHashSet<>();
 
@@ -61,25 +77,31 @@ final class BackfillSplitReader<T>
     private LogReader<T> upstreamReader;
     private final BackfillFetch.TransitionSink transitionSink;
     private BackfillFetch<T> batch;
+
     /**
      * The part of {@link #batch} of the split emitted last: a log delivers runs of one split, and
      * keeping it saves a map lookup per record (the hot path of the fetcher thread in the
      * benchmark's profile).
      */
     @Nullable private BackfillFetch.SplitRun<T> run;
+
     @Nullable private String runSplitId;
+
     /** The handover of the split whose record came last, valid within one poll. */
     @Nullable private String lastPolledSplitId;
+
     @Nullable private SplitHandover<T> lastPolledHandover;
     private boolean upstreamDelivered;
+
     /** Splits that stopped backfilling during a poll; taken off the backfill reader after it. */
     private final List<String> backfillRemovals = new ArrayList<>();
+
     /** Bounded splits that reached their stop since the last fetch; no scan of all splits. */
     private final List<String> completedSplits = new ArrayList<>();
 
     /**
-     * @param transitionSink applies the transitions of each fetch to the split states, in the
-     *     task thread, as it iterates the fetch
+     * @param transitionSink applies the transitions of each fetch to the split states, in the task
+     *     thread, as it iterates the fetch
      */
     BackfillSplitReader(
             BackfillLog<T> log,

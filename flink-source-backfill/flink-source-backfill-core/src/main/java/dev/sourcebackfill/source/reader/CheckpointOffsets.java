@@ -1,10 +1,25 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.spi.OffsetCommitter;
+import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
-
-import dev.sourcebackfill.source.split.BackfillSplit;
-import dev.sourcebackfill.source.spi.OffsetCommitter;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +31,8 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
- * The positions each pending checkpoint holds, handed to the log's {@link OffsetCommitter} when
- * the checkpoint completes. A notification may be missed or subsume earlier ones: completion of
+ * The positions each pending checkpoint holds, handed to the log's {@link OffsetCommitter} when the
+ * checkpoint completes. A notification may be missed or subsume earlier ones: completion of
  * checkpoint n commits the newest positions taken at or before n and forgets all older ones.
  */
 @Internal

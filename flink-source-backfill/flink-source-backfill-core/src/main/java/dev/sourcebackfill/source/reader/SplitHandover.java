@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
@@ -11,13 +26,13 @@ import java.io.IOException;
 import java.util.OptionalLong;
 
 /**
- * The handover state machine of one split, in the fetcher thread. It decides, record by record
- * and position by position, which of the two readers the split's records are emitted from.
+ * The handover state machine of one split, in the fetcher thread. It decides, record by record and
+ * position by position, which of the two readers the split's records are emitted from.
  *
  * <p>Offsets are positions (see {@link BackfillSplit}): {@code next} is the first offset not yet
  * emitted, {@code target} the exclusive end the backfill must reach. In the terms of the seed
- * system, {@code BACKFILLING(lastOffset)} is {@code BACKFILLING(next = lastOffset + 1)} and
- * {@code CACHING_UP(b)} is {@code CACHING_UP(next = b + 1)}.
+ * system, {@code BACKFILLING(lastOffset)} is {@code BACKFILLING(next = lastOffset + 1)} and {@code
+ * CACHING_UP(b)} is {@code CACHING_UP(next = b + 1)}.
  *
  * <p>Records to emit and transitions go to a {@link HandoverOutput} in the order the task thread
  * must apply them, so that a checkpoint taken between any two of them is consistent.
@@ -51,15 +66,18 @@ final class SplitHandover<T> {
     private long next;
     private long target;
     private boolean complete;
+
     /** Upstream records seen while not FINISHED must increase too; not checkpointed. */
     private long upstreamFloor;
+
     /**
      * For a feed: the offset below which the feed can no longer deliver anything, the higher of
      * where it started when it was given the split and the offset after the last record it
-     * delivered ahead of the backfill (dropped, expected from the backfill). Zero until the feed
-     * is given the split. The handover at {@code next} has a gap if this is above {@code next}.
+     * delivered ahead of the backfill (dropped, expected from the backfill). Zero until the feed is
+     * given the split. The handover at {@code next} has a gap if this is above {@code next}.
      */
     private long feedLostBelow;
+
     /** Whether {@link #feedLostBelow} was raised by records the source dropped. */
     private boolean feedDroppedAhead;
 
@@ -154,9 +172,9 @@ final class SplitHandover<T> {
 
     /**
      * The upstream reader was given this split (a seekable one at {@link #nextOffset()}, a feed
-     * wherever it stands): a seekable upstream finishes a caching-up split at once; a feed
-     * records where it starts (its earliest offset), which raises a backfilling split's target
-     * to it; a finished split checks that the upstream still has its next offset.
+     * wherever it stands): a seekable upstream finishes a caching-up split at once; a feed records
+     * where it starts (its earliest offset), which raises a backfilling split's target to it; a
+     * finished split checks that the upstream still has its next offset.
      */
     void onUpstreamStarted() throws IOException {
         if (!upstreamSeekable) {
@@ -266,9 +284,9 @@ final class SplitHandover<T> {
     }
 
     /**
-     * The upstream must deliver every offset from {@code next} on. A seekable upstream is asked
-     * for its earliest offset now (retention); a feed's is what {@link #feedLostBelow} recorded,
-     * since by now it has moved on by the records it delivered.
+     * The upstream must deliver every offset from {@code next} on. A seekable upstream is asked for
+     * its earliest offset now (retention); a feed's is what {@link #feedLostBelow} recorded, since
+     * by now it has moved on by the records it delivered.
      */
     private void checkNoGap() throws IOException {
         if (!upstreamSeekable) {

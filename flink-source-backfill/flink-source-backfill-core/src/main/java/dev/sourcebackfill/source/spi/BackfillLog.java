@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.spi;
 
 import org.apache.flink.annotation.PublicEvolving;
@@ -14,8 +29,8 @@ import java.util.Optional;
  *
  * <p>Every record belongs to one split and has a {@code long} offset, strictly increasing within
  * the split but not necessarily contiguous (compaction or transaction markers leave holes). The
- * backfill reader and the upstream reader must agree on offsets: the same offset is the same
- * record in both.
+ * backfill reader and the upstream reader must agree on offsets: the same offset is the same record
+ * in both.
  *
  * @param <T> the type of records
  */
@@ -41,8 +56,8 @@ public interface BackfillLog<T> extends Serializable {
     boolean isUpstreamSeekable();
 
     /**
-     * Creates what commits the positions of completed checkpoints back to the log, if this log
-     * does that (one per source reader); none by default.
+     * Creates what commits the positions of completed checkpoints back to the log, if this log does
+     * that (one per source reader); none by default.
      */
     default Optional<OffsetCommitter> createOffsetCommitter(SourceReaderContext context)
             throws Exception {

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.spi;
 
 import org.apache.flink.annotation.PublicEvolving;
@@ -11,10 +26,10 @@ import java.util.OptionalLong;
 /**
  * A split as a {@link LogSplitDiscoverer} found it.
  *
- * <p>Offsets are positions: {@code backfillStartOffset} is the first offset to read,
- * {@code upstreamEndOffset} is the upstream's end (high watermark, exclusive) at discovery and
- * becomes the split's backfill target, and the optional {@code stoppingOffset} (exclusive) makes
- * the split bounded.
+ * <p>Offsets are positions: {@code backfillStartOffset} is the first offset to read, {@code
+ * upstreamEndOffset} is the upstream's end (high watermark, exclusive) at discovery and becomes the
+ * split's backfill target, and the optional {@code stoppingOffset} (exclusive) makes the split
+ * bounded.
  */
 @PublicEvolving
 public final class DiscoveredSplit implements Serializable {
@@ -25,6 +40,7 @@ public final class DiscoveredSplit implements Serializable {
     private final long backfillStartOffset;
     private final long upstreamEndOffset;
     private final boolean upstreamReadsWholeSplit;
+
     /** {@code null} for an unbounded split; OptionalLong is not serializable. */
     @Nullable private final Long stoppingOffset;
 
@@ -50,8 +66,7 @@ public final class DiscoveredSplit implements Serializable {
     /** A split whose history [start, upstreamEnd) is backfilled before the upstream takes over. */
     public static DiscoveredSplit backfilled(
             String splitId, long backfillStartOffset, long upstreamEndOffset) {
-        return new DiscoveredSplit(
-                splitId, backfillStartOffset, upstreamEndOffset, false, null);
+        return new DiscoveredSplit(splitId, backfillStartOffset, upstreamEndOffset, false, null);
     }
 
     /**

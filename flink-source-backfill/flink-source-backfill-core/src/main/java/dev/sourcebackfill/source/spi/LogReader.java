@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.spi;
 
 import org.apache.flink.annotation.PublicEvolving;
@@ -10,9 +25,9 @@ import java.time.Duration;
  * All methods are called from one thread (the source's fetcher thread), except {@link #wakeUp()}.
  *
  * <p>Positions are the next offset the reader would deliver for a split: every offset below the
- * position that this reader will ever deliver has been delivered. A position may move past
- * offsets that have no record (transaction markers, compaction), which is how the source decides
- * a handover without waiting for a record that never comes.
+ * position that this reader will ever deliver has been delivered. A position may move past offsets
+ * that have no record (transaction markers, compaction), which is how the source decides a handover
+ * without waiting for a record that never comes.
  *
  * @param <T> the type of records
  */

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.split;
 
 import org.apache.flink.annotation.PublicEvolving;
@@ -14,8 +29,8 @@ import java.util.OptionalLong;
  * (the backfill must cover every offset below it), and the optional {@code stoppingOffset} is
  * exclusive as well (a bounded split ends once every offset below it was emitted).
  *
- * <p>{@code backfilledRecords} counts the records emitted from the backfill for this split over
- * its whole life, across restores and rescales: it is part of the split's state so that progress
+ * <p>{@code backfilledRecords} counts the records emitted from the backfill for this split over its
+ * whole life, across restores and rescales: it is part of the split's state so that progress
  * figures are the split's own, not only those of the reader that holds it now.
  *
  * <p>A bounded split whose {@code nextOffset} reached its stopping offset has {@linkplain

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.split;
 
 import org.apache.flink.annotation.Internal;
@@ -16,8 +31,8 @@ import java.util.OptionalLong;
  * <ul>
  *   <li>Version 1: split id (UTF), state code (byte), next offset, target end offset, has-stop
  *       (boolean), stopping offset (only if present).
- *   <li>Version 2: version 1, then the records backfilled for the split (long). A split read
- *       from version 1 has backfilled 0 records.
+ *   <li>Version 2: version 1, then the records backfilled for the split (long). A split read from
+ *       version 1 has backfilled 0 records.
  * </ul>
  *
  * <p>Any new field needs a new version; old versions stay readable. Serializers that embed splits
@@ -81,7 +96,8 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
         HandoverState state = HandoverState.fromCode(in.readByte());
         long next = in.readLong();
         long target = in.readLong();
-        OptionalLong stop = in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
+        OptionalLong stop =
+                in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
         long backfilled = version >= VERSION_2 ? in.readLong() : 0L;
         return new BackfillSplit(splitId, state, next, target, stop, backfilled);
     }

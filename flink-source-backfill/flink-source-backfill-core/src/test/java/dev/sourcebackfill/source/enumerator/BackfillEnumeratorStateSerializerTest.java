@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.split.BackfillSplit;
@@ -37,28 +52,61 @@ class BackfillEnumeratorStateSerializerTest {
 
     /** Version 1 bytes of {@link #v1State()}: never change them. */
     static final String V1_BYTES =
-            "01" + "00000002"
-                    + "000161" + "02" + "000000000000000a" + "000000000000000a" + "00" + "01" + "00"
-                    + "000162" + "00" + "0000000000000000" + "0000000000000014"
-                    + "01" + "000000000000001e" + "00" + "01";
+            "01"
+                    + "00000002"
+                    + "000161"
+                    + "02"
+                    + "000000000000000a"
+                    + "000000000000000a"
+                    + "00"
+                    + "01"
+                    + "00"
+                    + "000162"
+                    + "00"
+                    + "0000000000000000"
+                    + "0000000000000014"
+                    + "01"
+                    + "000000000000001e"
+                    + "00"
+                    + "01";
 
     /**
-     * Version 2 bytes of {@link #v2State()}: the split serializer's version (2), then version
-     * 1's fields with each split in split version 2. Never change them.
+     * Version 2 bytes of {@link #v2State()}: the split serializer's version (2), then version 1's
+     * fields with each split in split version 2. Never change them.
      */
     static final String V2_BYTES =
-            "00000002" + "01" + "00000002"
-                    + "000161" + "02" + "000000000000000a" + "000000000000000a" + "00"
-                    + "0000000000000007" + "01" + "00"
-                    + "000162" + "00" + "0000000000000000" + "0000000000000014"
-                    + "01" + "000000000000001e" + "0000000000000000" + "00" + "01";
+            "00000002"
+                    + "01"
+                    + "00000002"
+                    + "000161"
+                    + "02"
+                    + "000000000000000a"
+                    + "000000000000000a"
+                    + "00"
+                    + "0000000000000007"
+                    + "01"
+                    + "00"
+                    + "000162"
+                    + "00"
+                    + "0000000000000000"
+                    + "0000000000000014"
+                    + "01"
+                    + "000000000000001e"
+                    + "0000000000000000"
+                    + "00"
+                    + "01";
 
     static BackfillEnumeratorState v2State() {
         return new BackfillEnumeratorState(
                 List.of(
                         new BackfillEnumeratorState.SplitEntry(
                                 new BackfillSplit(
-                                        "a", HandoverState.FINISHED, 10, 10, OptionalLong.empty(), 7),
+                                        "a",
+                                        HandoverState.FINISHED,
+                                        10,
+                                        10,
+                                        OptionalLong.empty(),
+                                        7),
                                 true,
                                 false),
                         new BackfillEnumeratorState.SplitEntry(

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.event.ForwardModeEvent;
@@ -40,8 +55,10 @@ class BackfillSplitEnumeratorTest {
     private RecordingContext context;
     private FakeDiscoverer discoverer;
     private BackfillSplitEnumerator enumerator;
+
     /** The reader incarnation each subtask reports with. */
     private final Map<Integer, Long> incarnation = new HashMap<>();
+
     private final Map<Integer, Long> reportIds = new HashMap<>();
 
     @BeforeEach
@@ -65,12 +82,12 @@ class BackfillSplitEnumeratorTest {
     }
 
     private BackfillSplitEnumerator newEnumerator(BackfillEnumeratorState restored) {
-        return new BackfillSplitEnumerator(
-                context, discoverer, false, Duration.ZERO, restored);
+        return new BackfillSplitEnumerator(context, discoverer, false, Duration.ZERO, restored);
     }
 
     private void registerReader(int subtask) {
-        incarnation.put(subtask, 1000L + subtask * 10 + incarnation.getOrDefault(subtask, 0L) % 10 + 1);
+        incarnation.put(
+                subtask, 1000L + subtask * 10 + incarnation.getOrDefault(subtask, 0L) % 10 + 1);
         reportIds.put(subtask, 0L);
         context.registerReader(new ReaderInfo(subtask, "localhost"));
         enumerator.addReader(subtask);
@@ -250,8 +267,7 @@ class BackfillSplitEnumeratorTest {
     }
 
     @Test
-    void regionalFailoverWithoutAbortNotificationStillInvalidatesOlderSnapshots()
-            throws Exception {
+    void regionalFailoverWithoutAbortNotificationStillInvalidatesOlderSnapshots() throws Exception {
         reportAll(FINISHED);
         enumerator.snapshotState(3);
         regionalFailover(1, List.of());
@@ -318,7 +334,8 @@ class BackfillSplitEnumeratorTest {
     void splitsGivenBackAreReassignedAsGivenAndWaitForConfirmation() throws Throwable {
         reportAll(FINISHED);
         String id = owned(0).get(0);
-        BackfillSplit asAssigned = new BackfillSplit(id, BACKFILLING, 0, 100, java.util.OptionalLong.empty());
+        BackfillSplit asAssigned =
+                new BackfillSplit(id, BACKFILLING, 0, 100, java.util.OptionalLong.empty());
         int assignmentsBefore = context.getSplitsAssignmentSequence().size();
 
         regionalFailover(0, List.of(asAssigned));
@@ -483,8 +500,7 @@ class BackfillSplitEnumeratorTest {
     }
 
     @Test
-    void anUnboundedSourceSignalsBacklogUntilForwardModeAndAgainWhenItLeavesIt()
-            throws Throwable {
+    void anUnboundedSourceSignalsBacklogUntilForwardModeAndAgainWhenItLeavesIt() throws Throwable {
         assertThat(context.backlogSignals).containsExactly(true);
         enterForwardMode(1);
         assertThat(context.backlogSignals).containsExactly(true, false);
@@ -493,8 +509,7 @@ class BackfillSplitEnumeratorTest {
     }
 
     @Test
-    void anEndedSplitCountsAsDoneButComesBackIfItsReaderIsRestoredBeforeTheEnd()
-            throws Exception {
+    void anEndedSplitCountsAsDoneButComesBackIfItsReaderIsRestoredBeforeTheEnd() throws Exception {
         reportAll(FINISHED);
         String id = owned(0).get(0);
         reportFrom(0, incarnation.get(0), List.of(new SplitStatus(id, FINISHED, 100, true)));

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.BackfillListener;
@@ -58,8 +73,7 @@ class EndedSplitRestoreTest {
     }
 
     @Test
-    void aReaderResetBeforeTheEnumeratorHeardOfTheCheckpointReportsTheEndAgain()
-            throws Throwable {
+    void aReaderResetBeforeTheEnumeratorHeardOfTheCheckpointReportsTheEndAgain() throws Throwable {
         startEnumerator(null);
         startReader(null);
         pollUntil("a ended and b finished", this::aEndedAndBFinished);
@@ -111,7 +125,9 @@ class EndedSplitRestoreTest {
         FakeDiscoverer discoverer = new FakeDiscoverer();
         discoverer.splits.add(DiscoveredSplit.backfilled("a", 0, 3).withStoppingOffset(3));
         discoverer.splits.add(DiscoveredSplit.backfilled("b", 0, 2));
-        enumerator = new BackfillSplitEnumerator(enumContext, discoverer, false, Duration.ZERO, restored);
+        enumerator =
+                new BackfillSplitEnumerator(
+                        enumContext, discoverer, false, Duration.ZERO, restored);
         enumerator.start();
         enumContext.runNextOneTimeCallable();
         assignmentsDelivered = 0;
@@ -123,7 +139,11 @@ class EndedSplitRestoreTest {
         readerContext = new TestingReaderContext();
         reader =
                 BackfillSourceReader.create(
-                        log, new Configuration(), readerContext, Duration.ofMillis(5), BackfillListener.NO_OP);
+                        log,
+                        new Configuration(),
+                        readerContext,
+                        Duration.ofMillis(5),
+                        BackfillListener.NO_OP);
         readers.add(reader);
         reader.start();
         if (state != null) {
@@ -140,9 +160,14 @@ class EndedSplitRestoreTest {
         boolean moved = true;
         while (moved) {
             moved = false;
-            List<SplitsAssignment<BackfillSplit>> assignments = enumContext.getSplitsAssignmentSequence();
+            List<SplitsAssignment<BackfillSplit>> assignments =
+                    enumContext.getSplitsAssignmentSequence();
             for (; assignmentsDelivered < assignments.size(); assignmentsDelivered++) {
-                reader.addSplits(assignments.get(assignmentsDelivered).assignment().getOrDefault(0, List.of()));
+                reader.addSplits(
+                        assignments
+                                .get(assignmentsDelivered)
+                                .assignment()
+                                .getOrDefault(0, List.of()));
                 moved = true;
             }
             List<SourceEvent> toEnumerator = new ArrayList<>(readerContext.getSentEvents());
@@ -152,7 +177,8 @@ class EndedSplitRestoreTest {
                 moved = true;
             }
             // the mock context gives a copy of everything sent so far
-            List<SourceEvent> toReader = enumContext.getSentSourceEvent().getOrDefault(0, List.of());
+            List<SourceEvent> toReader =
+                    enumContext.getSentSourceEvent().getOrDefault(0, List.of());
             for (; eventsDelivered < toReader.size(); eventsDelivered++) {
                 reader.handleSourceEvents(toReader.get(eventsDelivered));
                 moved = true;

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.event.SplitStatus;
@@ -19,10 +34,12 @@ class SplitStatusTrackerTest {
     private long reportId;
 
     private static BackfillSplit split(String id, HandoverState state, boolean bounded) {
-        return new BackfillSplit(id, state, 0, 100, bounded ? OptionalLong.of(200) : OptionalLong.empty());
+        return new BackfillSplit(
+                id, state, 0, 100, bounded ? OptionalLong.of(200) : OptionalLong.empty());
     }
 
-    private void report(int subtask, long incarnation, String id, HandoverState state, boolean ended) {
+    private void report(
+            int subtask, long incarnation, String id, HandoverState state, boolean ended) {
         tracker.apply(
                 subtask,
                 new SplitStatusReportEvent(
@@ -64,7 +81,9 @@ class SplitStatusTrackerTest {
         tracker.apply(
                 1,
                 new SplitStatusReportEvent(
-                        11, 1, List.of(new SplitStatus("b", HandoverState.BACKFILLING, 10, false))));
+                        11,
+                        1,
+                        List.of(new SplitStatus("b", HandoverState.BACKFILLING, 10, false))));
         assertCountsMatchRecount();
         assertThat(tracker.allConfirmedFinished()).isTrue();
 
@@ -79,7 +98,10 @@ class SplitStatusTrackerTest {
         assertCountsMatchRecount();
         assertThat(tracker.countUnconfirmed()).isEqualTo(3);
 
-        tracker.returnSplits(List.of(split("b", HandoverState.CACHING_UP, false), split("d", HandoverState.BACKFILLING, false)));
+        tracker.returnSplits(
+                List.of(
+                        split("b", HandoverState.CACHING_UP, false),
+                        split("d", HandoverState.BACKFILLING, false)));
         assertCountsMatchRecount();
         assertThat(tracker.size()).isEqualTo(4);
         assertThat(tracker.count(HandoverState.BACKFILLING)).isEqualTo(1);

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.metrics;
 
 import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
@@ -36,13 +51,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reporter would report: registered and not yet unregistered metrics, by identifier.
  *
  * <p>Every scenario runs on a session cluster where a job of the same name ran and ended before
- * (the usual way to rescale: stop with a savepoint and submit again), so the metric identifiers
- * of the job under test were used before.
+ * (the usual way to rescale: stop with a savepoint and submit again), so the metric identifiers of
+ * the job under test were used before.
  */
 class BackfillEnumeratorMetricsTest {
 
     private static final String JOB_NAME = "resubmitted-job";
     private static final String SCOPE_END = ".enumerator.backfill.";
+
     /** The published names; a rename breaks users' dashboards. */
     private static final List<String> NAMES =
             List.of(
@@ -109,7 +125,9 @@ class BackfillEnumeratorMetricsTest {
         JobManagerJobMetricGroup job = jobManager.addJob(new JobID(), JOB_NAME);
         started(enumeratorGroupOf(job), 5, null);
 
-        assertThat(enumeratorMetrics()).as("the gauges of the job's enumerator").hasSameSizeAs(NAMES);
+        assertThat(enumeratorMetrics())
+                .as("the gauges of the job's enumerator")
+                .hasSameSizeAs(NAMES);
         assertThat(reportedFigure("splitsBackfilling")).isEqualTo(5);
     }
 

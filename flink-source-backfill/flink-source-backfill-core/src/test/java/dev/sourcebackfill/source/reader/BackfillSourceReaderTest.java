@@ -1,7 +1,22 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
-import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
 import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
@@ -41,7 +56,11 @@ class BackfillSourceReaderTest {
     private BackfillSourceReader<String> start(FakeLog log) throws Exception {
         reader =
                 BackfillSourceReader.create(
-                        log, new Configuration(), context, Duration.ofMillis(5), BackfillListener.NO_OP);
+                        log,
+                        new Configuration(),
+                        context,
+                        Duration.ofMillis(5),
+                        BackfillListener.NO_OP);
         reader.start();
         return reader;
     }
@@ -100,8 +119,8 @@ class BackfillSourceReaderTest {
     }
 
     /**
-     * {@code numRecordsIn} (counted by {@code SourceReaderBase}) is the number of records
-     * emitted: the handover transitions travel with the records in each fetch but are not counted.
+     * {@code numRecordsIn} (counted by {@code SourceReaderBase}) is the number of records emitted:
+     * the handover transitions travel with the records in each fetch but are not counted.
      */
     @Test
     void numRecordsInCountsTheRecordsEmittedAndNoTransition() throws Exception {
@@ -113,7 +132,11 @@ class BackfillSourceReaderTest {
         FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4).write("b", 0, 1);
         reader =
                 BackfillSourceReader.create(
-                        log, new Configuration(), counted, Duration.ofMillis(5), BackfillListener.NO_OP);
+                        log,
+                        new Configuration(),
+                        counted,
+                        Duration.ofMillis(5),
+                        BackfillListener.NO_OP);
         reader.start();
         reader.addSplits(List.of(split("a", BACKFILLING, 0, 3), split("b", BACKFILLING, 0, 1)));
         Counter numRecordsIn = counted.metricGroup().getIOMetricGroup().getNumRecordsInCounter();
@@ -126,9 +149,7 @@ class BackfillSourceReaderTest {
         // each split was reported when given, then at CACHING_UP and at FINISHED
         assertThat(statuses).hasSize(6);
         assertThat(numRecordsIn.getCount()).isEqualTo(7);
-        assertThat(reader.snapshotState(1))
-                .extracting(BackfillSplit::state)
-                .containsOnly(FINISHED);
+        assertThat(reader.snapshotState(1)).extracting(BackfillSplit::state).containsOnly(FINISHED);
     }
 
     @Test
@@ -159,13 +180,17 @@ class BackfillSourceReaderTest {
         FakeLog log = new FakeLog(true).write("a", 0, 1).write("b", 0);
         start(log);
         reader.addSplits(List.of(split("a", BACKFILLING, 0, 2), split("b", BACKFILLING, 0, 50)));
-        pollUntil("a finished", () -> reportedStatuses().contains(new SplitStatus("a", FINISHED, 2, false)));
+        pollUntil(
+                "a finished",
+                () -> reportedStatuses().contains(new SplitStatus("a", FINISHED, 2, false)));
 
         reader.handleSourceEvents(new ForwardModeEvent(5));
         assertThat(reader.isForwardMode()).as("b still backfills").isFalse();
 
         log.endAt("b", 50);
-        pollUntil("b finished", () -> reportedStatuses().contains(new SplitStatus("b", FINISHED, 50, false)));
+        pollUntil(
+                "b finished",
+                () -> reportedStatuses().contains(new SplitStatus("b", FINISHED, 50, false)));
         reader.handleSourceEvents(new ForwardModeEvent(6));
         assertThat(reader.isForwardMode()).isTrue();
         assertThat(reader.forwardModeCheckpoint()).hasValue(6);
@@ -177,15 +202,15 @@ class BackfillSourceReaderTest {
         reader.addSplits(List.of(split("c", BACKFILLING, 0, 2)));
         assertThat(reader.isForwardMode()).isFalse();
         pollUntil("c backfilled", () -> output.getEmittedRecords().contains("c@1"));
-        assertThat(log.calls).containsSubsequence("backfill.close", "backfill.create", "backfill.add c@0");
+        assertThat(log.calls)
+                .containsSubsequence("backfill.close", "backfill.create", "backfill.add c@0");
     }
 
     @Test
     void aBoundedReaderEndsOnlyOnceItsReportsAreAcknowledged() throws Exception {
         FakeLog log = new FakeLog(true).write("a", 0, 1);
         start(log);
-        reader.addSplits(
-                List.of(new BackfillSplit("a", BACKFILLING, 0, 2, OptionalLong.of(2))));
+        reader.addSplits(List.of(new BackfillSplit("a", BACKFILLING, 0, 2, OptionalLong.of(2))));
         reader.notifyNoMoreSplits();
         pollUntil("a ended", () -> reportedStatuses().stream().anyMatch(SplitStatus::ended));
         // the enumerator still owes acknowledgements: ending now would make it send to a
@@ -193,17 +218,20 @@ class BackfillSourceReaderTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (!reader.isWaitingForAcknowledgements()) {
             assertThat(System.nanoTime()).as("waiting for the end of input").isLessThan(deadline);
-            assertThat(reader.pollNext(output)).isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+            assertThat(reader.pollNext(output))
+                    .isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
             Thread.sleep(1);
         }
-        assertThat(reader.pollNext(output)).isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+        assertThat(reader.pollNext(output))
+                .isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
         // what the source operator waits on after NOTHING_AVAILABLE
         java.util.concurrent.CompletableFuture<Void> waiting = reader.isAvailable();
         assertThat(waiting).isNotDone();
         long last = reports().get(reports().size() - 1).reportId();
         reader.handleSourceEvents(new ReportAcknowledgedEvent(reader.incarnation(), last));
         assertThat(waiting).isDone();
-        assertThat(reader.pollNext(output)).isEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+        assertThat(reader.pollNext(output))
+                .isEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
     }
 
     @Test
@@ -230,7 +258,9 @@ class BackfillSourceReaderTest {
         start(log);
         reader.addSplits(state);
         assertThat(reportedStatuses()).contains(SplitStatus.of(ended, true));
-        pollUntil("b finished", () -> reportedStatuses().contains(new SplitStatus("b", FINISHED, 1, false)));
+        pollUntil(
+                "b finished",
+                () -> reportedStatuses().contains(new SplitStatus("b", FINISHED, 1, false)));
         assertThat(log.calls).noneMatch(call -> call.contains(" a@"));
         assertThat(reader.snapshotState(2)).contains(ended);
     }
@@ -246,19 +276,27 @@ class BackfillSourceReaderTest {
                         backfilledAtTransitions.add(transition.backfilledRecords());
                     }
                 };
-        reader = BackfillSourceReader.create(log, new Configuration(), context, Duration.ofMillis(5), listener);
+        reader =
+                BackfillSourceReader.create(
+                        log, new Configuration(), context, Duration.ofMillis(5), listener);
         reader.start();
         reader.addSplits(List.of(split("a", BACKFILLING, 0, 6)));
         pollUntil("three backfilled", () -> output.getEmittedRecords().size() == 3);
         List<BackfillSplit> state = reader.snapshotState(1);
-        assertThat(state).containsExactly(new BackfillSplit("a", BACKFILLING, 3, 6, OptionalLong.empty(), 3));
+        assertThat(state)
+                .containsExactly(
+                        new BackfillSplit("a", BACKFILLING, 3, 6, OptionalLong.empty(), 3));
 
         reader.close();
         log.write("a", 3, 4, 5);
-        reader = BackfillSourceReader.create(log, new Configuration(), context, Duration.ofMillis(5), listener);
+        reader =
+                BackfillSourceReader.create(
+                        log, new Configuration(), context, Duration.ofMillis(5), listener);
         reader.start();
         reader.addSplits(state);
-        pollUntil("a finished", () -> reportedStatuses().contains(new SplitStatus("a", FINISHED, 6, false)));
+        pollUntil(
+                "a finished",
+                () -> reportedStatuses().contains(new SplitStatus("a", FINISHED, 6, false)));
         // the split's own figure: 3 before the restore and 3 after
         assertThat(backfilledAtTransitions).containsExactly(6L, 6L);
         assertThat(reader.snapshotState(2))

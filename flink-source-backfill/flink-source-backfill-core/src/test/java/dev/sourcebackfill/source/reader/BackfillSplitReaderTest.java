@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
@@ -62,9 +77,14 @@ class BackfillSplitReaderTest {
         assertThat(log.calls).containsExactly("backfill.create", "backfill.add a@0");
 
         List<String> out = fetch(reader);
-        assertThat(out).containsExactly("a@0", "a@1", "a@2", "a@3", "a@4", "CACHING_UP@5", "FINISHED@5");
+        assertThat(out)
+                .containsExactly("a@0", "a@1", "a@2", "a@3", "a@4", "CACHING_UP@5", "FINISHED@5");
         assertThat(log.calls)
-                .containsSubsequence("backfill.add a@0", "upstream.create", "upstream.add a@5", "backfill.remove a");
+                .containsSubsequence(
+                        "backfill.add a@0",
+                        "upstream.create",
+                        "upstream.add a@5",
+                        "backfill.remove a");
 
         log.write("a", 5, 7);
         assertThat(fetch(reader)).containsExactly("a@5", "a@7");
@@ -76,7 +96,8 @@ class BackfillSplitReaderTest {
         FakeLog log = new FakeLog(true).write("a", 0, 1, 2).endAt("a", 5);
         BackfillSplitReader<String> reader = reader(log);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 5))));
-        assertThat(fetch(reader)).containsExactly("a@0", "a@1", "a@2", "CACHING_UP@5", "FINISHED@5");
+        assertThat(fetch(reader))
+                .containsExactly("a@0", "a@1", "a@2", "CACHING_UP@5", "FINISHED@5");
         assertThat(log.calls).contains("upstream.add a@5");
     }
 
@@ -143,7 +164,8 @@ class BackfillSplitReaderTest {
 
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("b", 0, 3))));
         assertThat(reader.hasBackfillReader()).isTrue();
-        assertThat(fetch(reader)).containsExactly("b@0", "b@1", "b@2", "CACHING_UP@3", "FINISHED@3");
+        assertThat(fetch(reader))
+                .containsExactly("b@0", "b@1", "b@2", "CACHING_UP@3", "FINISHED@3");
     }
 
     @Test
@@ -154,7 +176,11 @@ class BackfillSplitReaderTest {
                 new SplitsAddition<>(
                         List.of(
                                 new BackfillSplit(
-                                        "a", HandoverState.BACKFILLING, 0, 2, OptionalLong.of(4)))));
+                                        "a",
+                                        HandoverState.BACKFILLING,
+                                        0,
+                                        2,
+                                        OptionalLong.of(4)))));
         assertThat(fetch(reader)).containsExactly("a@0", "a@1", "CACHING_UP@2", "FINISHED@2");
         // the upstream takes over in the next fetch and stops below 4
         RecordsWithSplitIds<BackfillRecord<String>> records = reader.fetch();

@@ -1,8 +1,23 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.spi.OffsetCommitter;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
-import dev.sourcebackfill.source.spi.OffsetCommitter;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +35,8 @@ class CheckpointOffsetsTest {
             new CheckpointOffsets(
                     new OffsetCommitter() {
                         @Override
-                        public void commitOffsets(long checkpointId, Map<String, Long> nextOffsets) {
+                        public void commitOffsets(
+                                long checkpointId, Map<String, Long> nextOffsets) {
                             commits.add(checkpointId + ":" + new java.util.TreeMap<>(nextOffsets));
                         }
                     });

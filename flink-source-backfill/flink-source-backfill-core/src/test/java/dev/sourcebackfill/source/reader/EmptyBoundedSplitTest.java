@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
@@ -19,8 +34,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A freshly discovered split that is empty (start == stop, e.g. an empty bounded Kafka
- * partition) needs no fetcher: the reader reports it ended at once and tells the listener so.
+ * A freshly discovered split that is empty (start == stop, e.g. an empty bounded Kafka partition)
+ * needs no fetcher: the reader reports it ended at once and tells the listener so.
  */
 class EmptyBoundedSplitTest {
 
@@ -37,11 +52,17 @@ class EmptyBoundedSplitTest {
         TestingReaderContext context = new TestingReaderContext();
         BackfillSourceReader<String> reader =
                 BackfillSourceReader.create(
-                        new FakeLog(true), new Configuration(), context, Duration.ofMillis(5), listener);
+                        new FakeLog(true),
+                        new Configuration(),
+                        context,
+                        Duration.ofMillis(5),
+                        listener);
         try {
             reader.start();
             reader.addSplits(
-                    List.of(new BackfillSplit("e", HandoverState.BACKFILLING, 7, 7, OptionalLong.of(7))));
+                    List.of(
+                            new BackfillSplit(
+                                    "e", HandoverState.BACKFILLING, 7, 7, OptionalLong.of(7))));
             TestingReaderOutput<String> output = new TestingReaderOutput<>();
             for (int i = 0; i < 50 && ended.isEmpty(); i++) {
                 reader.pollNext(output);

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
@@ -28,9 +43,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The reader keeps ended splits in its snapshot, and hands them to the offset committer too:
- * a bounded split's final offset (its stopping offset) is committed (Kafka: the group's
- * committed offset of an ended partition reaches its stopping offset, so lag tools show zero).
+ * The reader keeps ended splits in its snapshot, and hands them to the offset committer too: a
+ * bounded split's final offset (its stopping offset) is committed (Kafka: the group's committed
+ * offset of an ended partition reaches its stopping offset, so lag tools show zero).
  */
 class EndedSplitOffsetCommitTest {
 
@@ -77,18 +92,25 @@ class EndedSplitOffsetCommitTest {
 
     @Test
     void anEndedSplitsFinalOffsetIsCommitted() throws Exception {
-        CommittingLog log = new CommittingLog(new FakeLog(true).write("a", 0, 1, 2).write("b", 0, 1));
+        CommittingLog log =
+                new CommittingLog(new FakeLog(true).write("a", 0, 1, 2).write("b", 0, 1));
         TestingReaderContext context = new TestingReaderContext();
         TestingReaderOutput<String> output = new TestingReaderOutput<>();
         BackfillSourceReader<String> reader =
                 BackfillSourceReader.create(
-                        log, new Configuration(), context, Duration.ofMillis(5), BackfillListener.NO_OP);
+                        log,
+                        new Configuration(),
+                        context,
+                        Duration.ofMillis(5),
+                        BackfillListener.NO_OP);
         try {
             reader.start();
             reader.addSplits(
                     List.of(
-                            new BackfillSplit("a", HandoverState.BACKFILLING, 0, 3, OptionalLong.of(3)),
-                            new BackfillSplit("b", HandoverState.BACKFILLING, 0, 2, OptionalLong.empty())));
+                            new BackfillSplit(
+                                    "a", HandoverState.BACKFILLING, 0, 3, OptionalLong.of(3)),
+                            new BackfillSplit(
+                                    "b", HandoverState.BACKFILLING, 0, 2, OptionalLong.empty())));
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (!endedReported(context, "a")) {
                 assertThat(System.nanoTime()).as("waiting for a to end").isLessThan(deadline);
@@ -100,7 +122,8 @@ class EndedSplitOffsetCommitTest {
             reader.notifyCheckpointComplete(1);
             assertThat(log.commits).isNotEmpty();
             assertThat(log.commits.get(log.commits.size() - 1))
-                    .as("offsets committed for completed checkpoint 1, whose snapshot has a ended at 3")
+                    .as(
+                            "offsets committed for completed checkpoint 1, whose snapshot has a ended at 3")
                     .containsEntry("a", 3L);
         } finally {
             reader.close();

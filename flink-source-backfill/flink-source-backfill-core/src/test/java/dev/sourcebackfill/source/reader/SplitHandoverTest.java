@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
@@ -23,13 +38,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *
  * <ul>
  *   <li>steps: {@code b5} backfill record at 5; {@code bp9} backfill position 9; {@code be9}
- *       bounded backfill ended at position 9; {@code u5} upstream record at 5; {@code up9}
- *       upstream position 9; {@code us} upstream started (given the split); {@code start}
- *       the split was added; {@code earliest7} the upstream's earliest offset is now 7 (a
- *       feed's earliest offset also moves with what it delivers: it never goes back);
- *   <li>output: {@code e5} record 5 emitted; {@code C@6} transition to CACHING_UP with next
- *       offset 6; {@code F@6} to FINISHED; then {@code end:STATE@next}, and {@code complete} for
- *       a bounded split that reached its stop.
+ *       bounded backfill ended at position 9; {@code u5} upstream record at 5; {@code up9} upstream
+ *       position 9; {@code us} upstream started (given the split); {@code start} the split was
+ *       added; {@code earliest7} the upstream's earliest offset is now 7 (a feed's earliest offset
+ *       also moves with what it delivers: it never goes back);
+ *   <li>output: {@code e5} record 5 emitted; {@code C@6} transition to CACHING_UP with next offset
+ *       6; {@code F@6} to FINISHED; then {@code end:STATE@next}, and {@code complete} for a bounded
+ *       split that reached its stop.
  * </ul>
  */
 class SplitHandoverTest {
@@ -37,110 +52,291 @@ class SplitHandoverTest {
     static Stream<Arguments> rules() {
         return Stream.of(
                 // --- BACKFILLING: backfill records
-                row("backfill record below target is emitted", "S", "B 0 10", "b0 b1 b5",
+                row(
+                        "backfill record below target is emitted",
+                        "S",
+                        "B 0 10",
+                        "b0 b1 b5",
                         "e0 e1 e5 end:BACKFILLING@6"),
-                row("backfill record at the target's last offset moves to CACHING_UP", "F",
-                        "B 0 10", "b8 b9", "e8 e9 C@10 end:CACHING_UP@10"),
-                row("backfill record beyond the target moves to CACHING_UP", "F", "B 0 10",
-                        "b12", "e12 C@13 end:CACHING_UP@13"),
-                row("seekable: CACHING_UP is sought and FINISHED at once", "S", "B 0 10",
-                        "b9 us", "e9 C@10 F@10 end:FINISHED@10"),
-                row("compaction holes: offsets need not be contiguous", "S", "B 0 10",
-                        "b1 b4 b7", "e1 e4 e7 end:BACKFILLING@8"),
-                row("backfill position past the target without a record (markers)", "F",
-                        "B 0 10", "b7 bp10", "e7 C@10 end:CACHING_UP@10"),
-                row("backfill position below the target changes nothing", "F", "B 0 10",
-                        "b3 bp6", "e3 end:BACKFILLING@4"),
-                row("bounded backfill ended before the target", "F", "B 0 10", "b3 be5",
+                row(
+                        "backfill record at the target's last offset moves to CACHING_UP",
+                        "F",
+                        "B 0 10",
+                        "b8 b9",
+                        "e8 e9 C@10 end:CACHING_UP@10"),
+                row(
+                        "backfill record beyond the target moves to CACHING_UP",
+                        "F",
+                        "B 0 10",
+                        "b12",
+                        "e12 C@13 end:CACHING_UP@13"),
+                row(
+                        "seekable: CACHING_UP is sought and FINISHED at once",
+                        "S",
+                        "B 0 10",
+                        "b9 us",
+                        "e9 C@10 F@10 end:FINISHED@10"),
+                row(
+                        "compaction holes: offsets need not be contiguous",
+                        "S",
+                        "B 0 10",
+                        "b1 b4 b7",
+                        "e1 e4 e7 end:BACKFILLING@8"),
+                row(
+                        "backfill position past the target without a record (markers)",
+                        "F",
+                        "B 0 10",
+                        "b7 bp10",
+                        "e7 C@10 end:CACHING_UP@10"),
+                row(
+                        "backfill position below the target changes nothing",
+                        "F",
+                        "B 0 10",
+                        "b3 bp6",
+                        "e3 end:BACKFILLING@4"),
+                row(
+                        "bounded backfill ended before the target",
+                        "F",
+                        "B 0 10",
+                        "b3 be5",
                         "e3 C@5 end:CACHING_UP@5"),
-                row("nothing to backfill: start at the target", "F", "B 10 10", "start",
+                row(
+                        "nothing to backfill: start at the target",
+                        "F",
+                        "B 10 10",
+                        "start",
                         "C@10 end:CACHING_UP@10"),
-                row("nothing to backfill, seekable: FINISHED at once", "S", "B 10 10",
-                        "start us", "C@10 F@10 end:FINISHED@10"),
-                row("backfill records after CACHING_UP are dropped", "F", "B 0 3", "b2 b3 b4",
+                row(
+                        "nothing to backfill, seekable: FINISHED at once",
+                        "S",
+                        "B 10 10",
+                        "start us",
+                        "C@10 F@10 end:FINISHED@10"),
+                row(
+                        "backfill records after CACHING_UP are dropped",
+                        "F",
+                        "B 0 3",
+                        "b2 b3 b4",
                         "e2 C@3 end:CACHING_UP@3"),
                 // --- BACKFILLING: upstream records (feed)
-                row("upstream record at the last backfilled offset finishes the split", "F",
-                        "B 0 100", "b0 b1 b2 u2", "e0 e1 e2 F@3 end:FINISHED@3"),
-                row("upstream record behind the backfill moves to CACHING_UP", "F", "B 0 100",
-                        "b0 b1 b2 u1", "e0 e1 e2 C@3 end:CACHING_UP@3"),
-                row("upstream record ahead of the backfill raises the target", "F", "B 0 3",
-                        "u5 b2 b3 b4 b5", "e2 e3 e4 e5 C@6 end:CACHING_UP@6"),
-                row("upstream position raises the target", "F", "B 0 3", "up8 b2 b7",
+                row(
+                        "upstream record at the last backfilled offset finishes the split",
+                        "F",
+                        "B 0 100",
+                        "b0 b1 b2 u2",
+                        "e0 e1 e2 F@3 end:FINISHED@3"),
+                row(
+                        "upstream record behind the backfill moves to CACHING_UP",
+                        "F",
+                        "B 0 100",
+                        "b0 b1 b2 u1",
+                        "e0 e1 e2 C@3 end:CACHING_UP@3"),
+                row(
+                        "upstream record ahead of the backfill raises the target",
+                        "F",
+                        "B 0 3",
+                        "u5 b2 b3 b4 b5",
+                        "e2 e3 e4 e5 C@6 end:CACHING_UP@6"),
+                row(
+                        "upstream position raises the target",
+                        "F",
+                        "B 0 3",
+                        "up8 b2 b7",
                         "e2 e7 C@8 end:CACHING_UP@8"),
                 // --- CACHING_UP
-                row("CACHING_UP drops upstream records inside the backfilled range", "F",
-                        "C 6 6", "u3 u4 u5", "end:CACHING_UP@6"),
-                row("CACHING_UP emits the first upstream record above the range", "F",
-                        "C 6 6", "u5 u6 u7", "F@6 e6 e7 end:FINISHED@8"),
-                row("compaction removed the offset after the range", "F", "C 6 6", "u5 u9",
+                row(
+                        "CACHING_UP drops upstream records inside the backfilled range",
+                        "F",
+                        "C 6 6",
+                        "u3 u4 u5",
+                        "end:CACHING_UP@6"),
+                row(
+                        "CACHING_UP emits the first upstream record above the range",
+                        "F",
+                        "C 6 6",
+                        "u5 u6 u7",
+                        "F@6 e6 e7 end:FINISHED@8"),
+                row(
+                        "compaction removed the offset after the range",
+                        "F",
+                        "C 6 6",
+                        "u5 u9",
                         "F@6 e9 end:FINISHED@10"),
-                row("idle upstream: its position past the range finishes the split", "F",
-                        "C 6 6", "up6", "F@6 end:FINISHED@6"),
-                row("upstream position still inside the range keeps CACHING_UP", "F", "C 6 6",
-                        "up5", "end:CACHING_UP@6"),
-                row("restored CACHING_UP split on a seekable upstream", "S", "C 6 6", "us",
+                row(
+                        "idle upstream: its position past the range finishes the split",
+                        "F",
+                        "C 6 6",
+                        "up6",
+                        "F@6 end:FINISHED@6"),
+                row(
+                        "upstream position still inside the range keeps CACHING_UP",
+                        "F",
+                        "C 6 6",
+                        "up5",
+                        "end:CACHING_UP@6"),
+                row(
+                        "restored CACHING_UP split on a seekable upstream",
+                        "S",
+                        "C 6 6",
+                        "us",
                         "F@6 end:FINISHED@6"),
                 // --- FINISHED
-                row("FINISHED emits upstream records", "S", "F 6 6", "us u6 u8",
+                row(
+                        "FINISHED emits upstream records",
+                        "S",
+                        "F 6 6",
+                        "us u6 u8",
                         "e6 e8 end:FINISHED@9"),
-                row("a feed's replay of emitted records is dropped", "F", "F 6 6", "us u4 u5 u6",
+                row(
+                        "a feed's replay of emitted records is dropped",
+                        "F",
+                        "F 6 6",
+                        "us u4 u5 u6",
                         "e6 end:FINISHED@7"),
                 // --- a feed given the split: where it starts
-                row("a feed starting exactly at the archive's end hands over without a gap", "F",
-                        "B 0 1000", "earliest1000 us b998 b999 be1000 u1000",
+                row(
+                        "a feed starting exactly at the archive's end hands over without a gap",
+                        "F",
+                        "B 0 1000",
+                        "earliest1000 us b998 b999 be1000 u1000",
                         "e998 e999 C@1000 F@1000 e1000 end:FINISHED@1001"),
-                row("a feed starting above the target: the backfill still reads up to it", "F",
-                        "B 0 1000", "earliest1100 us b999 b1099 u1100",
+                row(
+                        "a feed starting above the target: the backfill still reads up to it",
+                        "F",
+                        "B 0 1000",
+                        "earliest1100 us b999 b1099 u1100",
                         "e999 e1099 C@1100 F@1100 e1100 end:FINISHED@1101"),
-                row("a restored CACHING_UP split whose feed starts inside the range", "F",
-                        "C 6 6", "earliest4 us u4 u5 u6", "F@6 e6 end:FINISHED@7"),
-                row("a restored FINISHED split whose feed replays from below", "F", "F 6 6",
-                        "earliest2 us u5 u6", "e6 end:FINISHED@7"),
+                row(
+                        "a restored CACHING_UP split whose feed starts inside the range",
+                        "F",
+                        "C 6 6",
+                        "earliest4 us u4 u5 u6",
+                        "F@6 e6 end:FINISHED@7"),
+                row(
+                        "a restored FINISHED split whose feed replays from below",
+                        "F",
+                        "F 6 6",
+                        "earliest2 us u5 u6",
+                        "e6 end:FINISHED@7"),
                 // --- bounded splits
-                row("bounded: a backfill record at the stop completes the split", "F",
-                        "B 0 100 stop5", "b3 b5", "e3 end:BACKFILLING@4 complete"),
-                row("bounded: the last record below the stop completes the split", "F",
-                        "B 0 100 stop5", "b4", "e4 end:BACKFILLING@5 complete"),
-                row("bounded: upstream position at the stop completes the split", "S",
-                        "F 6 6 stop9", "us u7 up9", "e7 end:FINISHED@8 complete"),
-                row("bounded: upstream record beyond the stop is not emitted", "S",
-                        "F 6 6 stop9", "us u8 u9", "e8 end:FINISHED@9 complete"));
+                row(
+                        "bounded: a backfill record at the stop completes the split",
+                        "F",
+                        "B 0 100 stop5",
+                        "b3 b5",
+                        "e3 end:BACKFILLING@4 complete"),
+                row(
+                        "bounded: the last record below the stop completes the split",
+                        "F",
+                        "B 0 100 stop5",
+                        "b4",
+                        "e4 end:BACKFILLING@5 complete"),
+                row(
+                        "bounded: upstream position at the stop completes the split",
+                        "S",
+                        "F 6 6 stop9",
+                        "us u7 up9",
+                        "e7 end:FINISHED@8 complete"),
+                row(
+                        "bounded: upstream record beyond the stop is not emitted",
+                        "S",
+                        "F 6 6 stop9",
+                        "us u8 u9",
+                        "e8 end:FINISHED@9 complete"));
     }
 
     static Stream<Arguments> failures() {
         return Stream.of(
-                row("backfill offset regression", "S", "B 0 10", "b5 b4",
+                row(
+                        "backfill offset regression",
+                        "S",
+                        "B 0 10",
+                        "b5 b4",
                         "regression:split-1:backfill:4"),
-                row("backfill duplicate offset", "S", "B 0 10", "b5 b5",
+                row(
+                        "backfill duplicate offset",
+                        "S",
+                        "B 0 10",
+                        "b5 b5",
                         "regression:split-1:backfill:5"),
-                row("upstream regression on a FINISHED split (seekable)", "S", "F 6 6",
-                        "us u6 u3", "regression:split-1:upstream:3"),
-                row("upstream regression while backfilling (feed)", "F", "B 0 100", "u5 u4",
+                row(
+                        "upstream regression on a FINISHED split (seekable)",
+                        "S",
+                        "F 6 6",
+                        "us u6 u3",
+                        "regression:split-1:upstream:3"),
+                row(
+                        "upstream regression while backfilling (feed)",
+                        "F",
+                        "B 0 100",
+                        "u5 u4",
                         "regression:split-1:upstream:4"),
-                row("a feed going backwards on a FINISHED split", "F", "F 6 6", "us u5 u4",
+                row(
+                        "a feed going backwards on a FINISHED split",
+                        "F",
+                        "F 6 6",
+                        "us u5 u4",
                         "regression:split-1:upstream:4"),
-                row("gap at the handover, seekable", "S", "B 0 10", "earliest12 b9 us",
+                row(
+                        "gap at the handover, seekable",
+                        "S",
+                        "B 0 10",
+                        "earliest12 b9 us",
                         "gap:split-1:10:12"),
-                row("gap at the handover, feed with an idle upstream", "F", "C 6 6",
-                        "earliest8 us up9", "gap:split-1:6:8"),
-                row("gap at the handover, feed record", "F", "B 0 3", "earliest7 us be3 u8",
+                row(
+                        "gap at the handover, feed with an idle upstream",
+                        "F",
+                        "C 6 6",
+                        "earliest8 us up9",
+                        "gap:split-1:6:8"),
+                row(
+                        "gap at the handover, feed record",
+                        "F",
+                        "B 0 3",
+                        "earliest7 us be3 u8",
                         "gap:split-1:3:7"),
-                row("first start: a feed starting above the archive's end", "F", "B 0 1000",
-                        "earliest1100 us b999 be1000 u1100", "gap:split-1:1000:1100"),
-                row("first start: a feed starting above the archive's end, idle", "F",
-                        "B 0 1000", "earliest1100 us b999 be1000 up1100",
+                row(
+                        "first start: a feed starting above the archive's end",
+                        "F",
+                        "B 0 1000",
+                        "earliest1100 us b999 be1000 u1100",
                         "gap:split-1:1000:1100"),
-                row("restored FINISHED split whose feed now starts above its next offset", "F",
-                        "F 1000 1000", "earliest1900 us", "gap:split-1:1000:1900"),
-                row("restored CACHING_UP split whose feed starts above its next offset", "F",
-                        "C 1000 1000", "earliest1900 us u1900", "gap:split-1:1000:1900"),
-                row("restored CACHING_UP split, feed above next, idle", "F", "C 1000 1000",
-                        "earliest1900 us up1900", "gap:split-1:1000:1900"),
-                row("gap on a restored FINISHED split", "S", "F 6 6", "earliest9 us",
+                row(
+                        "first start: a feed starting above the archive's end, idle",
+                        "F",
+                        "B 0 1000",
+                        "earliest1100 us b999 be1000 up1100",
+                        "gap:split-1:1000:1100"),
+                row(
+                        "restored FINISHED split whose feed now starts above its next offset",
+                        "F",
+                        "F 1000 1000",
+                        "earliest1900 us",
+                        "gap:split-1:1000:1900"),
+                row(
+                        "restored CACHING_UP split whose feed starts above its next offset",
+                        "F",
+                        "C 1000 1000",
+                        "earliest1900 us u1900",
+                        "gap:split-1:1000:1900"),
+                row(
+                        "restored CACHING_UP split, feed above next, idle",
+                        "F",
+                        "C 1000 1000",
+                        "earliest1900 us up1900",
+                        "gap:split-1:1000:1900"),
+                row(
+                        "gap on a restored FINISHED split",
+                        "S",
+                        "F 6 6",
+                        "earliest9 us",
                         "gap:split-1:6:9"),
-                row("a feed passed records that an archive backfill did not cover", "F",
-                        "B 0 3", "u2 u3 u4 b0 b1 b2 be3 up5", "passed:split-1:3:4"));
+                row(
+                        "a feed passed records that an archive backfill did not cover",
+                        "F",
+                        "B 0 3",
+                        "u2 u3 u4 b0 b1 b2 be3 up5",
+                        "passed:split-1:3:4"));
     }
 
     @ParameterizedTest(name = "{0}")

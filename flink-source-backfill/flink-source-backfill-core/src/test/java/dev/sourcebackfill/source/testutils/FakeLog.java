@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.testutils;
 
 import dev.sourcebackfill.source.spi.BackfillLog;
@@ -27,12 +42,17 @@ public final class FakeLog implements BackfillLog<String> {
     private static final long serialVersionUID = 1L;
 
     /** split -> offset -> value. */
-    public final transient Map<String, NavigableMap<Long, String>> records = new ConcurrentHashMap<>();
+    public final transient Map<String, NavigableMap<Long, String>> records =
+            new ConcurrentHashMap<>();
+
     /** split -> end (exclusive) of what exists; positions stop there. */
     public final transient Map<String, Long> ends = new ConcurrentHashMap<>();
+
     public final transient Map<String, Long> earliest = new ConcurrentHashMap<>();
+
     /** split -> where an archive-like backfill ends. */
     public final transient Map<String, Long> backfillEnds = new ConcurrentHashMap<>();
+
     public final transient List<String> calls = new CopyOnWriteArrayList<>();
     private final boolean seekable;
 
@@ -112,7 +132,8 @@ public final class FakeLog implements BackfillLog<String> {
                     continue;
                 }
                 NavigableMap<Long, String> r = records.getOrDefault(split, new TreeMap<>());
-                for (Map.Entry<Long, String> rec : r.subMap(e.getValue(), true, end, false).entrySet()) {
+                for (Map.Entry<Long, String> rec :
+                        r.subMap(e.getValue(), true, end, false).entrySet()) {
                     collector.collect(split, rec.getKey(), rec.getKey(), rec.getValue());
                 }
                 positions.put(split, Math.max(e.getValue(), end));

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.datagen;
 
 import dev.sourcebackfill.source.spi.BackfillLog;
@@ -14,7 +29,6 @@ import javax.annotation.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 
-
 /**
  * A deterministic partitioned log, for tests and demos. Its content is a pure function of its
  * configuration and the wall clock, so every JVM of a cluster sees the same log:
@@ -30,10 +44,10 @@ import java.util.List;
  *       (exclusive).
  * </ul>
  *
- * <p>The upstream is seekable (like a job's own Kafka consumer) or, with {@code feedReplay >= 0},
- * a non-seekable feed that starts {@code feedReplay} offsets before the partition's head whenever
- * a split is given to it. With {@code archiveBackfill}, the backfill reader ends at {@code
- * history} like an archive would.
+ * <p>The upstream is seekable (like a job's own Kafka consumer) or, with {@code feedReplay >= 0}, a
+ * non-seekable feed that starts {@code feedReplay} offsets before the partition's head whenever a
+ * split is given to it. With {@code archiveBackfill}, the backfill reader ends at {@code history}
+ * like an archive would.
  */
 @PublicEvolving
 public final class DatagenLog implements BackfillLog<DatagenRecord> {
@@ -49,8 +63,10 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
     final long compactionHoleEvery;
     final int lateSplits;
     final long lateSplitDelayMillis;
+
     /** {@code null} when unbounded (OptionalLong is not serializable). */
     @Nullable final Long liveRecords;
+
     final long epochMillis;
     final long feedReplay;
     final boolean archiveBackfill;

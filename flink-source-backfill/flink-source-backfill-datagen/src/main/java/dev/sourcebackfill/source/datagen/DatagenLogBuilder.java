@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.datagen;
 
 import org.apache.flink.annotation.PublicEvolving;
@@ -98,12 +113,15 @@ public final class DatagenLogBuilder {
         check(
                 liveRatePerSecond > 0 && Double.isFinite(liveRatePerSecond),
                 "liveRatePerSecond must be positive, was " + liveRatePerSecond);
-        check(compactionHoleEvery == 0 || compactionHoleEvery >= 2,
+        check(
+                compactionHoleEvery == 0 || compactionHoleEvery >= 2,
                 "compactionHoleEvery must be 0 (none) or at least 2, was " + compactionHoleEvery);
         check(lateSplits >= 0, "lateSplits count must not be negative, was " + lateSplits);
-        check(lateSplits == 0 || lateSplitDelayMillis > 0,
+        check(
+                lateSplits == 0 || lateSplitDelayMillis > 0,
                 "lateSplits delay must be positive, was " + lateSplitDelayMillis + " ms");
-        check(liveRecords.isEmpty() || liveRecords.getAsLong() >= 0,
+        check(
+                liveRecords.isEmpty() || liveRecords.getAsLong() >= 0,
                 "boundedAfterLiveRecords must not be negative");
         check(maxRecordsPerPoll >= 1, "maxRecordsPerPoll must be at least 1");
         check(feedReplay >= -1, "feedUpstream replay must not be negative");

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.datagen;
 
 import dev.sourcebackfill.source.spi.LogReader;
@@ -21,8 +36,10 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
 
     private final DatagenLog log;
     private final Role role;
+
     /** Split id to next position. */
     private final Map<String, long[]> positions = new LinkedHashMap<>();
+
     private final Object wakeUpLock = new Object();
     private boolean wokenUp;
 
@@ -103,9 +120,9 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
     }
 
     /**
-     * Nothing is ever deleted from the datagen log, so the backfill and a seekable upstream
-     * have every offset. A feed delivers a split only from where it stands: the start of its
-     * replay window when it was given the split, and then its read position.
+     * Nothing is ever deleted from the datagen log, so the backfill and a seekable upstream have
+     * every offset. A feed delivers a split only from where it stands: the start of its replay
+     * window when it was given the split, and then its read position.
      */
     @Override
     public long earliestOffset(String splitId) {

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.datagen;
 
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
@@ -32,7 +47,9 @@ class DatagenLogTest {
             for (long o = 0; o < 200; o++) {
                 assertThat(copy.exists(p, o)).isEqualTo(log.exists(p, o));
             }
-            assertThat(copy.headAt(p, 1_005_000)).isEqualTo(log.headAt(p, 1_005_000)).isEqualTo(150);
+            assertThat(copy.headAt(p, 1_005_000))
+                    .isEqualTo(log.headAt(p, 1_005_000))
+                    .isEqualTo(150);
         }
         assertThat(log.exists(0, 4)).isFalse();
         assertThat(log.exists(0, 5)).isTrue();
@@ -67,8 +84,12 @@ class DatagenLogTest {
         LogSplitDiscoverer discoverer = log.createSplitDiscoverer();
         List<DiscoveredSplit> atStart = discoverer.discoverSplits(true);
         List<DiscoveredSplit> later = discoverer.discoverSplits(false);
-        assertThat(atStart).extracting(DiscoveredSplit::upstreamReadsWholeSplit).containsExactly(false, false);
-        assertThat(later).extracting(DiscoveredSplit::upstreamReadsWholeSplit).containsExactly(false, true);
+        assertThat(atStart)
+                .extracting(DiscoveredSplit::upstreamReadsWholeSplit)
+                .containsExactly(false, false);
+        assertThat(later)
+                .extracting(DiscoveredSplit::upstreamReadsWholeSplit)
+                .containsExactly(false, true);
         assertThat(discoverer.mayDiscoverMoreSplits()).isFalse();
     }
 

@@ -1,4 +1,24 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
+
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+import dev.sourcebackfill.source.spi.OffsetCommitter;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
@@ -10,14 +30,11 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.InstantiationUtil;
 import org.apache.flink.util.UserCodeClassLoader;
 
-import dev.sourcebackfill.source.spi.BackfillLog;
-import dev.sourcebackfill.source.spi.LogReader;
-import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
-import dev.sourcebackfill.source.spi.OffsetCommitter;
-
 import java.util.Optional;
 
-/** Kafka partitions as a {@link BackfillLog}: a backfill consumer and the job's upstream consumer. */
+/**
+ * Kafka partitions as a {@link BackfillLog}: a backfill consumer and the job's upstream consumer.
+ */
 @Internal
 final class KafkaBackfillLog<T> implements BackfillLog<T> {
 
@@ -50,7 +67,8 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
 
     @Override
     public LogSplitDiscoverer createSplitDiscoverer() {
-        return new KafkaPartitionDiscoverer(properties, topics, startingOffsets, stoppingOffsets, groupId);
+        return new KafkaPartitionDiscoverer(
+                properties, topics, startingOffsets, stoppingOffsets, groupId);
     }
 
     @Override
@@ -66,7 +84,8 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     private LogReader<T> createReader(String role, SourceReaderContext context) throws Exception {
         // each consumer gets its own opened copy: a deserializer may keep state or metrics
         KafkaRecordDeserializationSchema<T> copy =
-                InstantiationUtil.clone(deserializer, context.getUserCodeClassLoader().asClassLoader());
+                InstantiationUtil.clone(
+                        deserializer, context.getUserCodeClassLoader().asClassLoader());
         copy.open(
                 new DeserializationSchema.InitializationContext() {
                     @Override

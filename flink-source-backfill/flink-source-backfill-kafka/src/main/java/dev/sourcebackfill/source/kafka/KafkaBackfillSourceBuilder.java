@@ -1,13 +1,28 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
+
+import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.BackfillSourceBuilder;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
-
-import dev.sourcebackfill.source.BackfillListener;
-import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.BackfillSourceBuilder;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -22,8 +37,8 @@ import java.util.Properties;
 import java.util.regex.Pattern;
 
 /**
- * Builds a {@link BackfillSource} over Kafka, in the style of {@code KafkaSource.builder()}.
- * Every option is checked in {@link #build()}; an error names the option.
+ * Builds a {@link BackfillSource} over Kafka, in the style of {@code KafkaSource.builder()}. Every
+ * option is checked in {@link #build()}; an error names the option.
  *
  * <pre>{@code
  * BackfillSource<String> source = KafkaBackfill.<String>sourceBuilder()
@@ -74,18 +89,26 @@ public final class KafkaBackfillSourceBuilder<T> {
         return this;
     }
 
-    /** A deserializer that sees the whole record (key, value, headers, timestamp, partition, offset). */
-    public KafkaBackfillSourceBuilder<T> setDeserializer(KafkaRecordDeserializationSchema<T> deserializer) {
+    /**
+     * A deserializer that sees the whole record (key, value, headers, timestamp, partition,
+     * offset).
+     */
+    public KafkaBackfillSourceBuilder<T> setDeserializer(
+            KafkaRecordDeserializationSchema<T> deserializer) {
         this.deserializer = deserializer;
         return this;
     }
 
-    public KafkaBackfillSourceBuilder<T> setValueOnlyDeserializer(DeserializationSchema<T> deserializer) {
+    public KafkaBackfillSourceBuilder<T> setValueOnlyDeserializer(
+            DeserializationSchema<T> deserializer) {
         this.deserializer = KafkaRecordDeserializationSchema.valueOnly(deserializer);
         return this;
     }
 
-    /** Passed to both consumers and the admin clients: security (SASL, TLS), timeouts, isolation level. */
+    /**
+     * Passed to both consumers and the admin clients: security (SASL, TLS), timeouts, isolation
+     * level.
+     */
     public KafkaBackfillSourceBuilder<T> setProperty(String key, String value) {
         properties.setProperty(key, value);
         return this;
@@ -129,7 +152,9 @@ public final class KafkaBackfillSourceBuilder<T> {
         return this;
     }
 
-    /** Commits each completed checkpoint's offsets to the group (needs a group id); off by default. */
+    /**
+     * Commits each completed checkpoint's offsets to the group (needs a group id); off by default.
+     */
     public KafkaBackfillSourceBuilder<T> setCommitOffsetsOnCheckpoint(boolean commit) {
         this.commitOffsetsOnCheckpoint = commit;
         return this;
@@ -160,10 +185,14 @@ public final class KafkaBackfillSourceBuilder<T> {
                     "topics: set either a topic list (setTopics) or a topic pattern (setTopicPattern), not "
                             + (topics == null ? "neither" : "both"));
         }
-        if (topics != null && (topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank()))) {
-            throw new IllegalArgumentException("topics: the list is empty or has an empty name: " + topics);
+        if (topics != null
+                && (topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank()))) {
+            throw new IllegalArgumentException(
+                    "topics: the list is empty or has an empty name: " + topics);
         }
-        Objects.requireNonNull(deserializer, "deserializer: not set (setDeserializer or setValueOnlyDeserializer)");
+        Objects.requireNonNull(
+                deserializer,
+                "deserializer: not set (setDeserializer or setValueOnlyDeserializer)");
         Objects.requireNonNull(startingOffsets, "starting offsets");
         if (clientIdPrefix == null || clientIdPrefix.isBlank()) {
             throw new IllegalArgumentException("client id prefix: must not be empty");
@@ -190,14 +219,18 @@ public final class KafkaBackfillSourceBuilder<T> {
                 IsolationLevel.valueOf(isolation.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(
-                        "isolation.level: '" + isolation + "' is neither read_committed nor read_uncommitted");
+                        "isolation.level: '"
+                                + isolation
+                                + "' is neither read_committed nor read_uncommitted");
             }
         }
         Properties all = new Properties();
         all.putAll(properties);
         all.setProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         KafkaTopicSelection selection =
-                topics != null ? KafkaTopicSelection.topics(topics) : KafkaTopicSelection.pattern(topicPattern);
+                topics != null
+                        ? KafkaTopicSelection.topics(topics)
+                        : KafkaTopicSelection.pattern(topicPattern);
         KafkaBackfillLog<T> log =
                 new KafkaBackfillLog<>(
                         new KafkaClientProperties(all, clientIdPrefix),
@@ -212,7 +245,9 @@ public final class KafkaBackfillSourceBuilder<T> {
                 BackfillSource.<T>builder()
                         .setLog(log)
                         .setSplitDiscoveryInterval(
-                                stoppingOffsets != null ? Duration.ZERO : partitionDiscoveryInterval);
+                                stoppingOffsets != null
+                                        ? Duration.ZERO
+                                        : partitionDiscoveryInterval);
         if (stoppingOffsets != null) {
             builder.setBounded();
         } else {

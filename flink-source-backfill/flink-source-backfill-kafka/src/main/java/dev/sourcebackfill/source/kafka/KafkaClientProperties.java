@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.annotation.Internal;
@@ -14,9 +29,9 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * The user's Kafka client properties (security settings included) and the ones the source sets
- * for its consumers and admin clients. Values are never logged: {@link #toString()} masks every
- * value whose key looks secret.
+ * The user's Kafka client properties (security settings included) and the ones the source sets for
+ * its consumers and admin clients. Values are never logged: {@link #toString()} masks every value
+ * whose key looks secret.
  */
 @Internal
 final class KafkaClientProperties implements Serializable {
@@ -51,19 +66,24 @@ final class KafkaClientProperties implements Serializable {
     }
 
     /**
-     * A consumer that is assigned partitions and seeks them itself: no group (offsets are
-     * committed by the source through the admin client), no auto commit, and no offset reset
-     * (a missing offset is an error, never a silent jump).
+     * A consumer that is assigned partitions and seeks them itself: no group (offsets are committed
+     * by the source through the admin client), no auto commit, and no offset reset (a missing
+     * offset is an error, never a silent jump).
      */
     Properties consumer(String role, int subtask) {
         Properties consumer = new Properties();
         consumer.putAll(properties);
         consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        consumer.put(
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
+        consumer.put(
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
         consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        consumer.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientIdPrefix + '-' + role + '-' + subtask);
+        consumer.put(
+                CommonClientConfigs.CLIENT_ID_CONFIG, clientIdPrefix + '-' + role + '-' + subtask);
         return consumer;
     }
 
@@ -72,7 +92,8 @@ final class KafkaClientProperties implements Serializable {
         // consumer-only keys make the admin client warn; it takes the common ones
         for (String key : properties.stringPropertyNames()) {
             if (!ConsumerConfig.configNames().contains(key)
-                    || org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(key)) {
+                    || org.apache.kafka.clients.admin.AdminClientConfig.configNames()
+                            .contains(key)) {
                 admin.put(key, properties.getProperty(key));
             }
         }

@@ -1,8 +1,23 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
 
-import org.apache.flink.annotation.Internal;
-
 import dev.sourcebackfill.source.spi.OffsetCommitter;
+
+import org.apache.flink.annotation.Internal;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -40,7 +55,8 @@ final class KafkaOffsetCommitter implements OffsetCommitter {
         }
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         nextOffsets.forEach(
-                (split, offset) -> offsets.put(KafkaSplitIds.parse(split), new OffsetAndMetadata(offset)));
+                (split, offset) ->
+                        offsets.put(KafkaSplitIds.parse(split), new OffsetAndMetadata(offset)));
         admin.alterConsumerGroupOffsets(groupId, offsets)
                 .all()
                 .whenComplete(
@@ -52,7 +68,11 @@ final class KafkaOffsetCommitter implements OffsetCommitter {
                                         groupId,
                                         error.toString());
                             } else {
-                                LOG.debug("Committed offsets of checkpoint {} to group '{}': {}", checkpointId, groupId, offsets);
+                                LOG.debug(
+                                        "Committed offsets of checkpoint {} to group '{}': {}",
+                                        checkpointId,
+                                        groupId,
+                                        offsets);
                             }
                         });
     }

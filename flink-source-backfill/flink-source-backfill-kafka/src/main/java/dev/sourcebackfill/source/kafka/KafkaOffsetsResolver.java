@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.annotation.Internal;
@@ -85,7 +100,9 @@ final class KafkaOffsetsResolver implements OffsetsInitializer.PartitionOffsetsR
             }
             if (offset < 0) {
                 throw new IllegalStateException(
-                        String.format("The %s offset %d of partition %s is not an offset", what, offset, tp));
+                        String.format(
+                                "The %s offset %d of partition %s is not an offset",
+                                what, offset, tp));
             }
             resolved.put(tp, offset);
         }
@@ -99,8 +116,7 @@ final class KafkaOffsetsResolver implements OffsetsInitializer.PartitionOffsetsR
         }
         Map<TopicPartition, OffsetAndMetadata> committed =
                 await(
-                        admin.listConsumerGroupOffsets(groupId)
-                                .partitionsToOffsetAndMetadata(),
+                        admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata(),
                         "the committed offsets of group '" + groupId + "'");
         Map<TopicPartition, Long> offsets = new HashMap<>();
         for (TopicPartition tp : partitions) {

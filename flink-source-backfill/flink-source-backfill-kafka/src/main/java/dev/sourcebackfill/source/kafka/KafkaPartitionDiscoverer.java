@@ -1,10 +1,25 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
-
-import org.apache.flink.annotation.Internal;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
@@ -19,16 +34,16 @@ import java.util.Set;
 
 /**
  * Lists the partitions of the selected topics. At the job's first start each partition is
- * backfilled from its starting offset up to its end offset at that moment (the last stable
- * offset under {@code read_committed}); a start beyond the end leaves nothing to backfill, and the
+ * backfilled from its starting offset up to its end offset at that moment (the last stable offset
+ * under {@code read_committed}); a start beyond the end leaves nothing to backfill, and the
  * upstream waits until the partition reaches it. A partition found later is read by the upstream
  * from its earliest offset.
  *
  * <p>A bounded source reads the partitions and stopping offsets fixed at its first start, as
- * Flink's {@code KafkaSource} does: it discovers partitions only in the initial discovery. A
- * later discovery (and the first discovery of an enumerator restored from a checkpoint or
- * savepoint, which never saw the partitions) returns nothing, so that a restored job ends where
- * the first run would have, even if partitions were added meanwhile.
+ * Flink's {@code KafkaSource} does: it discovers partitions only in the initial discovery. A later
+ * discovery (and the first discovery of an enumerator restored from a checkpoint or savepoint,
+ * which never saw the partitions) returns nothing, so that a restored job ends where the first run
+ * would have, even if partitions were added meanwhile.
  */
 @Internal
 final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
@@ -38,8 +53,10 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
     private final KafkaClientProperties properties;
     private final KafkaTopicSelection topics;
     private final OffsetsInitializer startingOffsets;
+
     /** {@code null} if unbounded. */
     private final OffsetsInitializer stoppingOffsets;
+
     private final String groupId;
     private final Set<TopicPartition> seen = new HashSet<>();
     private Admin admin;
@@ -87,12 +104,16 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
             return List.of();
         }
         KafkaOffsetsResolver resolver =
-                new KafkaOffsetsResolver(admin, properties.isolationLevel(), groupId, servers, timeout);
+                new KafkaOffsetsResolver(
+                        admin, properties.isolationLevel(), groupId, servers, timeout);
         Map<TopicPartition, Long> beginning = resolver.beginningOffsets(fresh);
         List<DiscoveredSplit> splits = new ArrayList<>(fresh.size());
         if (!initial) {
             for (TopicPartition tp : fresh) {
-                LOG.info("New Kafka partition {}: read by the upstream from its earliest offset {}", tp, beginning.get(tp));
+                LOG.info(
+                        "New Kafka partition {}: read by the upstream from its earliest offset {}",
+                        tp,
+                        beginning.get(tp));
                 splits.add(DiscoveredSplit.readByUpstream(KafkaSplitIds.of(tp), beginning.get(tp)));
             }
             return splits;
@@ -100,7 +121,9 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
         Map<TopicPartition, Long> start = resolver.resolve(startingOffsets, fresh, "starting");
         Map<TopicPartition, Long> end = resolver.endOffsets(fresh);
         Map<TopicPartition, Long> stop =
-                stoppingOffsets == null ? null : resolver.resolve(stoppingOffsets, fresh, "stopping");
+                stoppingOffsets == null
+                        ? null
+                        : resolver.resolve(stoppingOffsets, fresh, "stopping");
         for (TopicPartition tp : fresh) {
             long from = start.get(tp);
             if (from < beginning.get(tp)) {
@@ -121,7 +144,9 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
                                     tp, until, from));
                 }
                 target = Math.min(target, until);
-                splits.add(DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target).withStoppingOffset(until));
+                splits.add(
+                        DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target)
+                                .withStoppingOffset(until));
             } else {
                 splits.add(DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target));
             }
@@ -147,8 +172,8 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
 
     /**
      * An unbounded source may always find more partitions; a bounded one only until its first
-     * discovery, initial or not (a restored enumerator's first discovery returns nothing and
-     * ends discovery too, so that its readers are told that no more splits come).
+     * discovery, initial or not (a restored enumerator's first discovery returns nothing and ends
+     * discovery too, so that its readers are told that no more splits come).
      */
     @Override
     public boolean mayDiscoverMoreSplits() {

@@ -1,11 +1,26 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
+
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
-
-import dev.sourcebackfill.source.spi.LogReader;
-import dev.sourcebackfill.source.spi.LogRecordCollector;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -27,13 +42,13 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One Kafka consumer, assigned the partitions it is given and sought to their offsets; used once
- * as the backfill consumer and once as the job's upstream consumer. A partition it was not given
- * is not read at all, which is how the upstream is paused while a partition backfills.
+ * One Kafka consumer, assigned the partitions it is given and sought to their offsets; used once as
+ * the backfill consumer and once as the job's upstream consumer. A partition it was not given is
+ * not read at all, which is how the upstream is paused while a partition backfills.
  *
- * <p>Records are deserialized here, in the fetcher thread. A deserializer may drop a record
- * (its offset becomes a hole) but must not make several of one: an offset is the unit of
- * exactly-once, and two records at one offset could be split by a checkpoint.
+ * <p>Records are deserialized here, in the fetcher thread. A deserializer may drop a record (its
+ * offset becomes a hole) but must not make several of one: an offset is the unit of exactly-once,
+ * and two records at one offset could be split by a checkpoint.
  *
  * <p>A partition whose offset to read is beyond its end (a start offset given ahead of the log, a
  * committed group offset ahead of it) has nothing to read yet: it is paused at that offset, and
@@ -44,6 +59,7 @@ import java.util.concurrent.TimeUnit;
 final class KafkaPartitionReader<T> implements LogReader<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionReader.class);
+
     /** How often the end offsets of waiting partitions are looked up, at most. */
     private static final long END_CHECK_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -51,10 +67,13 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final KafkaRecordDeserializationSchema<T> deserializer;
     private final Map<String, TopicPartition> assigned = new HashMap<>();
+
     /** Assigned partitions paused at an offset beyond their end -> that offset. */
     private final Map<TopicPartition, Long> waiting = new HashMap<>();
+
     /** The offset each partition was last said to wait for: one log line per wait. */
     private final Map<TopicPartition, Long> announced = new HashMap<>();
+
     private long nextEndCheckNanos;
     private final List<T> values = new ArrayList<>(2);
     private final Collector<T> valueCollector =
@@ -69,7 +88,9 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
             };
 
     KafkaPartitionReader(
-            String role, Properties consumerProperties, KafkaRecordDeserializationSchema<T> deserializer) {
+            String role,
+            Properties consumerProperties,
+            KafkaRecordDeserializationSchema<T> deserializer) {
         this.role = role;
         this.deserializer = deserializer;
         this.consumer = new KafkaConsumer<>(consumerProperties);
@@ -135,7 +156,10 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
                 throw new IOException(
                         String.format(
                                 "The deserializer made %d records of the Kafka record at offset %d of topic %s partition %d; at most one per offset is supported",
-                                values.size(), record.offset(), record.topic(), record.partition()));
+                                values.size(),
+                                record.offset(),
+                                record.topic(),
+                                record.partition()));
             }
             if (!values.isEmpty()) {
                 collector.collect(
@@ -148,9 +172,9 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
     }
 
     /**
-     * The broker answered that offsets are out of range: beyond the partition's end, the
-     * partition waits for them; below its earliest offset, records were deleted and the job
-     * fails; in range again (the log grew since the fetch), the consumer fetches again.
+     * The broker answered that offsets are out of range: beyond the partition's end, the partition
+     * waits for them; below its earliest offset, records were deleted and the job fails; in range
+     * again (the log grew since the fetch), the consumer fetches again.
      */
     private void outOfRange(OffsetOutOfRangeException e) throws IOException {
         Map<TopicPartition, Long> offsets = new HashMap<>(e.offsetOutOfRangePartitions());
@@ -189,7 +213,11 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
             } else {
                 LOG.debug(
                         "Partition {}: offset {} was out of range for the {} consumer but is in [{}, {}] now; fetching again",
-                        tp, offset, role, first, last);
+                        tp,
+                        offset,
+                        role,
+                        first,
+                        last);
                 consumer.seek(tp, offset);
             }
         }
@@ -207,7 +235,10 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         if (before == null || before != offset) {
             LOG.info(
                     "Partition {}: the {} consumer waits until the partition reaches offset {} (its end offset is {} now); it reads nothing below that offset",
-                    tp, role, offset, end);
+                    tp,
+                    role,
+                    offset,
+                    end);
         }
     }
 
@@ -230,7 +261,8 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         } catch (TimeoutException e) {
             LOG.warn(
                     "Partitions {}: looking up their end offsets for the {} consumer timed out; trying again",
-                    waiting.keySet(), role);
+                    waiting.keySet(),
+                    role);
             return true;
         }
         List<TopicPartition> reached = new ArrayList<>();
@@ -240,7 +272,10 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
                 reached.add(entry.getKey());
                 LOG.info(
                         "Partition {} reached offset {} (its end offset is {} now): the {} consumer reads from there",
-                        entry.getKey(), entry.getValue(), last, role);
+                        entry.getKey(),
+                        entry.getValue(),
+                        last,
+                        role);
             }
         }
         for (TopicPartition tp : reached) {

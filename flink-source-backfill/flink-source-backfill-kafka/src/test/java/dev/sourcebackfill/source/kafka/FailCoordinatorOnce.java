@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -28,9 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * failure (see {@link FailOnce}) only makes a regional failover, which keeps the enumerator.
  *
  * <p>The test {@linkplain #arm(String) arms} the failure; the enumerator's coordinator thread
- * checks every few milliseconds and throws once. The wrapper also records the latest checkpoint
- * the enumerator was told completed, so that a test can wait for a checkpoint before failing.
- * State is static and keyed, for jobs in this JVM (a MiniCluster) only.
+ * checks every few milliseconds and throws once. The wrapper also records the latest checkpoint the
+ * enumerator was told completed, so that a test can wait for a checkpoint before failing. State is
+ * static and keyed, for jobs in this JVM (a MiniCluster) only.
  */
 final class FailCoordinatorOnce<T, SplitT extends SourceSplit, CheckpointT>
         implements Source<T, SplitT, CheckpointT>, ResultTypeQueryable<T> {
@@ -130,8 +145,10 @@ final class FailCoordinatorOnce<T, SplitT extends SourceSplit, CheckpointT>
                     () -> flag(ARMED, key).get(),
                     (armed, error) -> {
                         // an exception in the coordinator thread fails the job globally
-                        if (Boolean.TRUE.equals(armed) && flag(FIRED, key).compareAndSet(false, true)) {
-                            throw new FlinkRuntimeException("Injected global failure (" + key + ")");
+                        if (Boolean.TRUE.equals(armed)
+                                && flag(FIRED, key).compareAndSet(false, true)) {
+                            throw new FlinkRuntimeException(
+                                    "Injected global failure (" + key + ")");
                         }
                     },
                     CHECK_INTERVAL_MS,
@@ -161,7 +178,9 @@ final class FailCoordinatorOnce<T, SplitT extends SourceSplit, CheckpointT>
         @Override
         public void notifyCheckpointComplete(long checkpointId) throws Exception {
             enumerator.notifyCheckpointComplete(checkpointId);
-            COMPLETED.computeIfAbsent(key, k -> new AtomicLong(-1)).accumulateAndGet(checkpointId, Math::max);
+            COMPLETED
+                    .computeIfAbsent(key, k -> new AtomicLong(-1))
+                    .accumulateAndGet(checkpointId, Math::max);
         }
 
         @Override

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.api.common.JobID;
@@ -16,13 +31,14 @@ final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
     private static final long serialVersionUID = 1L;
     static final Map<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
     static final Map<String, AtomicBoolean> FIRED = new ConcurrentHashMap<>();
+
     /** job -> the attempt numbers of the tasks that failed on purpose, one entry per failure. */
     static final Map<JobID, List<Integer>> FAILED_ATTEMPTS = new ConcurrentHashMap<>();
 
     /**
-     * How many of the failures injected into a job (one failover region: the jobs are keyed)
-     * came in an attempt that another injected failure had already failed: Flink restarts once
-     * for all failures of one attempt.
+     * How many of the failures injected into a job (one failover region: the jobs are keyed) came
+     * in an attempt that another injected failure had already failed: Flink restarts once for all
+     * failures of one attempt.
      */
     static long mergedFailures(JobID job) {
         List<Integer> attempts = FAILED_ATTEMPTS.getOrDefault(job, List.of());
@@ -31,8 +47,10 @@ final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
 
     private final String key;
     private final long atRecord;
+
     /** If set, fails at the first record of this partition at or beyond {@link #atOffset}. */
     private final String partition;
+
     private final long atOffset;
 
     FailOnce(String runId, long atRecord) {
@@ -55,7 +73,9 @@ final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
     }
 
     static boolean firedAtOffset(String runId, String partition, long atOffset) {
-        return FIRED.computeIfAbsent(runId + "@" + partition + "@" + atOffset, k -> new AtomicBoolean()).get();
+        return FIRED.computeIfAbsent(
+                        runId + "@" + partition + "@" + atOffset, k -> new AtomicBoolean())
+                .get();
     }
 
     static boolean fired(String runId, long atRecord) {
@@ -69,11 +89,22 @@ final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
                 partition != null
                         ? record.partitionKey().equals(partition) && record.offset >= atOffset
                         : seen >= atRecord;
-        if (due && FIRED.computeIfAbsent(key, k -> new AtomicBoolean()).compareAndSet(false, true)) {
+        if (due
+                && FIRED.computeIfAbsent(key, k -> new AtomicBoolean())
+                        .compareAndSet(false, true)) {
             FAILED_ATTEMPTS
-                    .computeIfAbsent(getRuntimeContext().getJobInfo().getJobId(), k -> new CopyOnWriteArrayList<>())
+                    .computeIfAbsent(
+                            getRuntimeContext().getJobInfo().getJobId(),
+                            k -> new CopyOnWriteArrayList<>())
                     .add(getRuntimeContext().getTaskInfo().getAttemptNumber());
-            throw new IllegalStateException("injected failure at record " + seen + " (" + record.partitionKey() + "@" + record.offset + ")");
+            throw new IllegalStateException(
+                    "injected failure at record "
+                            + seen
+                            + " ("
+                            + record.partitionKey()
+                            + "@"
+                            + record.offset
+                            + ")");
         }
         return record;
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
 
 import kafka.server.KafkaConfig;
@@ -32,8 +47,10 @@ import java.util.concurrent.TimeUnit;
 public final class InProcessKafka implements AutoCloseable {
 
     private final Path dir;
+
     /** The one SASL/PLAIN user of the SASL listener; tests check this never shows in logs. */
     public static final String SASL_USER = "alice";
+
     public static final String SASL_PASSWORD = "pw-7f3c9e1d-never-log-me";
 
     private final int brokerPort;
@@ -60,14 +77,29 @@ public final class InProcessKafka implements AutoCloseable {
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
         props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort);
+        props.put(
+                "listeners",
+                "PLAINTEXT://127.0.0.1:"
+                        + brokerPort
+                        + ",SASL_PLAINTEXT://127.0.0.1:"
+                        + saslPort
+                        + ",CONTROLLER://127.0.0.1:"
+                        + controllerPort);
+        props.put(
+                "advertised.listeners",
+                "PLAINTEXT://127.0.0.1:" + brokerPort + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort);
         props.put("controller.listener.names", "CONTROLLER");
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put(
+                "listener.security.protocol.map",
+                "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
         props.put("sasl.enabled.mechanisms", "PLAIN");
         props.put(
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config",
-                "org.apache.kafka.common.security.plain.PlainLoginModule required user_" + SASL_USER + "=\"" + SASL_PASSWORD + "\";");
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_"
+                        + SASL_USER
+                        + "=\""
+                        + SASL_PASSWORD
+                        + "\";");
         props.put("inter.broker.listener.name", "PLAINTEXT");
         props.put("log.dirs", dir.resolve("data").toString());
         props.put("offsets.topic.replication.factor", "1");
@@ -89,7 +121,12 @@ public final class InProcessKafka implements AutoCloseable {
         int rc =
                 kafka.tools.StorageTool.execute(
                         new String[] {
-                            "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(), "--ignore-formatted"
+                            "format",
+                            "-t",
+                            Uuid.randomUuid().toString(),
+                            "-c",
+                            config.toString(),
+                            "--ignore-formatted"
                         },
                         new PrintStream(formatOutput, true));
         if (rc != 0) {
@@ -112,7 +149,9 @@ public final class InProcessKafka implements AutoCloseable {
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
             for (int i = 0; i < perPartition; i++) {
                 for (int p = 0; p < 4; p++) {
-                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, p, "k" + i, "v" + i));
+                    producer.send(
+                            new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                    topic, p, "k" + i, "v" + i));
                 }
             }
         }
@@ -134,8 +173,11 @@ public final class InProcessKafka implements AutoCloseable {
     }
 
     /** Creates a topic and waits until every partition has a leader (producing fails before). */
-    public void createTopic(String topic, int partitions, Map<String, String> configs) throws Exception {
-        admin.createTopics(java.util.List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
+    public void createTopic(String topic, int partitions, Map<String, String> configs)
+            throws Exception {
+        admin.createTopics(
+                        java.util.List.of(
+                                new NewTopic(topic, partitions, (short) 1).configs(configs)))
                 .all()
                 .get(30, TimeUnit.SECONDS);
         awaitLeaders(topic, partitions);
@@ -153,9 +195,14 @@ public final class InProcessKafka implements AutoCloseable {
         while (true) {
             try {
                 TopicDescription d =
-                        admin.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic);
+                        admin.describeTopics(java.util.List.of(topic))
+                                .allTopicNames()
+                                .get()
+                                .get(topic);
                 if (d.partitions().size() == partitions
-                        && d.partitions().stream().map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty())) {
+                        && d.partitions().stream()
+                                .map(TopicPartitionInfo::leader)
+                                .allMatch(l -> l != null && !l.isEmpty())) {
                     return;
                 }
             } catch (Exception retry) {
@@ -187,7 +234,8 @@ public final class InProcessKafka implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket socket =
+                new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
             return socket.getLocalPort();
         }
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
@@ -23,31 +38,48 @@ class KafkaBackfillSourceBuilderTest {
     @Test
     void aValidBuilderBuilds() {
         assertThat(valid().build()).isNotNull();
-        assertThat(valid().setTopics((java.util.List<String>) null).setTopicPattern(Pattern.compile("t.*")).build()).isNotNull();
+        assertThat(
+                        valid().setTopics((java.util.List<String>) null)
+                                .setTopicPattern(Pattern.compile("t.*"))
+                                .build())
+                .isNotNull();
     }
 
     @Test
     void aBoundedSourceDiscoversPartitionsOnlyAtItsStart() {
-        assertThat(valid().setBounded(OffsetsInitializer.latest()).setPartitionDiscoveryInterval(Duration.ofSeconds(5)).build().getSplitDiscoveryInterval())
+        assertThat(
+                        valid().setBounded(OffsetsInitializer.latest())
+                                .setPartitionDiscoveryInterval(Duration.ofSeconds(5))
+                                .build()
+                                .getSplitDiscoveryInterval())
                 .isZero();
-        assertThat(valid().setPartitionDiscoveryInterval(Duration.ofSeconds(5)).build().getSplitDiscoveryInterval())
+        assertThat(
+                        valid().setPartitionDiscoveryInterval(Duration.ofSeconds(5))
+                                .build()
+                                .getSplitDiscoveryInterval())
                 .isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test
     void eachInvalidOptionIsNamedAtBuildTime() {
-        assertThatThrownBy(() -> valid().setBootstrapServers(" ").build()).hasMessageContaining("bootstrap servers");
+        assertThatThrownBy(() -> valid().setBootstrapServers(" ").build())
+                .hasMessageContaining("bootstrap servers");
         assertThatThrownBy(() -> valid().setTopicPattern(Pattern.compile("x")).build())
-                .hasMessageContaining("topics").hasMessageContaining("both");
-        assertThatThrownBy(() -> valid().setTopics("a", "").build()).hasMessageContaining("empty name");
-        assertThatThrownBy(() -> valid().setDeserializer(null).build()).hasMessageContaining("deserializer");
-        assertThatThrownBy(() -> valid().setCommitOffsetsOnCheckpoint(true).build()).hasMessageContaining("group id");
+                .hasMessageContaining("topics")
+                .hasMessageContaining("both");
+        assertThatThrownBy(() -> valid().setTopics("a", "").build())
+                .hasMessageContaining("empty name");
+        assertThatThrownBy(() -> valid().setDeserializer(null).build())
+                .hasMessageContaining("deserializer");
+        assertThatThrownBy(() -> valid().setCommitOffsetsOnCheckpoint(true).build())
+                .hasMessageContaining("group id");
         assertThatThrownBy(() -> valid().setProperty("enable.auto.commit", "true").build())
                 .hasMessageContaining("enable.auto.commit");
         assertThatThrownBy(() -> valid().setProperty("auto.offset.reset", "latest").build())
                 .hasMessageContaining("auto.offset.reset");
         assertThatThrownBy(() -> valid().setProperty("isolation.level", "committed").build())
                 .hasMessageContaining("isolation.level");
-        assertThatThrownBy(() -> valid().setClientIdPrefix("").build()).hasMessageContaining("client id prefix");
+        assertThatThrownBy(() -> valid().setClientIdPrefix("").build())
+                .hasMessageContaining("client id prefix");
     }
 }

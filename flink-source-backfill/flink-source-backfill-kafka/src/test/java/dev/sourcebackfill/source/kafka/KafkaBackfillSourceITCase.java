@@ -1,8 +1,28 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
 
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.testutils.BackfillTestJobs;
+import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.ObservedSource;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
@@ -16,13 +36,6 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 
-import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
-import dev.sourcebackfill.source.split.BackfillSplit;
-import dev.sourcebackfill.source.testutils.BackfillTestJobs;
-import dev.sourcebackfill.source.testutils.Observations;
-import dev.sourcebackfill.source.testutils.ObservedSource;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -35,11 +48,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,10 +65,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The Kafka adapter against a real broker started in this JVM. Every run is checked against the
- * log itself: per partition, the records the job's checkpointed state saw (count, last offset,
- * checksum of offsets and values, strictly increasing offsets) equal what a plain consumer reads
- * from the topic afterwards with the same isolation level.
+ * The Kafka adapter against a real broker started in this JVM. Every run is checked against the log
+ * itself: per partition, the records the job's checkpointed state saw (count, last offset, checksum
+ * of offsets and values, strictly increasing offsets) equal what a plain consumer reads from the
+ * topic afterwards with the same isolation level.
  */
 class KafkaBackfillSourceITCase {
 
@@ -103,16 +115,28 @@ class KafkaBackfillSourceITCase {
 
         // live records while the job runs: some during the backfill, the rest after the handover
         produce(topic, 4, 3_000, 1_000);
-        BackfillTestJobs.await("forward mode", Duration.ofSeconds(60), () -> Observations.of(run.source).anyForwardMode());
+        BackfillTestJobs.await(
+                "forward mode",
+                Duration.ofSeconds(60),
+                () -> Observations.of(run.source).anyForwardMode());
         produce(topic, 4, 4_000, 1_000);
 
         Map<String, PartitionDigest> truth = truth(topic, false);
         awaitDigests(run, truth, job);
         // lag tools see the group at the end of every partition once a checkpoint covers it
-        BackfillTestJobs.await("committed offsets at the end", Duration.ofSeconds(30), () -> committed(group, topic).values().stream().allMatch(o -> o == 5_000L) && committed(group, topic).size() == 4);
+        BackfillTestJobs.await(
+                "committed offsets at the end",
+                Duration.ofSeconds(30),
+                () ->
+                        committed(group, topic).values().stream().allMatch(o -> o == 5_000L)
+                                && committed(group, topic).size() == 4);
         job.cancel().get(30, TimeUnit.SECONDS);
-        assertThat(FailOnce.fired(run.checker, 2_000L)).as("failure during backfill fired").isTrue();
-        assertThat(FailOnce.fired(run.checker, 14_000L)).as("failure after the handover fired").isTrue();
+        assertThat(FailOnce.fired(run.checker, 2_000L))
+                .as("failure during backfill fired")
+                .isTrue();
+        assertThat(FailOnce.fired(run.checker, 14_000L))
+                .as("failure after the handover fired")
+                .isTrue();
         assertSound(run);
         assertRestarts(run);
         LOG.info("history+live: {} partitions, {} records checked", truth.size(), total(truth));
@@ -131,7 +155,12 @@ class KafkaBackfillSourceITCase {
                 producer.beginTransaction();
                 for (int i = 0; i < 50; i++) {
                     int p = i % 2;
-                    producer.send(new ProducerRecord<>(topic, p, "k" + i, (abort ? "aborted-" : "committed-") + seq++));
+                    producer.send(
+                            new ProducerRecord<>(
+                                    topic,
+                                    p,
+                                    "k" + i,
+                                    (abort ? "aborted-" : "committed-") + seq++));
                 }
                 if (abort) {
                     producer.abortTransaction();
@@ -165,8 +194,17 @@ class KafkaBackfillSourceITCase {
         produce(topic, 2, 0, 1_000);
         Run run = new Run();
         JobClient job =
-                start(run, builder(topic).setPartitionDiscoveryInterval(Duration.ofMillis(300)).build(), 2, List.of());
-        BackfillTestJobs.await("forward mode", Duration.ofSeconds(60), () -> Observations.of(run.source).anyForwardMode());
+                start(
+                        run,
+                        builder(topic)
+                                .setPartitionDiscoveryInterval(Duration.ofMillis(300))
+                                .build(),
+                        2,
+                        List.of());
+        BackfillTestJobs.await(
+                "forward mode",
+                Duration.ofSeconds(60),
+                () -> Observations.of(run.source).anyForwardMode());
         kafka.addPartitions(topic, 3);
         produce(topic, 3, 1_000, 500);
         Map<String, PartitionDigest> truth = truth(topic, false);
@@ -178,19 +216,30 @@ class KafkaBackfillSourceITCase {
     }
 
     @Test
-    void stopWithSavepointDuringBackfillAtParallelism2AndRestoreAt3(@TempDir Path savepoints) throws Exception {
+    void stopWithSavepointDuringBackfillAtParallelism2AndRestoreAt3(@TempDir Path savepoints)
+            throws Exception {
         String topic = "rescale-" + UUID.randomUUID();
         kafka.createTopic(topic, 6, Map.of());
         produce(topic, 6, 0, 1_000);
         Run run = new Run();
         JobClient first = start(run, builder(topic).build(), 2, List.of(), 1_000, null);
-        BackfillTestJobs.await("some backfill", Duration.ofSeconds(60), () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 1_500);
+        BackfillTestJobs.await(
+                "some backfill",
+                Duration.ofSeconds(60),
+                () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 1_500);
         String savepoint =
-                first.stopWithSavepoint(false, savepoints.toUri().toString(), org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                first.stopWithSavepoint(
+                                false,
+                                savepoints.toUri().toString(),
+                                org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
         long atStop = total(KafkaExactlyOnceChecker.digests(run.checker));
         assertThat(atStop).as("stopped during the backfill").isLessThan(6_000);
-        assertThat(BackfillTestJobs.latestSnapshotHas(Observations.of(run.source), dev.sourcebackfill.source.split.HandoverState.BACKFILLING)).isTrue();
+        assertThat(
+                        BackfillTestJobs.latestSnapshotHas(
+                                Observations.of(run.source),
+                                dev.sourcebackfill.source.split.HandoverState.BACKFILLING))
+                .isTrue();
 
         JobClient second = start(run, builder(topic).build(), 3, List.of(), 0, savepoint);
         produce(topic, 6, 1_000, 300);
@@ -198,9 +247,15 @@ class KafkaBackfillSourceITCase {
         awaitDigests(run, truth, second);
         second.cancel().get(30, TimeUnit.SECONDS);
         assertSound(run);
-        assertThat(Observations.of(run.source).splitsThatMoved()).as("partitions that moved to another reader").isPositive();
+        assertThat(Observations.of(run.source).splitsThatMoved())
+                .as("partitions that moved to another reader")
+                .isPositive();
         assertRestarts(run);
-        LOG.info("savepoint p2 -> p3: {} records checked, {} at the stop, {} partitions moved", total(truth), atStop, Observations.of(run.source).splitsThatMoved());
+        LOG.info(
+                "savepoint p2 -> p3: {} records checked, {} at the stop, {} partitions moved",
+                total(truth),
+                atStop,
+                Observations.of(run.source).splitsThatMoved());
     }
 
     @Test
@@ -213,15 +268,30 @@ class KafkaBackfillSourceITCase {
         // upstream reads for partition 0 (offset 2,000 is its backfill target: the failure
         // comes right at its handover), and at record 5,000 (after the new partition)
         JobClient job =
-                start(run, builder(topic).setPartitionDiscoveryInterval(Duration.ofMillis(300)).build(), 2, List.of(5_000L), 1_000, null, topic + "-0", 2_000L);
-        BackfillTestJobs.await("some backfill", Duration.ofSeconds(60), () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 500);
+                start(
+                        run,
+                        builder(topic)
+                                .setPartitionDiscoveryInterval(Duration.ofMillis(300))
+                                .build(),
+                        2,
+                        List.of(5_000L),
+                        1_000,
+                        null,
+                        topic + "-0",
+                        2_000L);
+        BackfillTestJobs.await(
+                "some backfill",
+                Duration.ofSeconds(60),
+                () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 500);
         assertThat(Observations.of(run.source).anyForwardMode()).isFalse();
         kafka.addPartitions(topic, 3);
         produce(topic, 3, 2_000, 500);
         Map<String, PartitionDigest> truth = truth(topic, false);
         awaitDigests(run, truth, job);
         job.cancel().get(30, TimeUnit.SECONDS);
-        assertThat(FailOnce.firedAtOffset(run.checker, topic + "-0", 2_000L)).as("failure at the handover").isTrue();
+        assertThat(FailOnce.firedAtOffset(run.checker, topic + "-0", 2_000L))
+                .as("failure at the handover")
+                .isTrue();
         assertThat(FailOnce.fired(run.checker, 5_000L)).isTrue();
         assertSound(run);
         assertRestarts(run);
@@ -244,7 +314,8 @@ class KafkaBackfillSourceITCase {
                 producer.send(new ProducerRecord<>(topic, i % 2, "key-" + (i % 10), "v" + i)).get();
             }
         }
-        BackfillTestJobs.await("compaction", Duration.ofSeconds(60), () -> total(truth(topic, false)) < 2_000);
+        BackfillTestJobs.await(
+                "compaction", Duration.ofSeconds(60), () -> total(truth(topic, false)) < 2_000);
         Run run = new Run();
         JobClient job = start(run, builder(topic).build(), 2, List.of());
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
@@ -252,14 +323,19 @@ class KafkaBackfillSourceITCase {
                 producer.send(new ProducerRecord<>(topic, i % 2, "key-" + (i % 10), "v" + i)).get();
             }
         }
-        BackfillTestJobs.await("forward mode", Duration.ofSeconds(60), () -> Observations.of(run.source).anyForwardMode());
+        BackfillTestJobs.await(
+                "forward mode",
+                Duration.ofSeconds(60),
+                () -> Observations.of(run.source).anyForwardMode());
         // compaction may go on while the job runs, so compare what the job saw with what the
         // log held for those offsets: strictly increasing, and at the end exactly what remains
         // beyond the last compacted point is not stable; check order and the live tail instead
         BackfillTestJobs.await(
                 "live tail read",
                 Duration.ofSeconds(60),
-                () -> KafkaExactlyOnceChecker.digests(run.checker).values().stream().allMatch(d -> d.lastOffset >= 1_699));
+                () ->
+                        KafkaExactlyOnceChecker.digests(run.checker).values().stream()
+                                .allMatch(d -> d.lastOffset >= 1_699));
         job.cancel().get(30, TimeUnit.SECONDS);
         assertSound(run);
         assertRestarts(run);
@@ -276,7 +352,10 @@ class KafkaBackfillSourceITCase {
             for (int i = 0; i < 200; i++) {
                 for (int p = 0; p < 2; p++) {
                     // record i has timestamp base + i seconds, in both partitions
-                    producer.send(new ProducerRecord<>(topic, p, base + i * 1_000L, "k", "v" + p + "-" + i)).get();
+                    producer.send(
+                                    new ProducerRecord<>(
+                                            topic, p, base + i * 1_000L, "k", "v" + p + "-" + i))
+                            .get();
                 }
             }
         }
@@ -305,9 +384,23 @@ class KafkaBackfillSourceITCase {
         produce(topic, 2, 0, 400);
         Run first = new Run();
         JobClient job =
-                start(first, builder(topic).setGroupId(group).setCommitOffsetsOnCheckpoint(true).build(), 2, List.of());
+                start(
+                        first,
+                        builder(topic).setGroupId(group).setCommitOffsetsOnCheckpoint(true).build(),
+                        2,
+                        List.of());
         awaitDigests(first, truth(topic, false), job);
-        BackfillTestJobs.await("offsets committed", Duration.ofSeconds(30), () -> committed(group, topic).equals(Map.of(new TopicPartition(topic, 0), 400L, new TopicPartition(topic, 1), 400L)));
+        BackfillTestJobs.await(
+                "offsets committed",
+                Duration.ofSeconds(30),
+                () ->
+                        committed(group, topic)
+                                .equals(
+                                        Map.of(
+                                                new TopicPartition(topic, 0),
+                                                400L,
+                                                new TopicPartition(topic, 1),
+                                                400L)));
         job.cancel().get(30, TimeUnit.SECONDS);
 
         produce(topic, 2, 400, 100);
@@ -320,14 +413,20 @@ class KafkaBackfillSourceITCase {
                         .build();
         start(second, resumed, 2, List.of()).getJobExecutionResult().get(120, TimeUnit.SECONDS);
         assertThat(KafkaExactlyOnceChecker.digests(second.checker))
-                .isEqualTo(Map.of(topic + "-0", digestOf(topic, 0, 400, 500), topic + "-1", digestOf(topic, 1, 400, 500)));
+                .isEqualTo(
+                        Map.of(
+                                topic + "-0",
+                                digestOf(topic, 0, 400, 500),
+                                topic + "-1",
+                                digestOf(topic, 1, 400, 500)));
         assertRestarts(first, second);
     }
 
     @Test
     void anUnreachableClusterFailsTheJobNamingTheServers() throws Exception {
         String servers;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (java.net.ServerSocket socket =
+                new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
             servers = "127.0.0.1:" + socket.getLocalPort();
         }
         Run run = new Run();
@@ -353,7 +452,11 @@ class KafkaBackfillSourceITCase {
         Run run = new Run();
         JobClient job = start(run, builder(topic).build(), 1, List.of());
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
-                .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains(topic).contains("does not exist"));
+                .satisfies(
+                        e ->
+                                assertThat(ExceptionUtils.stringifyException(e))
+                                        .contains(topic)
+                                        .contains("does not exist"));
         assertRestarts(run);
     }
 
@@ -363,11 +466,17 @@ class KafkaBackfillSourceITCase {
         kafka.createTopic(topic, 1, Map.of());
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
             for (int i = 0; i < 10; i++) {
-                producer.send(new ProducerRecord<>(topic, 0, "k", i == 7 ? "poison" : "v" + i)).get();
+                producer.send(new ProducerRecord<>(topic, 0, "k", i == 7 ? "poison" : "v" + i))
+                        .get();
             }
         }
         Run run = new Run();
-        JobClient job = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of());
+        JobClient job =
+                start(
+                        run,
+                        builder(topic).setBounded(OffsetsInitializer.latest()).build(),
+                        1,
+                        List.of());
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(
                         e ->
@@ -383,12 +492,15 @@ class KafkaBackfillSourceITCase {
         produce(topic, 1, 0, 100);
         TopicPartition tp = new TopicPartition(topic, 0);
         kafka.admin()
-                .deleteRecords(Map.of(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(50)))
+                .deleteRecords(
+                        Map.of(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(50)))
                 .all()
                 .get(30, TimeUnit.SECONDS);
         Run run = new Run();
         BackfillSource<PartitionRecord> source =
-                builder(topic).setStartingOffsets(OffsetsInitializer.offsets(Map.of(tp, 10L))).build();
+                builder(topic)
+                        .setStartingOffsets(OffsetsInitializer.offsets(Map.of(tp, 10L)))
+                        .build();
         JobClient job = start(run, source, 1, List.of());
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(
@@ -412,11 +524,21 @@ class KafkaBackfillSourceITCase {
         Run refusedRun = new Run();
         try (LogCapture logs = new LogCapture()) {
             // right credentials: the whole topic is read through the SASL listener
-            JobClient job = start(run, saslBuilder(topic, InProcessKafka.SASL_PASSWORD, keystorePassword).build(), 2, List.of());
+            JobClient job =
+                    start(
+                            run,
+                            saslBuilder(topic, InProcessKafka.SASL_PASSWORD, keystorePassword)
+                                    .build(),
+                            2,
+                            List.of());
             job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
             // wrong credentials: the job fails, saying so without the password
             JobClient refused =
-                    start(refusedRun, saslBuilder(topic, wrongPassword, keystorePassword).build(), 1, List.of());
+                    start(
+                            refusedRun,
+                            saslBuilder(topic, wrongPassword, keystorePassword).build(),
+                            1,
+                            List.of());
             try {
                 refused.getJobExecutionResult().get(120, TimeUnit.SECONDS);
                 failure = null;
@@ -425,14 +547,19 @@ class KafkaBackfillSourceITCase {
             }
             String captured = logs.all();
             // the capture saw our lines and Kafka's config dumps, so its silence means something
-            assertThat(captured).contains("Kafka partition " + topic + "-0: backfill offsets").contains("sasl.jaas.config");
+            assertThat(captured)
+                    .contains("Kafka partition " + topic + "-0: backfill offsets")
+                    .contains("sasl.jaas.config");
             assertThat(captured)
                     .doesNotContain(InProcessKafka.SASL_PASSWORD)
                     .doesNotContain(wrongPassword)
                     .doesNotContain(keystorePassword);
         }
         assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(truth(topic, false));
-        assertThat(failure).as("the job with a wrong password failed").isNotNull().containsIgnoringCase("authentication");
+        assertThat(failure)
+                .as("the job with a wrong password failed")
+                .isNotNull()
+                .containsIgnoringCase("authentication");
         assertThat(failure).doesNotContain(wrongPassword).doesNotContain(keystorePassword);
         assertRestarts(run, refusedRun);
     }
@@ -445,43 +572,86 @@ class KafkaBackfillSourceITCase {
         produce(topic, 3, 0, 1_000);
         Run run = new Run();
         // the stopping offsets are the partitions' ends at the first start: 1,000 each
-        JobClient first = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of(), 500, null);
-        awaitWhileRunning("the first records", first, () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
+        JobClient first =
+                start(
+                        run,
+                        builder(topic).setBounded(OffsetsInitializer.latest()).build(),
+                        1,
+                        List.of(),
+                        500,
+                        null);
+        awaitWhileRunning(
+                "the first records",
+                first,
+                () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
         // a new partition, and records beyond the stops of the old ones: none of them is read
         kafka.addPartitions(topic, 4);
         produce(topic, 4, 1_000, 200);
         String savepoint =
-                first.stopWithSavepoint(false, savepoints.toUri().toString(), org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                first.stopWithSavepoint(
+                                false,
+                                savepoints.toUri().toString(),
+                                org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
-        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker))).as("stopped before the end").isLessThan(3_000);
+        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker)))
+                .as("stopped before the end")
+                .isLessThan(3_000);
 
-        JobClient second = start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 2, List.of(), 0, savepoint);
+        JobClient second =
+                start(
+                        run,
+                        builder(topic).setBounded(OffsetsInitializer.latest()).build(),
+                        2,
+                        List.of(),
+                        0,
+                        savepoint);
         second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
-        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(firstStartStops(topic, 3, 1_000));
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker))
+                .isEqualTo(firstStartStops(topic, 3, 1_000));
         assertSound(run);
         assertRestarts(run);
     }
 
     @Test
-    void aBoundedJobAfterAGlobalFailoverThatCameAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart()
-            throws Exception {
+    void
+            aBoundedJobAfterAGlobalFailoverThatCameAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart()
+                    throws Exception {
         String topic = "bounded-failover-" + UUID.randomUUID();
         kafka.createTopic(topic, 3, Map.of());
         produce(topic, 3, 0, 1_000);
         Run run = new Run();
         JobClient job =
-                start(run, builder(topic).setBounded(OffsetsInitializer.latest()).build(), 1, List.of(), 500, null, null, -1, true);
-        awaitWhileRunning("the first records", job, () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
+                start(
+                        run,
+                        builder(topic).setBounded(OffsetsInitializer.latest()).build(),
+                        1,
+                        List.of(),
+                        500,
+                        null,
+                        null,
+                        -1,
+                        true);
+        awaitWhileRunning(
+                "the first records",
+                job,
+                () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
         kafka.addPartitions(topic, 4);
         produce(topic, 4, 1_000, 200);
         // the failover restores the enumerator from a checkpoint taken after the partition came
         long beforeAdding = FailCoordinatorOnce.lastCompletedCheckpoint(run.checker);
-        awaitWhileRunning("a checkpoint after the partition was added", job, () -> FailCoordinatorOnce.lastCompletedCheckpoint(run.checker) > beforeAdding);
+        awaitWhileRunning(
+                "a checkpoint after the partition was added",
+                job,
+                () -> FailCoordinatorOnce.lastCompletedCheckpoint(run.checker) > beforeAdding);
         FailCoordinatorOnce.arm(run.checker);
-        awaitWhileRunning("the injected global failure", job, () -> FailCoordinatorOnce.fired(run.checker));
+        awaitWhileRunning(
+                "the injected global failure", job, () -> FailCoordinatorOnce.fired(run.checker));
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
-        assertThat(Observations.of(run.source).enumeratorRestores.get()).as("enumerators restored from a checkpoint").isEqualTo(1);
-        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(firstStartStops(topic, 3, 1_000));
+        assertThat(Observations.of(run.source).enumeratorRestores.get())
+                .as("enumerators restored from a checkpoint")
+                .isEqualTo(1);
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker))
+                .isEqualTo(firstStartStops(topic, 3, 1_000));
         assertSound(run);
         assertRestarts(run);
     }
@@ -497,21 +667,37 @@ class KafkaBackfillSourceITCase {
         try (LogCapture logs = new LogCapture()) {
             // partition 0 ends at 100 and starts at 150; partition 1 is backfilled from 40
             BackfillSource<PartitionRecord> source =
-                    builder(topic).setStartingOffsets(OffsetsInitializer.offsets(Map.of(p0, 150L, p1, 40L))).build();
+                    builder(topic)
+                            .setStartingOffsets(
+                                    OffsetsInitializer.offsets(Map.of(p0, 150L, p1, 40L)))
+                            .build();
             JobClient job = start(run, source, 2, List.of());
-            String waiting = "Partition " + topic + "-0: the upstream consumer waits until the partition reaches offset 150";
+            String waiting =
+                    "Partition "
+                            + topic
+                            + "-0: the upstream consumer waits until the partition reaches offset 150";
             awaitWhileRunning(
                     "partition 1 backfilled and partition 0 waiting",
                     job,
-                    () -> logs.all().contains(waiting)
-                            && KafkaExactlyOnceChecker.digests(run.checker).getOrDefault(topic + "-1", PartitionDigest.empty()).count == 60);
+                    () ->
+                            logs.all().contains(waiting)
+                                    && KafkaExactlyOnceChecker.digests(run.checker)
+                                                    .getOrDefault(
+                                                            topic + "-1", PartitionDigest.empty())
+                                                    .count
+                                            == 60);
             // the end moves to 130: still nothing of partition 0
             produce(topic, 2, 100, 30);
             awaitWhileRunning(
                     "partition 1 read up to 129",
                     job,
-                    () -> KafkaExactlyOnceChecker.digests(run.checker).getOrDefault(topic + "-1", PartitionDigest.empty()).lastOffset == 129);
-            assertThat(KafkaExactlyOnceChecker.digests(run.checker)).doesNotContainKey(topic + "-0");
+                    () ->
+                            KafkaExactlyOnceChecker.digests(run.checker)
+                                            .getOrDefault(topic + "-1", PartitionDigest.empty())
+                                            .lastOffset
+                                    == 129);
+            assertThat(KafkaExactlyOnceChecker.digests(run.checker))
+                    .doesNotContainKey(topic + "-0");
             // the end moves to 200: partition 0 is read from 150 on
             produce(topic, 2, 130, 70);
             Map<String, PartitionDigest> expected = new HashMap<>();
@@ -522,30 +708,51 @@ class KafkaBackfillSourceITCase {
             assertSound(run);
             assertRestarts(run);
             // one line per decision and partition: nothing to backfill, then the wait
-            assertThat(linesContaining(logs, "Kafka partition " + topic + "-0: start offset 150 is beyond its end offset 100")).isEqualTo(1);
+            assertThat(
+                            linesContaining(
+                                    logs,
+                                    "Kafka partition "
+                                            + topic
+                                            + "-0: start offset 150 is beyond its end offset 100"))
+                    .isEqualTo(1);
             assertThat(linesContaining(logs, waiting)).isEqualTo(1);
-            assertThat(linesContaining(logs, "Kafka partition " + topic + "-1: start offset")).isZero();
-            assertThat(linesContaining(logs, "Partition " + topic + "-1: the upstream consumer waits")).isZero();
+            assertThat(linesContaining(logs, "Kafka partition " + topic + "-1: start offset"))
+                    .isZero();
+            assertThat(
+                            linesContaining(
+                                    logs, "Partition " + topic + "-1: the upstream consumer waits"))
+                    .isZero();
         }
     }
 
     @Test
-    void aBackfillRestoredBelowTheEarliestRetainedOffsetFailsNamingPartitionAndOffsets(@TempDir Path savepoints)
-            throws Exception {
+    void aBackfillRestoredBelowTheEarliestRetainedOffsetFailsNamingPartitionAndOffsets(
+            @TempDir Path savepoints) throws Exception {
         String topic = "retention-restore-" + UUID.randomUUID();
         kafka.createTopic(topic, 1, Map.of());
         produce(topic, 1, 0, 2_000);
         Run run = new Run();
         JobClient first = start(run, builder(topic).build(), 1, List.of(), 500, null);
-        awaitWhileRunning("some backfill", first, () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 200);
+        awaitWhileRunning(
+                "some backfill",
+                first,
+                () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 200);
         String savepoint =
-                first.stopWithSavepoint(false, savepoints.toUri().toString(), org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                first.stopWithSavepoint(
+                                false,
+                                savepoints.toUri().toString(),
+                                org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
-        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker))).as("stopped during the backfill").isLessThan(1_500);
+        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker)))
+                .as("stopped during the backfill")
+                .isLessThan(1_500);
         // retention takes the rest of the backfill's history before the job is restored
         TopicPartition tp = new TopicPartition(topic, 0);
         kafka.admin()
-                .deleteRecords(Map.of(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(1_500)))
+                .deleteRecords(
+                        Map.of(
+                                tp,
+                                org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(1_500)))
                 .all()
                 .get(30, TimeUnit.SECONDS);
         JobClient second = start(run, builder(topic).build(), 1, List.of(), 0, savepoint);
@@ -555,17 +762,24 @@ class KafkaBackfillSourceITCase {
                             String failure = ExceptionUtils.stringifyException(e);
                             java.util.regex.Matcher offset =
                                     java.util.regex.Pattern.compile(
-                                                    "Partition " + java.util.regex.Pattern.quote(topic + "-0")
+                                                    "Partition "
+                                                            + java.util.regex.Pattern.quote(
+                                                                    topic + "-0")
                                                             + ": the backfill consumer must read from offset (\\d+), which is no longer in the log \\(it starts at 1500 now")
                                             .matcher(failure);
-                            assertThat(offset.find()).as("the retention message in %s", failure).isTrue();
+                            assertThat(offset.find())
+                                    .as("the retention message in %s", failure)
+                                    .isTrue();
                             assertThat(Long.parseLong(offset.group(1))).isLessThan(1_500L);
                         });
         assertRestarts(run);
     }
 
-    /** The records of partitions 0..partitions-1 below {@code stop}, as a plain consumer reads them. */
-    private static Map<String, PartitionDigest> firstStartStops(String topic, int partitions, long stop) {
+    /**
+     * The records of partitions 0..partitions-1 below {@code stop}, as a plain consumer reads them.
+     */
+    private static Map<String, PartitionDigest> firstStartStops(
+            String topic, int partitions, long stop) {
         Map<String, PartitionDigest> digests = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             digests.put(topic + "-" + p, digestOf(topic, p, 0, stop));
@@ -601,6 +815,7 @@ class KafkaBackfillSourceITCase {
     private static final class Run {
         final String checker = UUID.randomUUID().toString();
         final String source = UUID.randomUUID().toString();
+
         /** Every job started for this run, with the number of failures injected into it. */
         final List<Map.Entry<JobClient, Integer>> jobs = new ArrayList<>();
     }
@@ -642,14 +857,23 @@ class KafkaBackfillSourceITCase {
             String failPartition,
             long failAtOffset)
             throws Exception {
-        return start(run, source, parallelism, failures, throttlePerSubtask, savepoint, failPartition, failAtOffset, false);
+        return start(
+                run,
+                source,
+                parallelism,
+                failures,
+                throttlePerSubtask,
+                savepoint,
+                failPartition,
+                failAtOffset,
+                false);
     }
 
     /**
-     * Starts a job; it gets a restart strategy only if failures are injected into it (task
-     * failures at record counts or at a partition's offset, a global failure through the
-     * enumerator), so that any other failure fails the job, and {@link #assertRestarts} checks
-     * that it restarted exactly once per injected failure.
+     * Starts a job; it gets a restart strategy only if failures are injected into it (task failures
+     * at record counts or at a partition's offset, a global failure through the enumerator), so
+     * that any other failure fails the job, and {@link #assertRestarts} checks that it restarted
+     * exactly once per injected failure.
      */
     private static JobClient start(
             Run run,
@@ -670,14 +894,17 @@ class KafkaBackfillSourceITCase {
         if (injected > 0) {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
             conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+            conf.set(
+                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                    Duration.ofMillis(100));
         } else {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(parallelism);
         env.enableCheckpointing(100);
-        Source<PartitionRecord, BackfillSplit, BackfillEnumeratorState> observed = new ObservedSource<>(source, run.source);
+        Source<PartitionRecord, BackfillSplit, BackfillEnumeratorState> observed =
+                new ObservedSource<>(source, run.source);
         if (globalFailure) {
             observed = new FailCoordinatorOnce<>(observed, run.checker);
         }
@@ -685,10 +912,16 @@ class KafkaBackfillSourceITCase {
                 env.fromSource(observed, WatermarkStrategy.noWatermarks(), "kafka-backfill")
                         .uid("kafka-backfill");
         if (throttlePerSubtask > 0) {
-            stream = stream.map(new dev.sourcebackfill.source.testutils.Throttle<>(throttlePerSubtask)).name("throttle");
+            stream =
+                    stream.map(
+                                    new dev.sourcebackfill.source.testutils.Throttle<>(
+                                            throttlePerSubtask))
+                            .name("throttle");
         }
         if (failPartition != null) {
-            stream = stream.map(FailOnce.atOffset(run.checker, failPartition, failAtOffset)).name("fail-at-handover");
+            stream =
+                    stream.map(FailOnce.atOffset(run.checker, failPartition, failAtOffset))
+                            .name("fail-at-handover");
         }
         for (long at : failures) {
             stream = stream.map(new FailOnce(run.checker, at)).name("fail-at-" + at);
@@ -714,15 +947,20 @@ class KafkaBackfillSourceITCase {
                 // task failures of one attempt make one restart
                 long merged = FailOnce.mergedFailures(job.getKey().getJobID());
                 assertThat(restarts)
-                        .as("restarts of job %s (failures injected: %d, %d of them in an attempt "
-                                + "that had already failed)", job.getKey().getJobID(), job.getValue(), merged)
+                        .as(
+                                "restarts of job %s (failures injected: %d, %d of them in an attempt "
+                                        + "that had already failed)",
+                                job.getKey().getJobID(), job.getValue(), merged)
                         .isEqualTo(job.getValue() - merged);
             }
         }
     }
 
-    /** Waits for a condition while the job runs; a job that ended meanwhile fails with its cause. */
-    private static void awaitWhileRunning(String what, JobClient job, java.util.function.BooleanSupplier condition)
+    /**
+     * Waits for a condition while the job runs; a job that ended meanwhile fails with its cause.
+     */
+    private static void awaitWhileRunning(
+            String what, JobClient job, java.util.function.BooleanSupplier condition)
             throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!condition.getAsBoolean()) {
@@ -737,12 +975,16 @@ class KafkaBackfillSourceITCase {
         }
     }
 
-    private static void produce(String topic, int partitions, int from, int perPartition) throws Exception {
+    private static void produce(String topic, int partitions, int from, int perPartition)
+            throws Exception {
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
             List<java.util.concurrent.Future<?>> sends = new ArrayList<>();
             for (int i = from; i < from + perPartition; i++) {
                 for (int p = 0; p < partitions; p++) {
-                    sends.add(producer.send(new ProducerRecord<>(topic, p, "k" + (i % 97), "v" + p + "-" + i)));
+                    sends.add(
+                            producer.send(
+                                    new ProducerRecord<>(
+                                            topic, p, "k" + (i % 97), "v" + p + "-" + i)));
                 }
             }
             for (java.util.concurrent.Future<?> send : sends) {
@@ -751,7 +993,10 @@ class KafkaBackfillSourceITCase {
         }
     }
 
-    /** The digest of the records at offsets [from, to) of one partition, as a plain consumer reads them. */
+    /**
+     * The digest of the records at offsets [from, to) of one partition, as a plain consumer reads
+     * them.
+     */
     private static PartitionDigest digestOf(String topic, int partition, long from, long to) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -779,11 +1024,14 @@ class KafkaBackfillSourceITCase {
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        p.put(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                readCommitted ? "read_committed" : "read_uncommitted");
         Map<String, PartitionDigest> digests = new HashMap<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
             List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic).forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
+            consumer.partitionsFor(topic)
+                    .forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -799,7 +1047,8 @@ class KafkaBackfillSourceITCase {
         return digests;
     }
 
-    private static void awaitDigests(Run run, Map<String, PartitionDigest> truth, JobClient job) throws Exception {
+    private static void awaitDigests(Run run, Map<String, PartitionDigest> truth, JobClient job)
+            throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!KafkaExactlyOnceChecker.digests(run.checker).equals(truth)) {
             if (job.getJobStatus().get().isGloballyTerminalState()) {
@@ -807,26 +1056,35 @@ class KafkaBackfillSourceITCase {
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError(
-                        "checked " + KafkaExactlyOnceChecker.digests(run.checker) + " but the topic holds " + truth);
+                        "checked "
+                                + KafkaExactlyOnceChecker.digests(run.checker)
+                                + " but the topic holds "
+                                + truth);
             }
             Thread.sleep(50);
         }
     }
 
     private static void assertSound(Run run) {
-        assertThat(KafkaExactlyOnceChecker.violations(run.checker)).as("order/duplicate violations").isEmpty();
+        assertThat(KafkaExactlyOnceChecker.violations(run.checker))
+                .as("order/duplicate violations")
+                .isEmpty();
         BackfillTestJobs.assertForwardModeSound(Observations.of(run.source), 0, false);
     }
 
     private static Map<TopicPartition, Long> committed(String group, String topic) {
         try {
             Map<TopicPartition, Long> offsets = new HashMap<>();
-            kafka.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
-                    .forEach((tp, o) -> {
-                        if (tp.topic().equals(topic) && o != null) {
-                            offsets.put(tp, o.offset());
-                        }
-                    });
+            kafka.admin()
+                    .listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS)
+                    .forEach(
+                            (tp, o) -> {
+                                if (tp.topic().equals(topic) && o != null) {
+                                    offsets.put(tp, o.offset());
+                                }
+                            });
             return offsets;
         } catch (Exception e) {
             return Map.of();

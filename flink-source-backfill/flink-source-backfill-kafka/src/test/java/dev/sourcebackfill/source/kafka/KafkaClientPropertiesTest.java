@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.kafka.common.TopicPartition;
@@ -14,7 +29,8 @@ class KafkaClientPropertiesTest {
     void toStringHidesEverySecretValueButShowsTheRest() {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", "10.0.0.1:9093");
-        p.setProperty("sasl.jaas.config", "PlainLoginModule required username=\"u\" password=\"s1\";");
+        p.setProperty(
+                "sasl.jaas.config", "PlainLoginModule required username=\"u\" password=\"s1\";");
         p.setProperty("ssl.keystore.password", "s2");
         p.setProperty("ssl.key.password", "s3");
         p.setProperty("ssl.truststore.password", "s4");
@@ -22,7 +38,11 @@ class KafkaClientPropertiesTest {
         p.setProperty("basic.auth.user.info", "u:s5");
         String shown = new KafkaClientProperties(p, "job").toString();
         assertThat(shown).contains("10.0.0.1:9093").contains("sasl.jaas.config=[hidden]");
-        assertThat(shown).doesNotContain("s1").doesNotContain("s2").doesNotContain("s3").doesNotContain("s4");
+        assertThat(shown)
+                .doesNotContain("s1")
+                .doesNotContain("s2")
+                .doesNotContain("s3")
+                .doesNotContain("s4");
     }
 
     @Test
@@ -37,7 +57,10 @@ class KafkaClientPropertiesTest {
         assertThat(consumer.getProperty("enable.auto.commit")).isEqualTo("false");
         assertThat(consumer.getProperty("client.id")).isEqualTo("job-backfill-3");
         assertThat(consumer.getProperty("security.protocol")).isEqualTo("SASL_SSL");
-        assertThat(new KafkaClientProperties(p, "job").admin("enumerator").getProperty("security.protocol"))
+        assertThat(
+                        new KafkaClientProperties(p, "job")
+                                .admin("enumerator")
+                                .getProperty("security.protocol"))
                 .isEqualTo("SASL_SSL");
     }
 

@@ -1,4 +1,21 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.util.ExceptionUtils;
 
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
@@ -9,13 +26,12 @@ import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
-import org.apache.flink.util.ExceptionUtils;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Captures every log line (INFO and up, all loggers, stack traces included) while open; the
- * console keeps showing WARN and up only.
+ * Captures every log line (INFO and up, all loggers, stack traces included) while open; the console
+ * keeps showing WARN and up only.
  */
 final class LogCapture implements AutoCloseable {
 
@@ -30,7 +46,10 @@ final class LogCapture implements AutoCloseable {
                 new AbstractAppender("capture", null, null, true, Property.EMPTY_ARRAY) {
                     @Override
                     public void append(LogEvent event) {
-                        String line = event.getLoggerName() + " " + event.getMessage().getFormattedMessage();
+                        String line =
+                                event.getLoggerName()
+                                        + " "
+                                        + event.getMessage().getFormattedMessage();
                         if (event.getThrown() != null) {
                             line += "\n" + ExceptionUtils.stringifyException(event.getThrown());
                         }

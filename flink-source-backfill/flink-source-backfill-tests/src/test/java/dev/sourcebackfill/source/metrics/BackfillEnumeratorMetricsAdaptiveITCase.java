@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.metrics;
 
 import dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.EnumeratorGauges;
@@ -30,8 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The enumerator's metrics under the adaptive scheduler, which answers every failure (and every
  * rescale) by building a new execution graph: the old graph's coordinators are closed
- * asynchronously and a new coordinator, in the same metric group, restores the enumerator from
- * the latest checkpoint.
+ * asynchronously and a new coordinator, in the same metric group, restores the enumerator from the
+ * latest checkpoint.
  */
 class BackfillEnumeratorMetricsAdaptiveITCase {
 
@@ -69,7 +84,10 @@ class BackfillEnumeratorMetricsAdaptiveITCase {
                         run,
                         new Throttle<>(3_000),
                         new FailureInjector(
-                                run, run, List.of(FailureInjector.Trigger.at("map", 0, 2_000)), true));
+                                run,
+                                run,
+                                List.of(FailureInjector.Trigger.at("map", 0, 2_000)),
+                                true));
         JobID id = job.getJobID();
         Observations observed = Observations.of(run);
         await("the restart", TIMEOUT, () -> numRestarts(REPORTER, id) == 1);
@@ -81,12 +99,16 @@ class BackfillEnumeratorMetricsAdaptiveITCase {
         EnumeratorGauges failed = all.get(0).group == current.group ? all.get(1) : all.get(0);
         assertThat(failed.isOpen()).as("the failed enumerator's group is closed").isFalse();
         assertThat(failed.get("splitsFinished"))
-                .as("the failed enumerator's last figures (it failed while splits backfilled): %s", failed)
+                .as(
+                        "the failed enumerator's last figures (it failed while splits backfilled): %s",
+                        failed)
                 .isLessThan(5);
         assertThat(current.identifier("splitsFinished"))
-                .as("the failed enumerator, the new one and the earlier job's publish under one identifier")
+                .as(
+                        "the failed enumerator, the new one and the earlier job's publish under one identifier")
                 .isEqualTo(failed.identifier("splitsFinished"))
-                .isEqualTo(EnumeratorGauges.of(REPORTER, earlier).get(0).identifier("splitsFinished"));
+                .isEqualTo(
+                        EnumeratorGauges.of(REPORTER, earlier).get(0).identifier("splitsFinished"));
         assertThat(observed.failuresInjected.get()).as("failures injected").isEqualTo(1);
         assertThat(numRestarts(REPORTER, id))
                 .as("restarts")

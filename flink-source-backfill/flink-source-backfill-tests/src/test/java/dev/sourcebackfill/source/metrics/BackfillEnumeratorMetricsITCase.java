@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.metrics;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -88,7 +103,10 @@ class BackfillEnumeratorMetricsITCase {
         // the same job ran before on this session cluster: same name, same chain of operators
         JobID earlier =
                 runUntilForwardModeAndCancel(
-                        REPORTER, 3, new Throttle<>(3_000), new CountRecords(UUID.randomUUID().toString()));
+                        REPORTER,
+                        3,
+                        new Throttle<>(3_000),
+                        new CountRecords(UUID.randomUUID().toString()));
 
         String run = UUID.randomUUID().toString();
         DatagenLog log = EnumeratorMetricsJobs.log(5, 6_000);
@@ -109,12 +127,16 @@ class BackfillEnumeratorMetricsITCase {
         EnumeratorGauges failed = all.get(0).group == current.group ? all.get(1) : all.get(0);
         assertThat(failed.isOpen()).as("the failed enumerator's group is closed").isFalse();
         assertThat(failed.get("splitsFinished"))
-                .as("the failed enumerator's last figures (it failed while splits backfilled): %s", failed)
+                .as(
+                        "the failed enumerator's last figures (it failed while splits backfilled): %s",
+                        failed)
                 .isLessThan(5);
         assertThat(current.identifier("splitsFinished"))
-                .as("the failed enumerator, the new one and the earlier job's publish under one identifier")
+                .as(
+                        "the failed enumerator, the new one and the earlier job's publish under one identifier")
                 .isEqualTo(failed.identifier("splitsFinished"))
-                .isEqualTo(EnumeratorGauges.of(REPORTER, earlier).get(0).identifier("splitsFinished"));
+                .isEqualTo(
+                        EnumeratorGauges.of(REPORTER, earlier).get(0).identifier("splitsFinished"));
         assertThat(observed.failuresInjected.get()).as("failures injected").isEqualTo(1);
         assertThat(numRestarts(REPORTER, id))
                 .as("restarts")
@@ -128,10 +150,10 @@ class BackfillEnumeratorMetricsITCase {
     /**
      * A {@link DatagenLog} whose split discovery fails once, after {@code afterRecords} records
      * passed {@link CountRecords} and a reader took a snapshot. The enumerator rethrows a failed
-     * discovery in the coordinator thread, and Flink's {@code SourceCoordinatorContext} turns
-     * that into a global failure: the coordinator is reset to the latest checkpoint. (A task
-     * failure, e.g. in a map, restarts only its region on the default scheduler, and the
-     * coordinator keeps its enumerator.)
+     * discovery in the coordinator thread, and Flink's {@code SourceCoordinatorContext} turns that
+     * into a global failure: the coordinator is reset to the latest checkpoint. (A task failure,
+     * e.g. in a map, restarts only its region on the default scheduler, and the coordinator keeps
+     * its enumerator.)
      */
     static final class DiscoveryFailsOnce implements BackfillLog<DatagenRecord> {
         private static final long serialVersionUID = 1L;

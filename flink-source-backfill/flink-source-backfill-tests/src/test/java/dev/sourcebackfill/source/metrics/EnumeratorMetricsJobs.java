@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.metrics;
 
 import dev.sourcebackfill.source.BackfillSource;
@@ -36,8 +51,8 @@ import static dev.sourcebackfill.source.testutils.BackfillTestJobs.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Unbounded jobs over a {@link DatagenLog} for the enumerator-metrics ITCases, and what an
- * {@link InMemoryReporter} that retains metrics holds of a job's enumerator gauges.
+ * Unbounded jobs over a {@link DatagenLog} for the enumerator-metrics ITCases, and what an {@link
+ * InMemoryReporter} that retains metrics holds of a job's enumerator gauges.
  */
 final class EnumeratorMetricsJobs {
 
@@ -97,8 +112,8 @@ final class EnumeratorMetricsJobs {
     /**
      * Runs a job over {@code partitions} partitions until its enumerator reports every split
      * FINISHED and forward mode, then cancels it and waits until it is cancelled. The JobManager's
-     * scope of the enumerator holds the job's name and the name of the source's chained task, so
-     * a job resubmitted with the same {@code stages} has the same metric identifiers.
+     * scope of the enumerator holds the job's name and the name of the source's chained task, so a
+     * job resubmitted with the same {@code stages} has the same metric identifiers.
      */
     @SafeVarargs
     static JobID runUntilForwardModeAndCancel(
@@ -106,7 +121,8 @@ final class EnumeratorMetricsJobs {
             int partitions,
             MapFunction<DatagenRecord, DatagenRecord>... stages)
             throws Exception {
-        JobClient job = submit(log(partitions, 1_000), java.util.UUID.randomUUID().toString(), stages);
+        JobClient job =
+                submit(log(partitions, 1_000), java.util.UUID.randomUUID().toString(), stages);
         JobID id = job.getJobID();
         awaitCurrentEnumeratorInForwardMode(reporter, id, partitions);
         cancel(job);
@@ -132,7 +148,10 @@ final class EnumeratorMetricsJobs {
             InMemoryReporter reporter, JobID job, int partitions) throws InterruptedException {
         try {
             await(
-                    "the enumerator of job " + job + " reporting " + partitions
+                    "the enumerator of job "
+                            + job
+                            + " reporting "
+                            + partitions
                             + " splits FINISHED and forward mode",
                     TIMEOUT,
                     () -> {
@@ -141,7 +160,9 @@ final class EnumeratorMetricsJobs {
                     });
         } catch (AssertionError e) {
             throw new AssertionError(
-                    e.getMessage() + "; the job's enumerator gauges: " + EnumeratorGauges.of(reporter, job),
+                    e.getMessage()
+                            + "; the job's enumerator gauges: "
+                            + EnumeratorGauges.of(reporter, job),
                     e);
         }
         return open(EnumeratorGauges.of(reporter, job)).get(0);
@@ -177,7 +198,8 @@ final class EnumeratorMetricsJobs {
      * as the reporter holds them; it keeps them after their group closed.
      */
     static final class EnumeratorGauges {
-        private static final List<String> SCOPE_END = List.of("coordinator", "enumerator", "backfill");
+        private static final List<String> SCOPE_END =
+                List.of("coordinator", "enumerator", "backfill");
 
         final MetricGroup group;
         final Map<String, Metric> metrics;
@@ -200,7 +222,9 @@ final class EnumeratorMetricsJobs {
                                                             scope.size() - SCOPE_END.size(),
                                                             scope.size())
                                                     .equals(SCOPE_END)) {
-                                        found.add(new EnumeratorGauges(group, new HashMap<>(metrics)));
+                                        found.add(
+                                                new EnumeratorGauges(
+                                                        group, new HashMap<>(metrics)));
                                     }
                                 });
             }

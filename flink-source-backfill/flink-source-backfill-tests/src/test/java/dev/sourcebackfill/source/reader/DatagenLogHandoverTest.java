@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
@@ -24,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DatagenLogHandoverTest {
 
     private final ReaderMode mode = new ReaderMode();
+
     /** Whether the task thread has applied a FINISHED transition. */
     private boolean finished;
 
@@ -41,20 +57,18 @@ class DatagenLogHandoverTest {
     }
 
     /**
-     * The datagen log's own feed, honest about where it starts: an archive backfill that ends
-     * at offset 1000 while the live feed (no replay) stands at about 1200 fails, naming both
-     * offsets; a backfill that has the range (the log itself, not an archive) reads it up to the
-     * feed before the handover, without a gap.
+     * The datagen log's own feed, honest about where it starts: an archive backfill that ends at
+     * offset 1000 while the live feed (no replay) stands at about 1200 fails, naming both offsets;
+     * a backfill that has the range (the log itself, not an archive) reads it up to the feed before
+     * the handover, without a gap.
      */
     @Test
     void aFeedStartingAboveTheArchivesEndFailsNamingBothOffsetsUnlessItsReplayCoversIt()
             throws Exception {
         long epoch = System.currentTimeMillis() - 1_000;
         DatagenLog noReplay = archiveAndFeed(epoch, true);
-        BackfillSplitReader<DatagenRecord> failing =
-                reader(noReplay);
-        failing.handleSplitsChanges(
-                new SplitsAddition<>(List.of(datagenSplit(noReplay))));
+        BackfillSplitReader<DatagenRecord> failing = reader(noReplay);
+        failing.handleSplitsChanges(new SplitsAddition<>(List.of(datagenSplit(noReplay))));
         assertThatThrownBy(() -> fetchUntilFinished(failing))
                 .isInstanceOf(OffsetGapException.class)
                 .hasMessageContaining("split partition-0")
@@ -63,8 +77,7 @@ class DatagenLogHandoverTest {
         failing.close();
 
         DatagenLog replay = archiveAndFeed(epoch, false);
-        BackfillSplitReader<DatagenRecord> covered =
-                reader(replay);
+        BackfillSplitReader<DatagenRecord> covered = reader(replay);
         covered.handleSplitsChanges(new SplitsAddition<>(List.of(datagenSplit(replay))));
         List<Long> offsets = fetchUntilFinished(covered);
         assertThat(offsets).doesNotHaveDuplicates().isSorted();

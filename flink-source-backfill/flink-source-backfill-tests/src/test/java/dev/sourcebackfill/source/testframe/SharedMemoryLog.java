@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.testframe;
 
 import dev.sourcebackfill.source.spi.BackfillLog;
@@ -18,8 +33,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A writable in-memory log shared through a static registry, for Flink's connector test suite on
- * a MiniCluster (one JVM). Offsets of a split are 0, 1, 2, ...; the seekable upstream and the
+ * A writable in-memory log shared through a static registry, for Flink's connector test suite on a
+ * MiniCluster (one JVM). Offsets of a split are 0, 1, 2, ...; the seekable upstream and the
  * backfill read the same records.
  */
 final class SharedMemoryLog implements BackfillLog<String> {
@@ -31,6 +46,7 @@ final class SharedMemoryLog implements BackfillLog<String> {
     static final class Split {
         final List<String> records = new ArrayList<>();
         long plannedEnd;
+
         /** How many times a reader took the split: a write's second half waits for it. */
         final AtomicInteger readersAttached = new AtomicInteger();
 
@@ -69,13 +85,16 @@ final class SharedMemoryLog implements BackfillLog<String> {
             @Override
             public List<DiscoveredSplit> discoverSplits(boolean initial) {
                 List<DiscoveredSplit> found = new ArrayList<>();
-                splitsOf(logId).forEach((id, split) -> {
-                    DiscoveredSplit d =
-                            initial
-                                    ? DiscoveredSplit.backfilled(id, 0, split.size())
-                                    : DiscoveredSplit.readByUpstream(id, 0);
-                    found.add(bounded ? d.withStoppingOffset(split.plannedEnd) : d);
-                });
+                splitsOf(logId)
+                        .forEach(
+                                (id, split) -> {
+                                    DiscoveredSplit d =
+                                            initial
+                                                    ? DiscoveredSplit.backfilled(
+                                                            id, 0, split.size())
+                                                    : DiscoveredSplit.readByUpstream(id, 0);
+                                    found.add(bounded ? d.withStoppingOffset(split.plannedEnd) : d);
+                                });
                 return found;
             }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.testframe;
 
 import dev.sourcebackfill.source.BackfillSource;
@@ -21,9 +36,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The suite's external context for {@link SharedMemoryLog}. Every write puts the first half of
- * its records into the split at once and the second half only once a reader has taken the split,
- * so that each split of the suite's data goes through backfill and then live.
+ * The suite's external context for {@link SharedMemoryLog}. Every write puts the first half of its
+ * records into the split at once and the second half only once a reader has taken the split, so
+ * that each split of the suite's data goes through backfill and then live.
  */
 final class SharedMemoryLogContext implements DataStreamSourceExternalContext<String> {
 
@@ -61,18 +76,19 @@ final class SharedMemoryLogContext implements DataStreamSourceExternalContext<St
                 }
                 split.append(records.subList(0, half));
                 List<String> rest = new ArrayList<>(records.subList(half, records.size()));
-                lateWriter.submit(() -> {
-                    // live data: written after a reader took the split (or after 5 s)
-                    long deadline = System.currentTimeMillis() + 5_000;
-                    while (split.readersAttached.get() == attachedBefore
-                            && attachedBefore == 0
-                            && System.currentTimeMillis() < deadline) {
-                        Thread.sleep(5);
-                    }
-                    Thread.sleep(50);
-                    split.append(rest);
-                    return null;
-                });
+                lateWriter.submit(
+                        () -> {
+                            // live data: written after a reader took the split (or after 5 s)
+                            long deadline = System.currentTimeMillis() + 5_000;
+                            while (split.readersAttached.get() == attachedBefore
+                                    && attachedBefore == 0
+                                    && System.currentTimeMillis() < deadline) {
+                                Thread.sleep(5);
+                            }
+                            Thread.sleep(50);
+                            split.append(rest);
+                            return null;
+                        });
             }
 
             @Override
@@ -81,12 +97,14 @@ final class SharedMemoryLogContext implements DataStreamSourceExternalContext<St
     }
 
     @Override
-    public List<String> generateTestData(TestingSourceSettings settings, int splitIndex, long seed) {
+    public List<String> generateTestData(
+            TestingSourceSettings settings, int splitIndex, long seed) {
         Random random = new Random(seed);
         int count = 50 + random.nextInt(200);
         List<String> records = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            records.add("split-" + splitIndex + "-" + seed + "-" + i + "-" + random.nextInt(1_000_000));
+            records.add(
+                    "split-" + splitIndex + "-" + seed + "-" + i + "-" + random.nextInt(1_000_000));
         }
         return records;
     }

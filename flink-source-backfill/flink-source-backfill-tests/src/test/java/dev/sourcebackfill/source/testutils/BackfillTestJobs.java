@@ -1,7 +1,22 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.testutils;
 
-import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
 import dev.sourcebackfill.source.split.BackfillSplit;
@@ -31,14 +46,17 @@ public final class BackfillTestJobs {
     public static final class Spec {
         public DatagenLog log;
         public int parallelism = 4;
+
         /** Keyed checker behind a shuffle (one region) or chained checker (a region a subtask). */
         public boolean keyed = true;
+
         public double throttlePerSubtask = 0;
         public List<FailureInjector.Trigger> failures = List.of();
         public String checkerRun;
         public String sourceRun;
         public String savepoint;
         public long checkpointIntervalMs = 100;
+
         /**
          * Failures the test causes outside the job (a TaskManager stopped), besides {@link
          * #failures}; a job with neither runs without a restart strategy.
@@ -87,7 +105,14 @@ public final class BackfillTestJobs {
             stream = stream.map(new Throttle<>(spec.throttlePerSubtask)).name("throttle");
         }
         if (!spec.failures.isEmpty()) {
-            stream = stream.map(new FailureInjector(spec.checkerRun, spec.sourceRun, spec.failures, spec.keyed)).name("failures");
+            stream =
+                    stream.map(
+                                    new FailureInjector(
+                                            spec.checkerRun,
+                                            spec.sourceRun,
+                                            spec.failures,
+                                            spec.keyed))
+                            .name("failures");
         }
         DataStream<DatagenRecord> checked =
                 spec.keyed
@@ -116,7 +141,10 @@ public final class BackfillTestJobs {
         }
     }
 
-    /** Every (partition, offset) of the log arrived exactly once, in order, and every partition ended. */
+    /**
+     * Every (partition, offset) of the log arrived exactly once, in order, and every partition
+     * ended.
+     */
     public static void assertExactlyOnce(Observations checker, DatagenLog log) {
         assertThat(checker.violations).as("exactly-once violations").isEmpty();
         Map<Integer, Long> completed = checker.completedPartitions;
@@ -128,7 +156,8 @@ public final class BackfillTestJobs {
     }
 
     /** Forward mode came only with a completed checkpoint that had every split FINISHED. */
-    public static void assertForwardModeSound(Observations source, int parallelism, boolean required) {
+    public static void assertForwardModeSound(
+            Observations source, int parallelism, boolean required) {
         assertThat(source.forwardModeProblems()).as("forward-mode problems").isEmpty();
         if (required) {
             assertThat(source.anyForwardMode()).as("forward mode was entered").isTrue();

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.testutils;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -18,8 +33,8 @@ import java.util.Map;
 
 /**
  * Chained to the source (no shuffle, so a job of these is one region per subtask): checks every
- * record against per-partition progress kept in operator state. Valid only without rescaling,
- * where a subtask gets its own state back and its partitions stay with it.
+ * record against per-partition progress kept in operator state. Valid only without rescaling, where
+ * a subtask gets its own state back and its partitions stay with it.
  */
 public final class ChainedExactlyOnceChecker extends RichMapFunction<DatagenRecord, DatagenRecord>
         implements CheckpointedFunction {

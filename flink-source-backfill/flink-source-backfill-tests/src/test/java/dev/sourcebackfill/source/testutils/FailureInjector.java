@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.testutils;
 
 import dev.sourcebackfill.source.datagen.DatagenRecord;
@@ -38,7 +53,13 @@ public final class FailureInjector extends RichMapFunction<DatagenRecord, Datage
 
         @Override
         public String toString() {
-            return name + "(p" + partition + "@" + offset + (afterForwardMode ? ", forward" : "") + ")";
+            return name
+                    + "(p"
+                    + partition
+                    + "@"
+                    + offset
+                    + (afterForwardMode ? ", forward" : "")
+                    + ")";
         }
     }
 
@@ -73,7 +94,8 @@ public final class FailureInjector extends RichMapFunction<DatagenRecord, Datage
                     : record.offset != t.offset) {
                 continue;
             }
-            AtomicBoolean fired = obs.firedFailures.computeIfAbsent(t.name, k -> new AtomicBoolean());
+            AtomicBoolean fired =
+                    obs.firedFailures.computeIfAbsent(t.name, k -> new AtomicBoolean());
             if (fired.compareAndSet(false, true)) {
                 obs.failuresInjected.incrementAndGet();
                 // failures of one region in the same attempt make one restart

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.testutils;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -11,8 +26,8 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Keyed by partition; checks every record against the partition's progress in keyed,
- * checkpointed state, so state moves with the key on any rescale.
+ * Keyed by partition; checks every record against the partition's progress in keyed, checkpointed
+ * state, so state moves with the key on any rescale.
  */
 public final class KeyedExactlyOnceChecker
         extends KeyedProcessFunction<Integer, DatagenRecord, DatagenRecord> {
@@ -34,8 +49,8 @@ public final class KeyedExactlyOnceChecker
     }
 
     @Override
-    public void processElement(
-            DatagenRecord record, Context ctx, Collector<DatagenRecord> out) throws Exception {
+    public void processElement(DatagenRecord record, Context ctx, Collector<DatagenRecord> out)
+            throws Exception {
         Long c = count.value();
         long newCount =
                 PartitionProgress.check(

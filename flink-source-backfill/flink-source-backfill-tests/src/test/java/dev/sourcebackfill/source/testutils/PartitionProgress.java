@@ -1,12 +1,27 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.testutils;
 
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
 
 /**
- * The exactly-once rule for one partition of a bounded {@link DatagenLog}: the next record must
- * be the next offset that exists after the last one (no gap, no duplicate, in order), with the
- * log's payload; the last record below the stopping offset completes the partition.
+ * The exactly-once rule for one partition of a bounded {@link DatagenLog}: the next record must be
+ * the next offset that exists after the last one (no gap, no duplicate, in order), with the log's
+ * payload; the last record below the stopping offset completes the partition.
  */
 final class PartitionProgress {
 

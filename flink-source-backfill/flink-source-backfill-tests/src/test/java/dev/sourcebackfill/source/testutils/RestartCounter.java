@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.sourcebackfill.source.testutils;
 
 import org.apache.flink.api.common.JobID;
@@ -15,18 +30,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Counts how often the jobs of a MiniCluster restarted, for tests that must fail on an
- * unexpected failover.
+ * Counts how often the jobs of a MiniCluster restarted, for tests that must fail on an unexpected
+ * failover.
  *
- * <p>The count is the job manager's {@code numRestarts} gauge of the job: Flink's scheduler
- * ({@code ExecutionFailureHandler}) increments it each time a failure leads to a restart that the
- * restart strategy counts as a new attempt, for a global and a regional failover alike; a failure
- * that fails the job for good does not count. It is read through Flink's {@link InMemoryReporter}
- * (flink-runtime's test-jar, which registers its factory as a service), installed in the
- * cluster's configuration with retained metrics, so that the gauge of a job that ended can still
- * be read; once the job is terminal its value is final. Other ways to count were less direct:
- * the exception history lists failures (capped, and concurrent failures are separate entries),
- * and execution attempt numbers count per task, not per job.
+ * <p>The count is the job manager's {@code numRestarts} gauge of the job: Flink's scheduler ({@code
+ * ExecutionFailureHandler}) increments it each time a failure leads to a restart that the restart
+ * strategy counts as a new attempt, for a global and a regional failover alike; a failure that
+ * fails the job for good does not count. It is read through Flink's {@link InMemoryReporter}
+ * (flink-runtime's test-jar, which registers its factory as a service), installed in the cluster's
+ * configuration with retained metrics, so that the gauge of a job that ended can still be read;
+ * once the job is terminal its value is final. Other ways to count were less direct: the exception
+ * history lists failures (capped, and concurrent failures are separate entries), and execution
+ * attempt numbers count per task, not per job.
  *
  * <p>Use one instance per cluster:
  *
@@ -72,7 +87,12 @@ public final class RestartCounter {
         while (!status.isGloballyTerminalState()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError(
-                        "Job " + job.getJobID() + " is still " + status + " after " + timeout
+                        "Job "
+                                + job.getJobID()
+                                + " is still "
+                                + status
+                                + " after "
+                                + timeout
                                 + ": its number of restarts is not final");
             }
             Thread.sleep(20);
@@ -113,7 +133,12 @@ public final class RestartCounter {
                 reporter.findJobMetricGroups(job, "^" + name + "$");
         if (found.size() != 1 || !(found.get(0).f2 instanceof Gauge)) {
             throw new AssertionError(
-                    "Expected one " + name + " gauge for job " + job + ", found " + found
+                    "Expected one "
+                            + name
+                            + " gauge for job "
+                            + job
+                            + ", found "
+                            + found
                             + ": does the cluster's configuration come from RestartCounter#addTo?");
         }
         Object value = ((Gauge<?>) found.get(0).f2).getValue();
