@@ -69,7 +69,10 @@ public final class BackfillSplitEnumerator
 
     private volatile boolean initialDiscoveryDone;
     private boolean noMoreSplits;
-    private long lastCompletedCheckpoint = -1;
+
+    /** The latest checkpoint known complete; {@code null} before the first. */
+    @Nullable private Long lastCompletedCheckpoint;
+
     @Nullable private Boolean backlogSignalled;
 
     /**
@@ -220,7 +223,11 @@ public final class BackfillSplitEnumerator
                 subtaskId,
                 splits.size(),
                 splits);
-        tracker.resetSubtask(subtaskId, lastCompletedCheckpoint);
+        tracker.resetSubtask(
+                subtaskId,
+                lastCompletedCheckpoint == null
+                        ? OptionalLong.empty()
+                        : OptionalLong.of(lastCompletedCheckpoint));
         // the restored reader registers again and is told about no more splits again
         noMoreSplitsSignalled.remove(subtaskId);
         backlogFrozen = false;
@@ -277,7 +284,10 @@ public final class BackfillSplitEnumerator
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        lastCompletedCheckpoint = Math.max(lastCompletedCheckpoint, checkpointId);
+        lastCompletedCheckpoint =
+                lastCompletedCheckpoint == null
+                        ? checkpointId
+                        : Math.max(lastCompletedCheckpoint, checkpointId);
         if (gate.onCheckpointComplete(checkpointId)) {
             LOG.info(
                     "Forward mode confirmed by completed checkpoint {}: every one of {} splits was "
@@ -311,7 +321,8 @@ public final class BackfillSplitEnumerator
             return false;
         }
         for (TrackedSplit tracked : tracker.all()) {
-            if (!tracked.ended && (tracked.owner == null || tracked.owner == reader)) {
+            Integer owner = tracked.owner();
+            if (!tracked.isEnded() && (owner == null || owner == reader)) {
                 return false;
             }
         }
@@ -331,7 +342,6 @@ public final class BackfillSplitEnumerator
                 tracker.count(HandoverState.FINISHED),
                 tracker.countEnded(),
                 tracker.countUnconfirmed(),
-                gate.isForward(),
                 gate.forwardCheckpoint());
         boolean backlog = !gate.isForward();
         if (backlogSignalled == null || backlogSignalled != backlog) {

@@ -17,6 +17,9 @@ package dev.sourcebackfill.source.enumerator;
 
 import org.apache.flink.annotation.Internal;
 
+import javax.annotation.Nullable;
+
+import java.util.OptionalLong;
 import java.util.TreeSet;
 
 /**
@@ -34,8 +37,8 @@ final class ForwardModeGate {
     /** Checkpoints whose enumerator snapshot had every split confirmed FINISHED. */
     private final TreeSet<Long> eligibleSnapshots = new TreeSet<>();
 
-    private boolean forward;
-    private long forwardCheckpoint = -1;
+    /** The checkpoint that confirmed forward mode; {@code null} when not in forward mode. */
+    @Nullable private Long forwardCheckpoint;
 
     void onSnapshot(long checkpointId, boolean allConfirmedFinished) {
         if (allConfirmedFinished) {
@@ -50,8 +53,7 @@ final class ForwardModeGate {
         boolean eligible = eligibleSnapshots.contains(checkpointId);
         // completion of n subsumes every checkpoint up to n
         eligibleSnapshots.headSet(checkpointId, true).clear();
-        if (eligible && !forward) {
-            forward = true;
+        if (eligible && forwardCheckpoint == null) {
             forwardCheckpoint = checkpointId;
             return true;
         }
@@ -70,17 +72,19 @@ final class ForwardModeGate {
      */
     boolean invalidate() {
         eligibleSnapshots.clear();
-        boolean was = forward;
-        forward = false;
-        forwardCheckpoint = -1;
+        boolean was = forwardCheckpoint != null;
+        forwardCheckpoint = null;
         return was;
     }
 
     boolean isForward() {
-        return forward;
+        return forwardCheckpoint != null;
     }
 
-    long forwardCheckpoint() {
-        return forwardCheckpoint;
+    /** The checkpoint that confirmed forward mode; empty when not in forward mode. */
+    OptionalLong forwardCheckpoint() {
+        return forwardCheckpoint == null
+                ? OptionalLong.empty()
+                : OptionalLong.of(forwardCheckpoint);
     }
 }

@@ -45,11 +45,11 @@ final class SplitCounts {
     }
 
     private void apply(TrackedSplit tracked, int sign) {
-        if (tracked.ended) {
+        if (tracked.isEnded()) {
             ended += sign;
         } else {
             byState[tracked.state().ordinal()] += sign;
-            if (!(tracked.assigned && tracked.confirmed)) {
+            if (!(tracked.isAssigned() && tracked.isConfirmed())) {
                 unconfirmed += sign;
             }
         }

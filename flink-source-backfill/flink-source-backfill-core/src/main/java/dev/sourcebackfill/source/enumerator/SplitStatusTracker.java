@@ -32,6 +32,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -63,7 +64,7 @@ final class SplitStatusTracker {
     /** Restores the table from a checkpoint: owners unknown, nothing confirmed. */
     void restore(Collection<BackfillEnumeratorState.SplitEntry> entries) {
         for (BackfillEnumeratorState.SplitEntry entry : entries) {
-            put(new TrackedSplit(entry.split(), entry.assigned(), entry.ended()));
+            put(new TrackedSplit(counts, entry.split(), entry.assigned(), entry.ended()));
         }
     }
 
@@ -85,35 +86,29 @@ final class SplitStatusTracker {
 
     /** Adds a newly discovered split, not yet assigned. */
     void add(BackfillSplit split) {
-        put(new TrackedSplit(split, false, false));
+        put(new TrackedSplit(counts, split, false, false));
     }
 
-    /** Puts a row into the table, replacing any of the same split, and counts it. */
+    /** Puts a (counted) row into the table, replacing any of the same split. */
     private void put(TrackedSplit tracked) {
-        TrackedSplit replaced = splits.put(tracked.split.splitId(), tracked);
+        TrackedSplit replaced = splits.put(tracked.split().splitId(), tracked);
         if (replaced != null) {
-            counts.remove(replaced);
+            replaced.discard();
         }
-        counts.add(tracked);
     }
 
     List<BackfillSplit> unassigned() {
         List<BackfillSplit> result = new ArrayList<>();
         for (TrackedSplit tracked : splits.values()) {
-            if (!tracked.assigned && !tracked.ended) {
-                result.add(tracked.split);
+            if (!tracked.isAssigned() && !tracked.isEnded()) {
+                result.add(tracked.split());
             }
         }
         return result;
     }
 
     void markAssigned(String splitId, int subtask) {
-        TrackedSplit tracked = splits.get(splitId);
-        counts.remove(tracked);
-        tracked.assigned = true;
-        tracked.owner = subtask;
-        tracked.confirmed = false;
-        counts.add(tracked);
+        splits.get(splitId).assignTo(subtask);
     }
 
     ReportOutcome apply(int subtask, SplitStatusReportEvent report) {
@@ -133,26 +128,12 @@ final class SplitStatusTracker {
                         status.splitId());
                 continue;
             }
-            if (tracked.reporterIncarnation == incarnation
-                    && tracked.lastReportId >= report.reportId()) {
+            if (tracked.isOvertakenBy(incarnation, report.reportId())) {
                 continue; // an older report of the same reader, overtaken
             }
             boolean wasFinished = tracked.isConfirmedFinished();
             HandoverState before = tracked.state();
-            counts.remove(tracked);
-            tracked.reporterIncarnation = incarnation;
-            tracked.lastReportId = report.reportId();
-            tracked.split =
-                    tracked.split.withProgress(
-                            status.state(), status.nextOffset(), tracked.split.targetEndOffset());
-            tracked.assigned = true;
-            tracked.owner = subtask;
-            tracked.confirmed = true;
-            if (status.ended() != tracked.ended) {
-                tracked.ended = status.ended();
-                tracked.endedInSnapshot = -1;
-            }
-            counts.add(tracked);
+            tracked.applyReport(subtask, incarnation, report.reportId(), status);
             if (before.code() > status.state().code()) {
                 LOG.info(
                         "Split {} is {} on subtask {} although the enumerator had it {}: "
@@ -178,23 +159,15 @@ final class SplitStatusTracker {
      * @param lastCompletedCheckpoint the latest checkpoint known complete; the reader is restored
      *     to it or to a later one
      */
-    void resetSubtask(int subtask, long lastCompletedCheckpoint) {
+    void resetSubtask(int subtask, OptionalLong lastCompletedCheckpoint) {
         Long incarnation = currentIncarnation.remove(subtask);
         if (incarnation != null) {
             retiredIncarnations.computeIfAbsent(subtask, k -> new HashSet<>()).add(incarnation);
         }
         for (TrackedSplit tracked : splits.values()) {
-            if (tracked.owner != null && tracked.owner == subtask) {
-                counts.remove(tracked);
-                tracked.confirmed = false;
-                if (tracked.ended
-                        && (tracked.endedInSnapshot < 0
-                                || tracked.endedInSnapshot > lastCompletedCheckpoint)) {
-                    // the restored reader may still hold it: wait for its report
-                    tracked.ended = false;
-                    tracked.endedInSnapshot = -1;
-                }
-                counts.add(tracked);
+            Integer owner = tracked.owner();
+            if (owner != null && owner == subtask) {
+                tracked.ownerReset(lastCompletedCheckpoint);
             }
         }
     }
@@ -204,18 +177,10 @@ final class SplitStatusTracker {
         for (BackfillSplit split : returned) {
             TrackedSplit tracked = splits.get(split.splitId());
             if (tracked == null) {
-                put(tracked = new TrackedSplit(split, false, false));
+                put(new TrackedSplit(counts, split, false, false));
+            } else {
+                tracked.returned(split);
             }
-            counts.remove(tracked);
-            tracked.split = split;
-            tracked.assigned = false;
-            tracked.owner = null;
-            tracked.confirmed = false;
-            tracked.ended = false;
-            tracked.endedInSnapshot = -1;
-            tracked.reporterIncarnation = 0;
-            tracked.lastReportId = 0;
-            counts.add(tracked);
         }
     }
 
@@ -228,9 +193,7 @@ final class SplitStatusTracker {
     /** Notes which ended splits this snapshot is the first to record. */
     void onSnapshot(long checkpointId) {
         for (TrackedSplit tracked : splits.values()) {
-            if (tracked.ended && tracked.endedInSnapshot < 0) {
-                tracked.endedInSnapshot = checkpointId;
-            }
+            tracked.snapshotted(checkpointId);
         }
     }
 
@@ -256,7 +219,7 @@ final class SplitStatusTracker {
         for (TrackedSplit tracked : splits.values()) {
             entries.add(
                     new BackfillEnumeratorState.SplitEntry(
-                            tracked.split, tracked.assigned, tracked.ended));
+                            tracked.split(), tracked.isAssigned(), tracked.isEnded()));
         }
         return entries;
     }

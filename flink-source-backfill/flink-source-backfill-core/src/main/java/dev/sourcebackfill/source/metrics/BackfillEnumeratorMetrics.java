@@ -19,6 +19,8 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 
+import java.util.OptionalLong;
+
 /**
  * Metrics of one enumerator (the whole source), in the group {@value #GROUP} under the enumerator's
  * metric group: {@value #SPLITS_BACKFILLING}, {@value #SPLITS_CACHING_UP}, {@value
@@ -55,8 +57,17 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
     /** 1 while the source is in forward mode, else 0. */
     public static final String FORWARD_MODE = "forwardMode";
 
-    /** The checkpoint that confirmed forward mode, -1 when not in forward mode. */
+    /**
+     * The checkpoint that confirmed forward mode, {@value #NOT_IN_FORWARD_MODE} when not in forward
+     * mode.
+     */
     public static final String FORWARD_MODE_CHECKPOINT = "forwardModeCheckpoint";
+
+    /**
+     * What the {@value #FORWARD_MODE_CHECKPOINT} gauge shows outside forward mode (a gauge has a
+     * value; Flink's own source gauges show -1 for "undefined" the same way).
+     */
+    public static final long NOT_IN_FORWARD_MODE = -1L;
 
     private final MetricGroup group;
 
@@ -65,8 +76,7 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
     private volatile int finished;
     private volatile int ended;
     private volatile int unconfirmed;
-    private volatile boolean forwardMode;
-    private volatile long forwardModeCheckpoint = -1;
+    private volatile OptionalLong forwardModeCheckpoint = OptionalLong.empty();
 
     /**
      * Registers the gauges in a new {@value #GROUP} group under {@code enumeratorGroup} (the group
@@ -79,8 +89,9 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
         group.gauge(SPLITS_FINISHED, () -> finished);
         group.gauge(SPLITS_ENDED, () -> ended);
         group.gauge(SPLITS_UNCONFIRMED, () -> unconfirmed);
-        group.gauge(FORWARD_MODE, () -> forwardMode ? 1 : 0);
-        group.gauge(FORWARD_MODE_CHECKPOINT, () -> forwardModeCheckpoint);
+        group.gauge(FORWARD_MODE, () -> forwardModeCheckpoint.isPresent() ? 1 : 0);
+        group.gauge(
+                FORWARD_MODE_CHECKPOINT, () -> forwardModeCheckpoint.orElse(NOT_IN_FORWARD_MODE));
     }
 
     /**
@@ -111,14 +122,12 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
             int finished,
             int ended,
             int unconfirmed,
-            boolean forwardMode,
-            long forwardModeCheckpoint) {
+            OptionalLong forwardModeCheckpoint) {
         this.backfilling = backfilling;
         this.cachingUp = cachingUp;
         this.finished = finished;
         this.ended = ended;
         this.unconfirmed = unconfirmed;
-        this.forwardMode = forwardMode;
         this.forwardModeCheckpoint = forwardModeCheckpoint;
     }
 

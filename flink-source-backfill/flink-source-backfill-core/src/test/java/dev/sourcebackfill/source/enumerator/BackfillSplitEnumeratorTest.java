@@ -346,7 +346,7 @@ class BackfillSplitEnumeratorTest {
                 .containsEntry(0, List.of(asAssigned));
         TrackedSplit tracked = enumerator.tracker().get(id);
         assertThat(tracked.state()).isEqualTo(BACKFILLING);
-        assertThat(tracked.confirmed).isFalse();
+        assertThat(tracked.isConfirmed()).isFalse();
 
         enumerator.snapshotState(1);
         enumerator.notifyCheckpointComplete(1);
@@ -428,7 +428,7 @@ class BackfillSplitEnumeratorTest {
         List<String> assigned = new ArrayList<>(owned(0));
         assigned.addAll(owned(1));
         assertThat(assigned).containsExactly("s-pending");
-        assertThat(enumerator.tracker().get("s-0").confirmed).isFalse();
+        assertThat(enumerator.tracker().get("s-0").isConfirmed()).isFalse();
         assertThat(enumerator.tracker().countUnconfirmed()).isEqualTo(5);
         enumerator.snapshotState(8);
         enumerator.notifyCheckpointComplete(8);
@@ -513,11 +513,11 @@ class BackfillSplitEnumeratorTest {
         reportAll(FINISHED);
         String id = owned(0).get(0);
         reportFrom(0, incarnation.get(0), List.of(new SplitStatus(id, FINISHED, 100, true)));
-        assertThat(enumerator.tracker().get(id).ended).isTrue();
+        assertThat(enumerator.tracker().get(id).isEnded()).isTrue();
         enumerator.snapshotState(1);
         // checkpoint 1 never completes; the reader is restored to a state that still holds it
         regionalFailover(0, List.of());
-        assertThat(enumerator.tracker().get(id).ended).isFalse();
+        assertThat(enumerator.tracker().get(id).isEnded()).isFalse();
 
         // had checkpoint 1 completed, the end would have been kept
         report(0, FINISHED, owned(0).toArray(new String[0]));
@@ -525,7 +525,7 @@ class BackfillSplitEnumeratorTest {
         enumerator.snapshotState(2);
         enumerator.notifyCheckpointComplete(2);
         regionalFailover(0, List.of());
-        assertThat(enumerator.tracker().get(id).ended).isTrue();
+        assertThat(enumerator.tracker().get(id).isEnded()).isTrue();
     }
 
     // ------------------------------------------------------------------ helpers

@@ -79,7 +79,7 @@ class EndedSplitRestoreTest {
         pollUntil("a ended and b finished", this::aEndedAndBFinished);
         List<BackfillSplit> readerState = reader.snapshotState(5);
         enumerator.snapshotState(5);
-        assertThat(enumerator.tracker().get("a").ended).isTrue();
+        assertThat(enumerator.tracker().get("a").isEnded()).isTrue();
 
         // checkpoint 5 completes, but the notification has not reached the enumerator when the
         // subtask fails and is restored from checkpoint 5
@@ -115,7 +115,7 @@ class EndedSplitRestoreTest {
         pump();
 
         confirmForwardModeWith(6);
-        assertThat(enumerator.tracker().get("a").ended).isTrue();
+        assertThat(enumerator.tracker().get("a").isEnded()).isTrue();
     }
 
     // ------------------------------------------------------------------ wiring
@@ -201,7 +201,7 @@ class EndedSplitRestoreTest {
     private boolean aEndedAndBFinished() {
         TrackedSplit a = enumerator.tracker().get("a");
         TrackedSplit b = enumerator.tracker().get("b");
-        return a != null && a.ended && b != null && b.isConfirmedFinished();
+        return a != null && a.isEnded() && b != null && b.isConfirmedFinished();
     }
 
     private boolean readerReportedEnded(String splitId) {

@@ -89,12 +89,12 @@ class SplitStatusTrackerTest {
 
         // a reset reader: its splits are unconfirmed, and its ended split not yet in a completed
         // checkpoint comes back as not ended
-        tracker.resetSubtask(0, -1);
+        tracker.resetSubtask(0, OptionalLong.empty());
         assertCountsMatchRecount();
         assertThat(tracker.countEnded()).isZero();
         assertThat(tracker.allConfirmedFinished()).isFalse();
 
-        tracker.resetSubtask(1, 5);
+        tracker.resetSubtask(1, OptionalLong.of(5));
         assertCountsMatchRecount();
         assertThat(tracker.countUnconfirmed()).isEqualTo(3);
 
