@@ -22,15 +22,17 @@ import org.apache.flink.api.connector.source.Boundedness;
 
 import java.time.Duration;
 
+import static org.apache.flink.util.Preconditions.checkArgument;
+
 /**
  * Builds a {@link BackfillSource}. Every option is checked in {@link #build()}, which names the
- * option that is wrong.
+ * option that is wrong (an {@link IllegalArgumentException}).
  *
  * <table>
  *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>{@link #setLog}</td><td>required</td><td>the log to read</td></tr>
  *   <tr><td>{@link #setBounded}</td><td>unbounded</td><td>stop each split at its stopping
- *       offset (the log must give one for every split)</td></tr>
+ *       offset (the log must give one for every split: {@link BackfillLog#hasStoppingOffsets})</td></tr>
  *   <tr><td>{@link #setSplitDiscoveryInterval}</td><td>30 s</td><td>how often new splits are
  *       looked for; zero looks only at start</td></tr>
  *   <tr><td>{@link #setPollTimeout}</td><td>100 ms</td><td>how long one fetch waits for data
@@ -42,8 +44,11 @@ import java.time.Duration;
 @PublicEvolving
 public final class BackfillSourceBuilder<T> {
 
-    static final Duration DEFAULT_DISCOVERY_INTERVAL = Duration.ofSeconds(30);
-    static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(100);
+    /** How often new splits are looked for unless set. */
+    public static final Duration DEFAULT_DISCOVERY_INTERVAL = Duration.ofSeconds(30);
+
+    /** How long one fetch waits for data unless set. */
+    public static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(100);
 
     private BackfillLog<T> log;
     private Boundedness boundedness = Boundedness.CONTINUOUS_UNBOUNDED;
@@ -85,28 +90,36 @@ public final class BackfillSourceBuilder<T> {
         return this;
     }
 
+    /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
-        if (log == null) {
-            throw new IllegalArgumentException(
-                    "BackfillSource option 'log' is required: call setLog");
-        }
-        if (splitDiscoveryInterval == null || splitDiscoveryInterval.isNegative()) {
-            throw new IllegalArgumentException(
-                    "BackfillSource option 'splitDiscoveryInterval' must be zero or positive, was "
-                            + splitDiscoveryInterval);
-        }
-        if (pollTimeout == null || pollTimeout.isNegative() || pollTimeout.isZero()) {
-            throw new IllegalArgumentException(
-                    "BackfillSource option 'pollTimeout' must be positive, was " + pollTimeout);
-        }
-        if (log.getProducedType() == null) {
-            throw new IllegalArgumentException(
-                    "BackfillSource option 'log': " + log + " gives no produced type");
-        }
-        if (listener == null) {
-            throw new IllegalArgumentException("BackfillSource option 'listener' must not be null");
-        }
+        sanityCheck();
         return new BackfillSource<>(
                 log, boundedness, splitDiscoveryInterval, pollTimeout, listener);
+    }
+
+    private void sanityCheck() {
+        checkOption(log != null, "log", "setLog", "is not set");
+        checkOption(
+                log.getProducedType() != null, "log", "setLog", "gives no produced type: " + log);
+        checkOption(
+                boundedness != Boundedness.BOUNDED || log.hasStoppingOffsets(),
+                "bounded",
+                "setBounded",
+                "needs a stopping offset for every split, and the log gives none: " + log);
+        checkOption(
+                splitDiscoveryInterval != null && !splitDiscoveryInterval.isNegative(),
+                "splitDiscoveryInterval",
+                "setSplitDiscoveryInterval",
+                "must be zero or positive, was " + splitDiscoveryInterval);
+        checkOption(
+                pollTimeout != null && !pollTimeout.isNegative() && !pollTimeout.isZero(),
+                "pollTimeout",
+                "setPollTimeout",
+                "must be positive, was " + pollTimeout);
+        checkOption(listener != null, "listener", "setListener", "must not be null");
+    }
+
+    private static void checkOption(boolean valid, String option, String setter, String problem) {
+        checkArgument(valid, "BackfillSource option '%s' (%s) %s", option, setter, problem);
     }
 }

@@ -46,13 +46,29 @@ class BackfillSourceBuilderTest {
 
     @Test
     void boundedIsBounded() {
+        DatagenLog bounded = DatagenLog.builder().partitions(2).boundedAfterLiveRecords(10).build();
         assertThat(
                         BackfillSource.<DatagenRecord>builder()
-                                .setLog(LOG)
+                                .setLog(bounded)
                                 .setBounded()
                                 .build()
                                 .getBoundedness())
                 .isEqualTo(Boundedness.BOUNDED);
+    }
+
+    /** Refused at build time, not when the coordinator meets a split without a stopping offset. */
+    @Test
+    void rejectsBoundedOverALogWithoutStoppingOffsets() {
+        assertThatThrownBy(
+                        () ->
+                                BackfillSource.<DatagenRecord>builder()
+                                        .setLog(LOG)
+                                        .setBounded()
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("BackfillSource option 'bounded' (setBounded)")
+                .hasMessageContaining("stopping offset")
+                .hasMessageContaining(LOG.toString());
     }
 
     @Test

@@ -64,6 +64,15 @@ public interface BackfillLog<T> extends Serializable {
         return Optional.empty();
     }
 
+    /**
+     * Whether every split this log discovers has a stopping offset, as a bounded source needs
+     * ({@code BackfillSourceBuilder.setBounded()} is refused at build time otherwise); {@code
+     * false} by default.
+     */
+    default boolean hasStoppingOffsets() {
+        return false;
+    }
+
     /** The type of the records. */
     TypeInformation<T> getProducedType();
 }

@@ -151,6 +151,11 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
         return liveRecords != null;
     }
 
+    @Override
+    public boolean hasStoppingOffsets() {
+        return isBounded();
+    }
+
     /** How many records a bounded partition has in all. */
     public long recordCount(int partition) {
         long n = 0;

@@ -118,6 +118,11 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     }
 
     @Override
+    public boolean hasStoppingOffsets() {
+        return stoppingOffsets != null;
+    }
+
+    @Override
     public TypeInformation<T> getProducedType() {
         return deserializer.getProducedType();
     }

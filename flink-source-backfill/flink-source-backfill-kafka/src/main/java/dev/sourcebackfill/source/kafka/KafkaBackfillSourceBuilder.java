@@ -31,10 +31,10 @@ import org.apache.kafka.common.IsolationLevel;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.regex.Pattern;
+
+import static org.apache.flink.util.Preconditions.checkArgument;
 
 /**
  * Builds a {@link BackfillSource} over Kafka, in the style of {@code KafkaSource.builder()}. Every
@@ -62,9 +62,9 @@ public final class KafkaBackfillSourceBuilder<T> {
     private OffsetsInitializer startingOffsets = OffsetsInitializer.earliest();
     private OffsetsInitializer stoppingOffsets;
     private boolean commitOffsetsOnCheckpoint;
-    private Duration partitionDiscoveryInterval = Duration.ofSeconds(30);
-    private Duration pollTimeout;
-    private BackfillListener listener;
+    private Duration partitionDiscoveryInterval = BackfillSourceBuilder.DEFAULT_DISCOVERY_INTERVAL;
+    private Duration pollTimeout = BackfillSourceBuilder.DEFAULT_POLL_TIMEOUT;
+    private BackfillListener listener = BackfillListener.NO_OP;
 
     KafkaBackfillSourceBuilder() {}
 
@@ -176,54 +176,11 @@ public final class KafkaBackfillSourceBuilder<T> {
         return this;
     }
 
+    /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
-        if (bootstrapServers == null || bootstrapServers.isBlank()) {
-            throw new IllegalArgumentException("bootstrap servers: not set (setBootstrapServers)");
-        }
-        if ((topics == null) == (topicPattern == null)) {
-            throw new IllegalArgumentException(
-                    "topics: set either a topic list (setTopics) or a topic pattern (setTopicPattern), not "
-                            + (topics == null ? "neither" : "both"));
-        }
-        if (topics != null
-                && (topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank()))) {
-            throw new IllegalArgumentException(
-                    "topics: the list is empty or has an empty name: " + topics);
-        }
-        Objects.requireNonNull(
-                deserializer,
-                "deserializer: not set (setDeserializer or setValueOnlyDeserializer)");
-        Objects.requireNonNull(startingOffsets, "starting offsets");
-        if (clientIdPrefix == null || clientIdPrefix.isBlank()) {
-            throw new IllegalArgumentException("client id prefix: must not be empty");
-        }
-        if (commitOffsetsOnCheckpoint && (groupId == null || groupId.isBlank())) {
-            throw new IllegalArgumentException(
-                    "commit offsets on checkpoint: needs a consumer group id (setGroupId)");
-        }
-        if (groupId == null && properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG) != null) {
-            groupId = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
-        }
-        String autoCommit = properties.getProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
-        if (autoCommit != null && Boolean.parseBoolean(autoCommit)) {
-            throw new IllegalArgumentException(
-                    "enable.auto.commit=true: the source commits only completed checkpoints; use setCommitOffsetsOnCheckpoint(true)");
-        }
-        if (properties.getProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG) != null) {
-            throw new IllegalArgumentException(
-                    "auto.offset.reset: not supported; the source never jumps over missing offsets (set starting offsets with setStartingOffsets)");
-        }
-        String isolation = properties.getProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
-        if (isolation != null) {
-            try {
-                IsolationLevel.valueOf(isolation.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                        "isolation.level: '"
-                                + isolation
-                                + "' is neither read_committed nor read_uncommitted");
-            }
-        }
+        sanityCheck();
+        String effectiveGroupId =
+                groupId != null ? groupId : properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
         Properties all = new Properties();
         all.putAll(properties);
         all.setProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -238,27 +195,116 @@ public final class KafkaBackfillSourceBuilder<T> {
                         deserializer,
                         startingOffsets,
                         stoppingOffsets,
-                        groupId,
+                        effectiveGroupId,
                         commitOffsetsOnCheckpoint);
-        // a bounded source discovers partitions once, at its first start: no periodic discovery
+        boolean bounded = stoppingOffsets != null;
         BackfillSourceBuilder<T> builder =
                 BackfillSource.<T>builder()
                         .setLog(log)
+                        // a bounded source discovers partitions once, at its first start
                         .setSplitDiscoveryInterval(
-                                stoppingOffsets != null
-                                        ? Duration.ZERO
-                                        : partitionDiscoveryInterval);
-        if (stoppingOffsets != null) {
-            builder.setBounded();
-        } else {
-            builder.setUnbounded();
+                                bounded ? Duration.ZERO : partitionDiscoveryInterval)
+                        .setPollTimeout(pollTimeout)
+                        .setListener(listener);
+        return (bounded ? builder.setBounded() : builder.setUnbounded()).build();
+    }
+
+    private void sanityCheck() {
+        checkOption(
+                bootstrapServers != null && !bootstrapServers.isBlank(),
+                "bootstrap servers",
+                "setBootstrapServers",
+                "is not set");
+        checkOption(
+                (topics == null) != (topicPattern == null),
+                "topics",
+                "setTopics or setTopicPattern",
+                "must be a topic list or a topic pattern, not "
+                        + (topics == null ? "neither" : "both"));
+        checkOption(
+                topics == null
+                        || (!topics.isEmpty()
+                                && topics.stream().noneMatch(t -> t == null || t.isBlank())),
+                "topics",
+                "setTopics",
+                "is empty or has an empty name: " + topics);
+        checkOption(
+                deserializer != null,
+                "deserializer",
+                "setDeserializer or setValueOnlyDeserializer",
+                "is not set");
+        checkOption(
+                startingOffsets != null, "starting offsets", "setStartingOffsets", "is not set");
+        checkOption(
+                clientIdPrefix != null && !clientIdPrefix.isBlank(),
+                "client id prefix",
+                "setClientIdPrefix",
+                "must not be empty");
+        String effectiveGroupId =
+                groupId != null ? groupId : properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
+        checkOption(
+                !commitOffsetsOnCheckpoint
+                        || (effectiveGroupId != null && !effectiveGroupId.isBlank()),
+                "commit offsets on checkpoint",
+                "setCommitOffsetsOnCheckpoint",
+                "needs a consumer group id (setGroupId)");
+        checkOption(
+                !Boolean.parseBoolean(
+                        properties.getProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false")),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                "setProperty",
+                "=true is refused: the source commits only completed checkpoints; use"
+                        + " setCommitOffsetsOnCheckpoint(true)");
+        checkOption(
+                properties.getProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG) == null,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "setProperty",
+                "is not supported: the source never jumps over missing offsets (set starting"
+                        + " offsets with setStartingOffsets)");
+        String isolation = properties.getProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
+        checkOption(
+                isolation == null || isIsolationLevel(isolation),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "setProperty",
+                "'" + isolation + "' is neither read_committed nor read_uncommitted");
+        String apiTimeout =
+                properties.getProperty(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        checkOption(
+                apiTimeout == null || isPositiveLong(apiTimeout),
+                CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                "setProperty",
+                "must be a positive number of milliseconds, was '" + apiTimeout + "'");
+        checkOption(
+                partitionDiscoveryInterval != null && !partitionDiscoveryInterval.isNegative(),
+                "partition discovery interval",
+                "setPartitionDiscoveryInterval",
+                "must be zero or positive, was " + partitionDiscoveryInterval);
+        checkOption(
+                pollTimeout != null && !pollTimeout.isNegative() && !pollTimeout.isZero(),
+                "poll timeout",
+                "setPollTimeout",
+                "must be positive, was " + pollTimeout);
+        checkOption(listener != null, "listener", "setListener", "must not be null");
+    }
+
+    private static boolean isPositiveLong(String value) {
+        try {
+            return Long.parseLong(value.trim()) > 0;
+        } catch (NumberFormatException e) {
+            return false;
         }
-        if (pollTimeout != null) {
-            builder.setPollTimeout(pollTimeout);
+    }
+
+    private static boolean isIsolationLevel(String value) {
+        for (IsolationLevel level : IsolationLevel.values()) {
+            if (level.name().equalsIgnoreCase(value)) {
+                return true;
+            }
         }
-        if (listener != null) {
-            builder.setListener(listener);
-        }
-        return builder.build();
+        return false;
+    }
+
+    private static void checkOption(boolean valid, String option, String setter, String problem) {
+        checkArgument(valid, "Kafka backfill source option '%s' (%s) %s", option, setter, problem);
     }
 }

@@ -38,6 +38,9 @@ final class KafkaClientProperties implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
+    /** Kafka's default of {@code default.api.timeout.ms}. */
+    static final long DEFAULT_API_TIMEOUT_MS = 60_000L;
+
     private final Properties properties;
     private final String clientIdPrefix;
 
@@ -60,9 +63,10 @@ final class KafkaClientProperties implements Serializable {
         return IsolationLevel.valueOf(level.toUpperCase(Locale.ROOT));
     }
 
+    /** The admin calls' timeout: {@code default.api.timeout.ms}, or Kafka's own default. */
     long apiTimeoutMs() {
-        return Long.parseLong(
-                properties.getProperty(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000"));
+        String set = properties.getProperty(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        return set == null ? DEFAULT_API_TIMEOUT_MS : Long.parseLong(set.trim());
     }
 
     /**

@@ -60,6 +60,18 @@ class KafkaBackfillSourceBuilderTest {
                 .isEqualTo(Duration.ofSeconds(5));
     }
 
+    /**
+     * Both builders word an error the same way: the source, the option, its setter, the problem.
+     */
+    @Test
+    void anErrorNamesTheSourceTheOptionAndItsSetter() {
+        assertThatThrownBy(() -> valid().setBootstrapServers(null).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Kafka backfill source option 'bootstrap servers' (setBootstrapServers) is"
+                                + " not set");
+    }
+
     @Test
     void eachInvalidOptionIsNamedAtBuildTime() {
         assertThatThrownBy(() -> valid().setBootstrapServers(" ").build())
@@ -81,5 +93,15 @@ class KafkaBackfillSourceBuilderTest {
                 .hasMessageContaining("isolation.level");
         assertThatThrownBy(() -> valid().setClientIdPrefix("").build())
                 .hasMessageContaining("client id prefix");
+        assertThatThrownBy(() -> valid().setProperty("default.api.timeout.ms", "1m").build())
+                .hasMessageContaining("default.api.timeout.ms")
+                .hasMessageContaining("'1m'");
+        assertThatThrownBy(() -> valid().setPollTimeout(Duration.ZERO).build())
+                .hasMessageContaining("poll timeout");
+        assertThatThrownBy(
+                        () -> valid().setPartitionDiscoveryInterval(Duration.ofSeconds(-1)).build())
+                .hasMessageContaining("partition discovery interval");
+        assertThatThrownBy(() -> valid().setListener(null).build())
+                .hasMessageContaining("listener");
     }
 }

@@ -122,6 +122,11 @@ final class SharedMemoryLog implements BackfillLog<String> {
     }
 
     @Override
+    public boolean hasStoppingOffsets() {
+        return bounded;
+    }
+
+    @Override
     public TypeInformation<String> getProducedType() {
         return TypeInformation.of(String.class);
     }
