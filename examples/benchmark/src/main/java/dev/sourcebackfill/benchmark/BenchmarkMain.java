@@ -16,6 +16,7 @@
 package dev.sourcebackfill.benchmark;
 
 import org.apache.flink.runtime.util.EnvironmentInformation;
+import org.apache.flink.util.FileUtils;
 import org.apache.flink.util.ParameterTool;
 
 import java.nio.file.Files;
@@ -81,7 +82,7 @@ public final class BenchmarkMain {
                 kafka(report, cluster, settings);
             }
         } finally {
-            org.apache.flink.util.FileUtils.deleteDirectory(checkpoints.toFile());
+            FileUtils.deleteDirectory(checkpoints.toFile());
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         report.environment("durationSeconds", Math.round(seconds));

@@ -23,6 +23,7 @@ import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,7 +120,7 @@ final class MemoryAndState {
         try {
             Optional<Path> latest = CheckpointSizes.latest(jobDirectory);
             return latest.map(CheckpointSizes::idOf).orElse(-1L);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return -1;
         }
     }

@@ -38,9 +38,12 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertExactlyOnce;
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertForwardModeSound;
@@ -290,8 +293,8 @@ class BackfillSourceITCase {
             String scenario,
             int... parallelisms)
             throws Exception {
-        List<BackfillTestJobs.Spec> specs = new java.util.ArrayList<>();
-        List<JobClient> jobs = new java.util.ArrayList<>();
+        List<BackfillTestJobs.Spec> specs = new ArrayList<>();
+        List<JobClient> jobs = new ArrayList<>();
         for (int parallelism : parallelisms) {
             BackfillTestJobs.Spec resumed = spec(log, parallelism);
             resumed.savepoint = savepoint;
@@ -327,8 +330,7 @@ class BackfillSourceITCase {
     }
 
     private String stopWithSavepointWhen(
-            BackfillTestJobs.Spec spec, String what, java.util.function.BooleanSupplier condition)
-            throws Exception {
+            BackfillTestJobs.Spec spec, String what, BooleanSupplier condition) throws Exception {
         JobClient job = BackfillTestJobs.environment(spec).executeAsync("first run");
         await(what, Duration.ofSeconds(60), condition);
         String path = null;
@@ -370,7 +372,7 @@ class BackfillSourceITCase {
     /** Splits whose reader index in the second run differs from the first run's last one. */
     private static int movedBetween(Observations first, Observations second) {
         int moved = 0;
-        for (java.util.Map.Entry<String, List<Integer>> e : second.splitAdds.entrySet()) {
+        for (Map.Entry<String, List<Integer>> e : second.splitAdds.entrySet()) {
             List<Integer> before = first.splitAdds.get(e.getKey());
             if (before != null && !before.get(before.size() - 1).equals(e.getValue().get(0))) {
                 moved++;

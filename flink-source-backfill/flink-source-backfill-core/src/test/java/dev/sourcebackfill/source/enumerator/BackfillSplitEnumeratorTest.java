@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
@@ -334,8 +335,7 @@ class BackfillSplitEnumeratorTest {
     void splitsGivenBackAreReassignedAsGivenAndWaitForConfirmation() throws Throwable {
         reportAll(FINISHED);
         String id = owned(0).get(0);
-        BackfillSplit asAssigned =
-                new BackfillSplit(id, BACKFILLING, 0, 100, java.util.OptionalLong.empty());
+        BackfillSplit asAssigned = new BackfillSplit(id, BACKFILLING, 0, 100, OptionalLong.empty());
         int assignmentsBefore = context.getSplitsAssignmentSequence().size();
 
         regionalFailover(0, List.of(asAssigned));

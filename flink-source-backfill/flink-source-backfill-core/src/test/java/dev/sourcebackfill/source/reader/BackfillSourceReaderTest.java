@@ -28,6 +28,7 @@ import dev.sourcebackfill.source.testutils.FakeLog;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
+import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
@@ -38,6 +39,8 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
@@ -218,20 +221,17 @@ class BackfillSourceReaderTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (!reader.isWaitingForAcknowledgements()) {
             assertThat(System.nanoTime()).as("waiting for the end of input").isLessThan(deadline);
-            assertThat(reader.pollNext(output))
-                    .isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+            assertThat(reader.pollNext(output)).isNotEqualTo(InputStatus.END_OF_INPUT);
             Thread.sleep(1);
         }
-        assertThat(reader.pollNext(output))
-                .isNotEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+        assertThat(reader.pollNext(output)).isNotEqualTo(InputStatus.END_OF_INPUT);
         // what the source operator waits on after NOTHING_AVAILABLE
-        java.util.concurrent.CompletableFuture<Void> waiting = reader.isAvailable();
+        CompletableFuture<Void> waiting = reader.isAvailable();
         assertThat(waiting).isNotDone();
         long last = reports().get(reports().size() - 1).reportId();
         reader.handleSourceEvents(new ReportAcknowledgedEvent(reader.incarnation(), last));
         assertThat(waiting).isDone();
-        assertThat(reader.pollNext(output))
-                .isEqualTo(org.apache.flink.core.io.InputStatus.END_OF_INPUT);
+        assertThat(reader.pollNext(output)).isEqualTo(InputStatus.END_OF_INPUT);
     }
 
     @Test
@@ -268,7 +268,7 @@ class BackfillSourceReaderTest {
     @Test
     void aSplitsBackfilledRecordsArePartOfItsStateAcrossARestore() throws Exception {
         FakeLog log = new FakeLog(true).write("a", 0, 1, 2);
-        List<Long> backfilledAtTransitions = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Long> backfilledAtTransitions = new CopyOnWriteArrayList<>();
         BackfillListener listener =
                 new BackfillListener() {
                     @Override

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,7 +38,7 @@ class CheckpointOffsetsTest {
                         @Override
                         public void commitOffsets(
                                 long checkpointId, Map<String, Long> nextOffsets) {
-                            commits.add(checkpointId + ":" + new java.util.TreeMap<>(nextOffsets));
+                            commits.add(checkpointId + ":" + new TreeMap<>(nextOffsets));
                         }
                     });
 

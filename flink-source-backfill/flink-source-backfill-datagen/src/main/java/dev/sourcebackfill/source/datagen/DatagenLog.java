@@ -68,11 +68,14 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
     @Nullable final Long liveRecords;
 
     final long epochMillis;
-    final long feedReplay;
+
+    /** {@code null} when the upstream is seekable; else how far behind its head a feed starts. */
+    @Nullable final Long feedReplay;
+
     final boolean archiveBackfill;
     final int maxRecordsPerPoll;
 
-    DatagenLog(DatagenLogBuilder b) {
+    DatagenLog(DatagenLogBuilder b, long epochMillis) {
         this.partitions = b.partitions;
         this.history = b.history;
         this.historyStep = b.historyStep;
@@ -81,7 +84,7 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
         this.lateSplits = b.lateSplits;
         this.lateSplitDelayMillis = b.lateSplitDelayMillis;
         this.liveRecords = b.liveRecords.isPresent() ? b.liveRecords.getAsLong() : null;
-        this.epochMillis = b.epochMillis;
+        this.epochMillis = epochMillis;
         this.feedReplay = b.feedReplay;
         this.archiveBackfill = b.archiveBackfill;
         this.maxRecordsPerPoll = b.maxRecordsPerPoll;
@@ -230,14 +233,14 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
     public LogReader<DatagenRecord> createUpstreamReader(SourceReaderContext context) {
         return new DatagenLogReader(
                 this,
-                feedReplay >= 0
+                feedReplay != null
                         ? DatagenLogReader.Role.UPSTREAM_FEED
                         : DatagenLogReader.Role.UPSTREAM_SEEKABLE);
     }
 
     @Override
     public boolean isUpstreamSeekable() {
-        return feedReplay < 0;
+        return feedReplay == null;
     }
 
     @Override
@@ -259,7 +262,7 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
                 + ", lateSplits="
                 + lateSplits
                 + (liveRecords != null ? ", live records=" + liveRecords : "")
-                + (feedReplay >= 0 ? ", feed upstream" : ", seekable upstream")
+                + (feedReplay != null ? ", feed upstream" : ", seekable upstream")
                 + '}';
     }
 }

@@ -17,8 +17,13 @@ package dev.sourcebackfill.source.datagen;
 
 import org.apache.flink.annotation.PublicEvolving;
 
+import javax.annotation.Nullable;
+
 import java.time.Duration;
 import java.util.OptionalLong;
+
+import static org.apache.flink.util.Preconditions.checkArgument;
+import static org.apache.flink.util.Preconditions.checkNotNull;
 
 /** Builds a {@link DatagenLog}; {@link #build()} checks every option and names a wrong one. */
 @PublicEvolving
@@ -32,8 +37,13 @@ public final class DatagenLogBuilder {
     int lateSplits = 0;
     long lateSplitDelayMillis = 5_000;
     OptionalLong liveRecords = OptionalLong.empty();
-    long epochMillis = -1;
-    long feedReplay = -1;
+
+    /** {@code null}: the wall clock when the log is built. */
+    @Nullable private Long epochMillis;
+
+    /** {@code null}: a seekable upstream, no feed. */
+    @Nullable Long feedReplay;
+
     boolean archiveBackfill = false;
     int maxRecordsPerPoll = 4096;
 
@@ -70,7 +80,8 @@ public final class DatagenLogBuilder {
     /** {@code count} partitions appear after the start, one every {@code delay}. */
     public DatagenLogBuilder lateSplits(int count, Duration delay) {
         this.lateSplits = count;
-        this.lateSplitDelayMillis = delay == null ? -1 : delay.toMillis();
+        this.lateSplitDelayMillis =
+                checkNotNull(delay, "DatagenLog option lateSplits delay").toMillis();
         return this;
     }
 
@@ -124,16 +135,13 @@ public final class DatagenLogBuilder {
                 liveRecords.isEmpty() || liveRecords.getAsLong() >= 0,
                 "boundedAfterLiveRecords must not be negative");
         check(maxRecordsPerPoll >= 1, "maxRecordsPerPoll must be at least 1");
-        check(feedReplay >= -1, "feedUpstream replay must not be negative");
-        if (epochMillis < 0) {
-            epochMillis = System.currentTimeMillis();
-        }
-        return new DatagenLog(this);
+        check(
+                feedReplay == null || feedReplay >= 0,
+                "feedUpstream replay must not be negative, was " + feedReplay);
+        return new DatagenLog(this, epochMillis != null ? epochMillis : System.currentTimeMillis());
     }
 
     private static void check(boolean condition, String message) {
-        if (!condition) {
-            throw new IllegalArgumentException("DatagenLog option " + message);
-        }
+        checkArgument(condition, "DatagenLog option %s", message);
     }
 }

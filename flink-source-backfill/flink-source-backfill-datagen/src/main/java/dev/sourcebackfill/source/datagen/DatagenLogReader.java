@@ -38,7 +38,7 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
     private final Role role;
 
     /** Split id to next position. */
-    private final Map<String, long[]> positions = new LinkedHashMap<>();
+    private final Map<String, ReadPosition> positions = new LinkedHashMap<>();
 
     private final Object wakeUpLock = new Object();
     private boolean wokenUp;
@@ -57,7 +57,7 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
             long head = log.headAt(partition, System.currentTimeMillis());
             start = Math.max(0, head - log.feedReplay);
         }
-        positions.put(splitId, new long[] {start});
+        positions.put(splitId, new ReadPosition(start));
     }
 
     @Override
@@ -71,13 +71,13 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
         int budget = log.maxRecordsPerPoll;
         int perSplit = Math.max(1, budget / Math.max(1, positions.size()));
         boolean delivered = false;
-        for (Map.Entry<String, long[]> entry : positions.entrySet()) {
+        for (Map.Entry<String, ReadPosition> entry : positions.entrySet()) {
             int partition = DatagenLog.partitionOf(entry.getKey());
-            long[] position = entry.getValue();
+            ReadPosition position = entry.getValue();
             long limit = limit(partition, now);
             int n = 0;
-            while (position[0] < limit && n < perSplit) {
-                long offset = position[0]++;
+            while (position.next < limit && n < perSplit) {
+                long offset = position.next++;
                 if (log.exists(partition, offset)) {
                     DatagenRecord record = log.record(partition, offset);
                     collector.collect(entry.getKey(), offset, record.timestamp, record);
@@ -116,7 +116,7 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
 
     @Override
     public long position(String splitId) {
-        return positions.get(splitId)[0];
+        return positions.get(splitId).next;
     }
 
     /**
@@ -129,9 +129,9 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
         if (role != Role.UPSTREAM_FEED) {
             return 0;
         }
-        long[] position = positions.get(splitId);
+        ReadPosition position = positions.get(splitId);
         if (position != null) {
-            return position[0];
+            return position.next;
         }
         long head = log.headAt(DatagenLog.partitionOf(splitId), System.currentTimeMillis());
         return Math.max(0, head - log.feedReplay);
@@ -141,7 +141,7 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
     public boolean isEndOfSplit(String splitId) {
         return role == Role.BACKFILL
                 && log.archiveBackfill
-                && positions.get(splitId)[0] >= log.historyOf(DatagenLog.partitionOf(splitId));
+                && positions.get(splitId).next >= log.historyOf(DatagenLog.partitionOf(splitId));
     }
 
     @Override
@@ -155,5 +155,14 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
     @Override
     public void close() {
         positions.clear();
+    }
+
+    /** A split's next read offset. */
+    private static final class ReadPosition {
+        long next;
+
+        ReadPosition(long next) {
+            this.next = next;
+        }
     }
 }

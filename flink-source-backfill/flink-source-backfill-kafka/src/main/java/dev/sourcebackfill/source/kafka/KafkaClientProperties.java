@@ -18,6 +18,7 @@ package dev.sourcebackfill.source.kafka;
 import org.apache.flink.annotation.Internal;
 
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -96,8 +97,7 @@ final class KafkaClientProperties implements Serializable {
         // consumer-only keys make the admin client warn; it takes the common ones
         for (String key : properties.stringPropertyNames()) {
             if (!ConsumerConfig.configNames().contains(key)
-                    || org.apache.kafka.clients.admin.AdminClientConfig.configNames()
-                            .contains(key)) {
+                    || AdminClientConfig.configNames().contains(key)) {
                 admin.put(key, properties.getProperty(key));
             }
         }

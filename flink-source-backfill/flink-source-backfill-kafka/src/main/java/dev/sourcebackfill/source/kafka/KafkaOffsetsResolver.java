@@ -27,6 +27,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
 import java.util.Collection;
@@ -171,7 +172,7 @@ final class KafkaOffsetsResolver implements OffsetsInitializer.PartitionOffsetsR
         return offsets;
     }
 
-    <V> V await(org.apache.kafka.common.KafkaFuture<V> future, String what) {
+    <V> V await(KafkaFuture<V> future, String what) {
         return KafkaAdminCalls.await(future, what, bootstrapServers, timeoutMs);
     }
 }

@@ -30,6 +30,7 @@ import org.apache.flink.util.FlinkRuntimeException;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -194,7 +195,7 @@ final class FailCoordinatorOnce<T, SplitT extends SourceSplit, CheckpointT>
         }
 
         @Override
-        public void close() throws java.io.IOException {
+        public void close() throws IOException {
             enumerator.close();
         }
     }

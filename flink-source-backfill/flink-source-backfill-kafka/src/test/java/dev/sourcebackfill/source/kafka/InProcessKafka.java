@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.kafka;
 
+import org.apache.flink.util.FileUtils;
+
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -24,6 +26,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -32,10 +35,12 @@ import org.apache.kafka.common.utils.Time;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -149,9 +154,7 @@ public final class InProcessKafka implements AutoCloseable {
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
             for (int i = 0; i < perPartition; i++) {
                 for (int p = 0; p < 4; p++) {
-                    producer.send(
-                            new org.apache.kafka.clients.producer.ProducerRecord<>(
-                                    topic, p, "k" + i, "v" + i));
+                    producer.send(new ProducerRecord<>(topic, p, "k" + i, "v" + i));
                 }
             }
         }
@@ -175,9 +178,7 @@ public final class InProcessKafka implements AutoCloseable {
     /** Creates a topic and waits until every partition has a leader (producing fails before). */
     public void createTopic(String topic, int partitions, Map<String, String> configs)
             throws Exception {
-        admin.createTopics(
-                        java.util.List.of(
-                                new NewTopic(topic, partitions, (short) 1).configs(configs)))
+        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
                 .all()
                 .get(30, TimeUnit.SECONDS);
         awaitLeaders(topic, partitions);
@@ -195,10 +196,7 @@ public final class InProcessKafka implements AutoCloseable {
         while (true) {
             try {
                 TopicDescription d =
-                        admin.describeTopics(java.util.List.of(topic))
-                                .allTopicNames()
-                                .get()
-                                .get(topic);
+                        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
                 if (d.partitions().size() == partitions
                         && d.partitions().stream()
                                 .map(TopicPartitionInfo::leader)
@@ -234,8 +232,7 @@ public final class InProcessKafka implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket =
-                new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             return socket.getLocalPort();
         }
     }
@@ -245,6 +242,6 @@ public final class InProcessKafka implements AutoCloseable {
         admin.close(Duration.ofSeconds(5));
         server.shutdown();
         server.awaitShutdown();
-        org.apache.flink.util.FileUtils.deleteDirectory(dir.toFile());
+        FileUtils.deleteDirectory(dir.toFile());
     }
 }

@@ -21,6 +21,7 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +40,7 @@ class KafkaBackfillSourceBuilderTest {
     void aValidBuilderBuilds() {
         assertThat(valid().build()).isNotNull();
         assertThat(
-                        valid().setTopics((java.util.List<String>) null)
+                        valid().setTopics((List<String>) null)
                                 .setTopicPattern(Pattern.compile("t.*"))
                                 .build())
                 .isNotNull();

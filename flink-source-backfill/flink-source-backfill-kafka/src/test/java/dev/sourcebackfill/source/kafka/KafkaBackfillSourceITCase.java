@@ -18,17 +18,21 @@ package dev.sourcebackfill.source.kafka;
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
 import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.BackfillTestJobs;
 import dev.sourcebackfill.source.testutils.Observations;
 import dev.sourcebackfill.source.testutils.ObservedSource;
 import dev.sourcebackfill.source.testutils.RestartCounter;
+import dev.sourcebackfill.source.testutils.Throttle;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -36,6 +40,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -51,6 +56,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +66,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -229,16 +240,13 @@ class KafkaBackfillSourceITCase {
                 () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 1_500);
         String savepoint =
                 first.stopWithSavepoint(
-                                false,
-                                savepoints.toUri().toString(),
-                                org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
         long atStop = total(KafkaExactlyOnceChecker.digests(run.checker));
         assertThat(atStop).as("stopped during the backfill").isLessThan(6_000);
         assertThat(
                         BackfillTestJobs.latestSnapshotHas(
-                                Observations.of(run.source),
-                                dev.sourcebackfill.source.split.HandoverState.BACKFILLING))
+                                Observations.of(run.source), HandoverState.BACKFILLING))
                 .isTrue();
 
         JobClient second = start(run, builder(topic).build(), 3, List.of(), 0, savepoint);
@@ -425,8 +433,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void anUnreachableClusterFailsTheJobNamingTheServers() throws Exception {
         String servers;
-        try (java.net.ServerSocket socket =
-                new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             servers = "127.0.0.1:" + socket.getLocalPort();
         }
         Run run = new Run();
@@ -492,8 +499,7 @@ class KafkaBackfillSourceITCase {
         produce(topic, 1, 0, 100);
         TopicPartition tp = new TopicPartition(topic, 0);
         kafka.admin()
-                .deleteRecords(
-                        Map.of(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(50)))
+                .deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(50)))
                 .all()
                 .get(30, TimeUnit.SECONDS);
         Run run = new Run();
@@ -589,9 +595,7 @@ class KafkaBackfillSourceITCase {
         produce(topic, 4, 1_000, 200);
         String savepoint =
                 first.stopWithSavepoint(
-                                false,
-                                savepoints.toUri().toString(),
-                                org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
         assertThat(total(KafkaExactlyOnceChecker.digests(run.checker)))
                 .as("stopped before the end")
@@ -739,9 +743,7 @@ class KafkaBackfillSourceITCase {
                 () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 200);
         String savepoint =
                 first.stopWithSavepoint(
-                                false,
-                                savepoints.toUri().toString(),
-                                org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
         assertThat(total(KafkaExactlyOnceChecker.digests(run.checker)))
                 .as("stopped during the backfill")
@@ -749,10 +751,7 @@ class KafkaBackfillSourceITCase {
         // retention takes the rest of the backfill's history before the job is restored
         TopicPartition tp = new TopicPartition(topic, 0);
         kafka.admin()
-                .deleteRecords(
-                        Map.of(
-                                tp,
-                                org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(1_500)))
+                .deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(1_500)))
                 .all()
                 .get(30, TimeUnit.SECONDS);
         JobClient second = start(run, builder(topic).build(), 1, List.of(), 0, savepoint);
@@ -760,11 +759,10 @@ class KafkaBackfillSourceITCase {
                 .satisfies(
                         e -> {
                             String failure = ExceptionUtils.stringifyException(e);
-                            java.util.regex.Matcher offset =
-                                    java.util.regex.Pattern.compile(
+                            Matcher offset =
+                                    Pattern.compile(
                                                     "Partition "
-                                                            + java.util.regex.Pattern.quote(
-                                                                    topic + "-0")
+                                                            + Pattern.quote(topic + "-0")
                                                             + ": the backfill consumer must read from offset (\\d+), which is no longer in the log \\(it starts at 1500 now")
                                             .matcher(failure);
                             assertThat(offset.find())
@@ -889,7 +887,7 @@ class KafkaBackfillSourceITCase {
         int injected = failures.size() + (failPartition != null ? 1 : 0) + (globalFailure ? 1 : 0);
         Configuration conf = new Configuration();
         if (savepoint != null) {
-            conf.set(org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
         }
         if (injected > 0) {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -912,11 +910,7 @@ class KafkaBackfillSourceITCase {
                 env.fromSource(observed, WatermarkStrategy.noWatermarks(), "kafka-backfill")
                         .uid("kafka-backfill");
         if (throttlePerSubtask > 0) {
-            stream =
-                    stream.map(
-                                    new dev.sourcebackfill.source.testutils.Throttle<>(
-                                            throttlePerSubtask))
-                            .name("throttle");
+            stream = stream.map(new Throttle<>(throttlePerSubtask)).name("throttle");
         }
         if (failPartition != null) {
             stream =
@@ -959,8 +953,7 @@ class KafkaBackfillSourceITCase {
     /**
      * Waits for a condition while the job runs; a job that ended meanwhile fails with its cause.
      */
-    private static void awaitWhileRunning(
-            String what, JobClient job, java.util.function.BooleanSupplier condition)
+    private static void awaitWhileRunning(String what, JobClient job, BooleanSupplier condition)
             throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!condition.getAsBoolean()) {
@@ -978,7 +971,7 @@ class KafkaBackfillSourceITCase {
     private static void produce(String topic, int partitions, int from, int perPartition)
             throws Exception {
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            List<java.util.concurrent.Future<?>> sends = new ArrayList<>();
+            List<Future<?>> sends = new ArrayList<>();
             for (int i = from; i < from + perPartition; i++) {
                 for (int p = 0; p < partitions; p++) {
                     sends.add(
@@ -987,7 +980,7 @@ class KafkaBackfillSourceITCase {
                                             topic, p, "k" + (i % 97), "v" + p + "-" + i)));
                 }
             }
-            for (java.util.concurrent.Future<?> send : sends) {
+            for (Future<?> send : sends) {
                 send.get(30, TimeUnit.SECONDS);
             }
         }

@@ -45,6 +45,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.await;
@@ -121,8 +123,7 @@ final class EnumeratorMetricsJobs {
             int partitions,
             MapFunction<DatagenRecord, DatagenRecord>... stages)
             throws Exception {
-        JobClient job =
-                submit(log(partitions, 1_000), java.util.UUID.randomUUID().toString(), stages);
+        JobClient job = submit(log(partitions, 1_000), UUID.randomUUID().toString(), stages);
         JobID id = job.getJobID();
         awaitCurrentEnumeratorInForwardMode(reporter, id, partitions);
         cancel(job);
@@ -257,7 +258,7 @@ final class EnumeratorMetricsJobs {
 
         @Override
         public String toString() {
-            Map<String, Object> values = new java.util.TreeMap<>();
+            Map<String, Object> values = new TreeMap<>();
             metrics.forEach((k, v) -> values.put(k, ((Gauge<?>) v).getValue()));
             return (isOpen() ? "open " : "closed ") + group.getMetricIdentifier("") + values;
         }

@@ -24,6 +24,8 @@ import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -132,12 +134,12 @@ final class SharedMemoryLog implements BackfillLog<String> {
     }
 
     private final class Reader implements LogReader<String> {
-        private final Map<String, long[]> positions = new HashMap<>();
+        private final Map<String, ReadPosition> positions = new HashMap<>();
         private volatile boolean wakeUp;
 
         @Override
         public void addSplit(String splitId, long startOffset) {
-            positions.put(splitId, new long[] {startOffset});
+            positions.put(splitId, new ReadPosition(startOffset));
             splitsOf(logId).get(splitId).readersAttached.incrementAndGet();
         }
 
@@ -148,15 +150,16 @@ final class SharedMemoryLog implements BackfillLog<String> {
 
         @Override
         public void poll(Duration maxWait, LogRecordCollector<String> collector)
-                throws java.io.IOException {
+                throws IOException {
             boolean any = false;
-            for (Map.Entry<String, long[]> e : positions.entrySet()) {
+            for (Map.Entry<String, ReadPosition> e : positions.entrySet()) {
                 Split split = splitsOf(logId).get(e.getKey());
-                long[] position = e.getValue();
+                ReadPosition position = e.getValue();
                 int n = 0;
-                while (position[0] < split.size() && n < 1000) {
-                    collector.collect(e.getKey(), position[0], 0L, split.get((int) position[0]));
-                    position[0]++;
+                while (position.next < split.size() && n < 1000) {
+                    collector.collect(
+                            e.getKey(), position.next, 0L, split.get((int) position.next));
+                    position.next++;
                     n++;
                 }
                 any |= n > 0;
@@ -168,7 +171,7 @@ final class SharedMemoryLog implements BackfillLog<String> {
                         Thread.sleep(1);
                     } catch (InterruptedException ex) {
                         Thread.currentThread().interrupt();
-                        throw new java.io.InterruptedIOException();
+                        throw new InterruptedIOException();
                     }
                 }
                 wakeUp = false;
@@ -177,7 +180,7 @@ final class SharedMemoryLog implements BackfillLog<String> {
 
         @Override
         public long position(String splitId) {
-            return positions.get(splitId)[0];
+            return positions.get(splitId).next;
         }
 
         @Override
@@ -193,6 +196,15 @@ final class SharedMemoryLog implements BackfillLog<String> {
         @Override
         public void close() {
             positions.clear();
+        }
+    }
+
+    /** A split's next read offset. */
+    private static final class ReadPosition {
+        long next;
+
+        ReadPosition(long next) {
+            this.next = next;
         }
     }
 }

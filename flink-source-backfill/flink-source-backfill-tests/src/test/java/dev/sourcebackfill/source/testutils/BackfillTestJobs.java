@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.testutils;
 
+import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.datagen.DatagenLog;
@@ -34,6 +35,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -125,7 +127,7 @@ public final class BackfillTestJobs {
     }
 
     /** Records which splits reached FINISHED, for tests that act on it. */
-    static final class RecordingListener implements dev.sourcebackfill.source.BackfillListener {
+    static final class RecordingListener implements BackfillListener {
         private static final long serialVersionUID = 1L;
         private final String runId;
 
@@ -182,7 +184,7 @@ public final class BackfillTestJobs {
         return source.readerSnapshots.getOrDefault(latest, Map.of()).values().stream()
                 .flatMap(List::stream)
                 .map(BackfillSplit::state)
-                .collect(java.util.stream.Collectors.toList());
+                .collect(Collectors.toList());
     }
 
     public static boolean latestSnapshotHas(Observations source, HandoverState state) {

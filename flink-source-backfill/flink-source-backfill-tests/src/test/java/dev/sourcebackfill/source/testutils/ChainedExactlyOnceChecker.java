@@ -28,6 +28,8 @@ import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 
+import javax.annotation.Nullable;
+
 import java.util.HashMap;
 import java.util.Map;
 
@@ -41,8 +43,16 @@ public final class ChainedExactlyOnceChecker extends RichMapFunction<DatagenReco
 
     private final DatagenLog log;
     private final String runId;
-    private transient Map<Integer, long[]> progress;
+    private transient Map<Integer, Progress> progress;
+
+    /** (partition, last offset, count); a partition is in it once it had a record. */
     private transient ListState<Tuple3<Integer, Long, Long>> state;
+
+    /** A partition's last offset checked and how many records it had. */
+    private static final class Progress {
+        @Nullable Long lastOffset;
+        long count;
+    }
 
     public ChainedExactlyOnceChecker(DatagenLog log, String runId) {
         this.log = log;
@@ -51,18 +61,18 @@ public final class ChainedExactlyOnceChecker extends RichMapFunction<DatagenReco
 
     @Override
     public DatagenRecord map(DatagenRecord record) {
-        long[] p = progress.computeIfAbsent(record.partition, k -> new long[] {-1, 0});
-        Long last = p[0] < 0 ? null : p[0];
-        p[1] = PartitionProgress.check(log, record, last, p[1], Observations.of(runId));
-        p[0] = record.offset;
+        Progress p = progress.computeIfAbsent(record.partition, k -> new Progress());
+        p.count =
+                PartitionProgress.check(log, record, p.lastOffset, p.count, Observations.of(runId));
+        p.lastOffset = record.offset;
         return record;
     }
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         state.clear();
-        for (Map.Entry<Integer, long[]> e : progress.entrySet()) {
-            state.add(Tuple3.of(e.getKey(), e.getValue()[0], e.getValue()[1]));
+        for (Map.Entry<Integer, Progress> e : progress.entrySet()) {
+            state.add(Tuple3.of(e.getKey(), e.getValue().lastOffset, e.getValue().count));
         }
     }
 
@@ -77,7 +87,10 @@ public final class ChainedExactlyOnceChecker extends RichMapFunction<DatagenReco
                                                 new TypeHint<Tuple3<Integer, Long, Long>>() {})));
         progress = new HashMap<>();
         for (Tuple3<Integer, Long, Long> t : state.get()) {
-            progress.put(t.f0, new long[] {t.f1, t.f2});
+            Progress p = new Progress();
+            p.lastOffset = t.f1;
+            p.count = t.f2;
+            progress.put(t.f0, p);
         }
     }
 }

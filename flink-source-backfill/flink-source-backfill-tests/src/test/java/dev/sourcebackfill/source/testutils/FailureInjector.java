@@ -20,6 +20,7 @@ import dev.sourcebackfill.source.datagen.DatagenRecord;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.functions.RichMapFunction;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -30,7 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class FailureInjector extends RichMapFunction<DatagenRecord, DatagenRecord> {
 
     /** One failure point. */
-    public static final class Trigger implements java.io.Serializable {
+    public static final class Trigger implements Serializable {
         final String name;
         final int partition;
         final long offset;

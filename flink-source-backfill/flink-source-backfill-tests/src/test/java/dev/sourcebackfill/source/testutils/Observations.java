@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -106,9 +107,7 @@ public final class Observations {
     }
 
     void recordSplitAdd(String splitId, int subtask) {
-        splitAdds
-                .computeIfAbsent(splitId, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
-                .add(subtask);
+        splitAdds.computeIfAbsent(splitId, k -> new CopyOnWriteArrayList<>()).add(subtask);
     }
 
     public boolean hasReaderSnapshots() {

@@ -35,6 +35,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -231,7 +232,7 @@ public final class ObservedSource<T>
         }
 
         @Override
-        public void close() throws java.io.IOException {
+        public void close() throws IOException {
             enumerator.close();
         }
 
