@@ -30,9 +30,8 @@ import java.util.OptionalLong;
  * position by position, which of the two readers the split's records are emitted from.
  *
  * <p>Offsets are positions (see {@link BackfillSplit}): {@code next} is the first offset not yet
- * emitted, {@code target} the exclusive end the backfill must reach. In the terms of the seed
- * system, {@code BACKFILLING(lastOffset)} is {@code BACKFILLING(next = lastOffset + 1)} and {@code
- * CACHING_UP(b)} is {@code CACHING_UP(next = b + 1)}.
+ * emitted, {@code target} the exclusive end the backfill must reach. A split backfilled up to and
+ * including offset {@code o} has {@code next = o + 1}, in every state.
  *
  * <p>Records to emit and transitions go to a {@link HandoverOutput} in the order the task thread
  * must apply them, so that a checkpoint taken between any two of them is consistent.

@@ -93,7 +93,7 @@ public final class Observations {
         RUNS.remove(runId);
     }
 
-    /** For tests of this class: what a reader's snapshot and the enumerator's held. */
+    /** What a reader's snapshot and the enumerator's held (for {@code ObservationsTest}). */
     public void recordSnapshots(
             long checkpointId, Map<Integer, List<BackfillSplit>> readers, Set<String> enumerator) {
         readers.forEach((subtask, splits) -> recordReaderSnapshot(checkpointId, subtask, splits));
