@@ -129,6 +129,13 @@ wait_for "the job to run" 60 job_running
 wait_for "backfill metrics" 60 backfill_metric backfilledRecords
 step "metrics: backfilledRecords=$(backfill_metric backfilledRecords) splitsBackfilling=$(backfill_metric splitsBackfilling) splitsFinished=$(backfill_metric splitsFinished)"
 [ "$(backfill_metric splitsBackfilling)" -gt 0 ] || { echo "[e2e] not backfilling any more: make --history larger" >&2; exit 1; }
+metric_ids() { # the backfill metric ids of one source subtask and of the enumerator, as REST shows them
+  local vid
+  vid=$(rest "/jobs/$job" | json "[v['id'] for v in d['vertices'] if 'datagen-log' in v['name']][0]")
+  rest "/jobs/$job/vertices/$vid/metrics" | json "' '.join(sorted(m['id'] for m in d if m['id'].startswith('0.') and '.backfill.' in m['id'] and ('partition-0.' in m['id'] or '.split.' not in m['id'])))"
+  rest "/jobs/$job/vertices/$vid/jm-operator-metrics" 2>/dev/null | json "' '.join(sorted(m['id'] for m in d if 'backfill' in m['id']))" || echo "(no jm-operator-metrics endpoint)"
+}
+step "metric ids: $(metric_ids | tr '\n' ' ')"
 
 step "killing TaskManager 1 with SIGKILL during backfill, starting a new one"
 kill -9 "$tm1"
