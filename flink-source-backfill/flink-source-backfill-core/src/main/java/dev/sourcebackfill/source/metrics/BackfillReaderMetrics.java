@@ -21,54 +21,94 @@ import dev.sourcebackfill.source.split.HandoverState;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 
 import java.util.Collection;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Metrics of one source reader, under the group {@code backfill}: {@code backfilledRecords}, {@code
- * splitsBackfilling}, {@code splitsCachingUp}, {@code splitsFinished}, {@code forwardMode} (0 or
- * 1), and per split ({@code backfill.split.<id>}) {@code state} (the state's code), {@code
- * nextOffset}, {@code targetEndOffset} and {@code backfilledRecords}.
+ * Metrics of one source reader, registered in the constructor under the group {@value #GROUP} of
+ * the reader's metric group: {@value #BACKFILLED_RECORDS}, {@value #SPLITS_BACKFILLING}, {@value
+ * #SPLITS_CACHING_UP}, {@value #SPLITS_FINISHED}, {@value #FORWARD_MODE} (0 or 1), and per split
+ * held ({@code backfill.split.<split id>}) {@value #SPLIT_STATE} (the state's code), {@value
+ * #SPLIT_NEXT_OFFSET}, {@value #SPLIT_TARGET_END_OFFSET} and {@value #SPLIT_BACKFILLED_RECORDS}; a
+ * split's group is closed (its gauges unregistered) when the split ends on this reader.
  */
 @Internal
 public final class BackfillReaderMetrics {
 
     public static final String GROUP = "backfill";
 
+    /** Records this reader emitted from the backfill. */
+    public static final String BACKFILLED_RECORDS = "backfilledRecords";
+
+    /** Splits this reader holds, by handover state. */
+    public static final String SPLITS_BACKFILLING = "splitsBackfilling";
+
+    public static final String SPLITS_CACHING_UP = "splitsCachingUp";
+    public static final String SPLITS_FINISHED = "splitsFinished";
+
+    /** 1 while this reader is in forward mode, else 0. */
+    public static final String FORWARD_MODE = "forwardMode";
+
+    /** The key of the per-split group; its value is the split id. */
+    public static final String SPLIT_GROUP = "split";
+
+    /** The split's handover state code (0 backfilling, 1 caching up, 2 finished). */
+    public static final String SPLIT_STATE = "state";
+
+    public static final String SPLIT_NEXT_OFFSET = "nextOffset";
+    public static final String SPLIT_TARGET_END_OFFSET = "targetEndOffset";
+
+    /** The split's whole backfill count, across restores and rescales. */
+    public static final String SPLIT_BACKFILLED_RECORDS = "backfilledRecords";
+
     private final MetricGroup group;
     private final Counter backfilledRecords;
-    private final Set<String> registeredSplits = new HashSet<>();
+
+    /** The groups of the splits this reader holds, by split id. */
+    private final Map<String, MetricGroup> splitGroups = new HashMap<>();
 
     public BackfillReaderMetrics(
             MetricGroup parent,
             Supplier<Collection<BackfillSplitState>> splits,
             BooleanSupplier forwardMode) {
         this.group = parent.addGroup(GROUP);
-        this.backfilledRecords = group.counter("backfilledRecords");
-        group.gauge("splitsBackfilling", () -> count(splits.get(), HandoverState.BACKFILLING));
-        group.gauge("splitsCachingUp", () -> count(splits.get(), HandoverState.CACHING_UP));
-        group.gauge("splitsFinished", () -> count(splits.get(), HandoverState.FINISHED));
-        group.gauge("forwardMode", () -> forwardMode.getAsBoolean() ? 1 : 0);
+        this.backfilledRecords = group.counter(BACKFILLED_RECORDS);
+        group.gauge(SPLITS_BACKFILLING, () -> count(splits.get(), HandoverState.BACKFILLING));
+        group.gauge(SPLITS_CACHING_UP, () -> count(splits.get(), HandoverState.CACHING_UP));
+        group.gauge(SPLITS_FINISHED, () -> count(splits.get(), HandoverState.FINISHED));
+        group.gauge(FORWARD_MODE, () -> forwardMode.getAsBoolean() ? 1 : 0);
     }
 
     public Counter backfilledRecords() {
         return backfilledRecords;
     }
 
-    /** Registers the per-split gauges once per split and reader. */
+    /** Registers the split's gauges, unless this reader registered them already. */
     public void registerSplit(BackfillSplitState split) {
-        if (!registeredSplits.add(split.splitId())) {
+        if (splitGroups.containsKey(split.splitId())) {
             return;
         }
-        MetricGroup splitGroup = group.addGroup("split", split.splitId());
-        splitGroup.gauge("state", () -> split.state().code());
-        splitGroup.gauge("nextOffset", split::nextOffset);
-        splitGroup.gauge("targetEndOffset", split::targetEndOffset);
-        splitGroup.gauge("backfilledRecords", split::backfilledRecords);
+        MetricGroup splitGroup = group.addGroup(SPLIT_GROUP, split.splitId());
+        splitGroup.gauge(SPLIT_STATE, () -> split.state().code());
+        splitGroup.gauge(SPLIT_NEXT_OFFSET, split::nextOffset);
+        splitGroup.gauge(SPLIT_TARGET_END_OFFSET, split::targetEndOffset);
+        splitGroup.gauge(SPLIT_BACKFILLED_RECORDS, split::backfilledRecords);
+        splitGroups.put(split.splitId(), splitGroup);
+    }
+
+    /** The split ended on this reader: its gauges are unregistered. */
+    public void unregisterSplit(String splitId) {
+        MetricGroup splitGroup = splitGroups.remove(splitId);
+        // Flink's groups unregister their metrics when closed; a group that is not one of
+        // Flink's (a test's unregistered group) has nothing registered
+        if (splitGroup instanceof AbstractMetricGroup) {
+            ((AbstractMetricGroup<?>) splitGroup).close();
+        }
     }
 
     private static int count(Collection<BackfillSplitState> splits, HandoverState state) {

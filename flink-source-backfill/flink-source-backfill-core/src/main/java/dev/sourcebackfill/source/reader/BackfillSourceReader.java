@@ -214,6 +214,7 @@ public final class BackfillSourceReader<T>
         finishedSplitIds.forEach(
                 (id, state) -> {
                     heldSplits.remove(id);
+                    metrics.unregisterSplit(id);
                     BackfillSplit ended = state.toSplit().asEnded();
                     endedSplits.put(id, ended);
                     statuses.add(SplitStatus.of(ended, true));

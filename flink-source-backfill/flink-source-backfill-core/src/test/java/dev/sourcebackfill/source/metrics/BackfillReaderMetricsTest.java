@@ -1,0 +1,89 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.metrics;
+
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.BackfillSplitState;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.metrics.groups.GenericMetricGroup;
+import org.apache.flink.runtime.metrics.util.TestingMetricRegistry;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A reader's gauges, through a registry that keeps what a reporter would report. */
+class BackfillReaderMetricsTest {
+
+    /** identifier -> the metric registered under it and not unregistered. */
+    private final Map<String, Metric> reported = new TreeMap<>();
+
+    private final TestingMetricRegistry registry =
+            TestingMetricRegistry.builder()
+                    .setRegisterConsumer(
+                            (metric, name, group) ->
+                                    reported.put(group.getMetricIdentifier(name), metric))
+                    .setUnregisterConsumer(
+                            (metric, name, group) ->
+                                    reported.remove(group.getMetricIdentifier(name)))
+                    .build();
+
+    private final GenericMetricGroup readerGroup = new GenericMetricGroup(registry, null, "reader");
+
+    @Test
+    void aSplitsGaugesShowItsStateUntilItEndsOnTheReader() {
+        BackfillSplitState a =
+                new BackfillSplitState(
+                        new BackfillSplit(
+                                "a", HandoverState.BACKFILLING, 3, 10, OptionalLong.of(20)));
+        BackfillReaderMetrics metrics =
+                new BackfillReaderMetrics(readerGroup, () -> List.of(a), () -> false);
+        metrics.registerSplit(a);
+        metrics.registerSplit(a); // a second registration changes nothing
+
+        assertThat(reported.keySet())
+                .containsExactlyInAnyOrder(
+                        "reader.backfill.backfilledRecords",
+                        "reader.backfill.splitsBackfilling",
+                        "reader.backfill.splitsCachingUp",
+                        "reader.backfill.splitsFinished",
+                        "reader.backfill.forwardMode",
+                        "reader.backfill.split.a.state",
+                        "reader.backfill.split.a.nextOffset",
+                        "reader.backfill.split.a.targetEndOffset",
+                        "reader.backfill.split.a.backfilledRecords");
+        assertThat(gauge("reader.backfill.split.a.nextOffset")).isEqualTo(3L);
+        assertThat(gauge("reader.backfill.splitsBackfilling")).isEqualTo(1);
+        a.recordEmitted(7);
+        assertThat(gauge("reader.backfill.split.a.nextOffset")).isEqualTo(8L);
+
+        metrics.unregisterSplit("a");
+        assertThat(reported.keySet()).noneMatch(id -> id.contains(".split."));
+        assertThat(reported).containsKey("reader.backfill.splitsBackfilling");
+    }
+
+    private Object gauge(String id) {
+        return ((Gauge<?>) reported.get(id)).getValue();
+    }
+}
