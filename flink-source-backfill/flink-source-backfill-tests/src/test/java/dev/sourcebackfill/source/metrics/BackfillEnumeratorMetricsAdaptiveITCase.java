@@ -18,6 +18,7 @@ package dev.sourcebackfill.source.metrics;
 import dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.EnumeratorGauges;
 import dev.sourcebackfill.source.testutils.FailureInjector;
 import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
 import org.apache.flink.api.common.JobID;
@@ -36,7 +37,6 @@ import java.util.UUID;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.TIMEOUT;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.awaitCurrentEnumeratorInForwardMode;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.cancel;
-import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.numRestarts;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.runUntilForwardModeAndCancel;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.submit;
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.await;
@@ -51,6 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BackfillEnumeratorMetricsAdaptiveITCase {
 
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+    private static final RestartCounter RESTARTS = new RestartCounter(REPORTER);
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
@@ -90,7 +91,7 @@ class BackfillEnumeratorMetricsAdaptiveITCase {
                                 true));
         JobID id = job.getJobID();
         Observations observed = Observations.of(run);
-        await("the restart", TIMEOUT, () -> numRestarts(REPORTER, id) == 1);
+        await("the restart", TIMEOUT, () -> RESTARTS.restartsSoFar(id).orElse(0) == 1);
 
         EnumeratorGauges current = awaitCurrentEnumeratorInForwardMode(REPORTER, id, 5);
 
@@ -110,7 +111,7 @@ class BackfillEnumeratorMetricsAdaptiveITCase {
                 .isEqualTo(
                         EnumeratorGauges.of(REPORTER, earlier).get(0).identifier("splitsFinished"));
         assertThat(observed.failuresInjected.get()).as("failures injected").isEqualTo(1);
-        assertThat(numRestarts(REPORTER, id))
+        assertThat(RESTARTS.restartsOf(id))
                 .as("restarts")
                 .isEqualTo(observed.failuresInjected.get());
         assertThat(observed.enumeratorRestores.get())

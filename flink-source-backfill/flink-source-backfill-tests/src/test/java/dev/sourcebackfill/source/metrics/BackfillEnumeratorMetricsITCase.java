@@ -24,6 +24,7 @@ import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogReader;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
 import org.apache.flink.api.common.JobID;
@@ -45,7 +46,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.TIMEOUT;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.awaitCurrentEnumeratorInForwardMode;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.cancel;
-import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.numRestarts;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.open;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.runUntilForwardModeAndCancel;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.submit;
@@ -60,6 +60,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BackfillEnumeratorMetricsITCase {
 
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+    private static final RestartCounter RESTARTS = new RestartCounter(REPORTER);
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
@@ -118,7 +119,7 @@ class BackfillEnumeratorMetricsITCase {
                         new CountRecords(run));
         JobID id = job.getJobID();
         Observations observed = Observations.of(run);
-        await("the global failover", TIMEOUT, () -> numRestarts(REPORTER, id) == 1);
+        await("the global failover", TIMEOUT, () -> RESTARTS.restartsSoFar(id).orElse(0) == 1);
 
         EnumeratorGauges current = awaitCurrentEnumeratorInForwardMode(REPORTER, id, 5);
 
@@ -138,7 +139,7 @@ class BackfillEnumeratorMetricsITCase {
                 .isEqualTo(
                         EnumeratorGauges.of(REPORTER, earlier).get(0).identifier("splitsFinished"));
         assertThat(observed.failuresInjected.get()).as("failures injected").isEqualTo(1);
-        assertThat(numRestarts(REPORTER, id))
+        assertThat(RESTARTS.restartsOf(id))
                 .as("restarts")
                 .isEqualTo(observed.failuresInjected.get());
         assertThat(observed.enumeratorRestores.get())

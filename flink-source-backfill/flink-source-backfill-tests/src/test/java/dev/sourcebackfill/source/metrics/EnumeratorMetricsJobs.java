@@ -173,23 +173,6 @@ final class EnumeratorMetricsJobs {
         return gauges.stream().filter(EnumeratorGauges::isOpen).collect(Collectors.toList());
     }
 
-    /** The JobManager's {@code numRestarts} of the job, -1 before the job registered it. */
-    static long numRestarts(InMemoryReporter reporter, JobID job) {
-        List<Long> values = new ArrayList<>();
-        synchronized (reporter) {
-            reporter.getMetricsByGroup()
-                    .forEach(
-                            (group, metrics) -> {
-                                Metric m = metrics.get("numRestarts");
-                                if (m != null && job.toString().equals(jobIdOf(group))) {
-                                    values.add(((Number) ((Gauge<?>) m).getValue()).longValue());
-                                }
-                            });
-        }
-        assertThat(values).as("numRestarts gauges of job %s", job).hasSizeLessThan(2);
-        return values.isEmpty() ? -1 : values.get(0);
-    }
-
     private static String jobIdOf(MetricGroup group) {
         return group.getAllVariables().get(ScopeFormat.SCOPE_JOB_ID);
     }

@@ -27,6 +27,7 @@ import org.apache.flink.runtime.testutils.InMemoryReporter;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,7 +68,17 @@ public final class RestartCounter {
     /** The name of Flink's job-level gauge of rescales (see {@code MetricNames.NUM_RESCALES}). */
     public static final String NUM_RESCALES = "numRescales";
 
-    private final InMemoryReporter reporter = InMemoryReporter.createWithRetainedMetrics();
+    private final InMemoryReporter reporter;
+
+    /** A counter with a reporter of its own; put it into the cluster with {@link #addTo}. */
+    public RestartCounter() {
+        this(InMemoryReporter.createWithRetainedMetrics());
+    }
+
+    /** Counts through a reporter (retaining metrics) that the test put into its cluster itself. */
+    public RestartCounter(InMemoryReporter reporter) {
+        this.reporter = reporter;
+    }
 
     /** Adds this counter's reporter to a cluster configuration; returns that configuration. */
     public Configuration addTo(Configuration configuration) {
@@ -108,6 +119,13 @@ public final class RestartCounter {
      */
     public long restartsOf(JobID job) {
         return gaugeOf(job, NUM_RESTARTS);
+    }
+
+    /** How often the job restarted so far; empty until the cluster registered the job's gauge. */
+    public OptionalLong restartsSoFar(JobID job) {
+        return reporter.findJobMetricGroups(job, "^" + NUM_RESTARTS + "$").isEmpty()
+                ? OptionalLong.empty()
+                : OptionalLong.of(gaugeOf(job, NUM_RESTARTS));
     }
 
     /**
