@@ -18,7 +18,9 @@ package dev.sourcebackfill.source.kafka;
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.BackfillSourceBuilder;
+import dev.sourcebackfill.source.spi.BackfillLog;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -32,6 +34,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
@@ -178,6 +181,16 @@ public final class KafkaBackfillSourceBuilder<T> {
 
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
+        return build(UnaryOperator.identity());
+    }
+
+    /**
+     * Builds the source over the Kafka log as {@code history} changes it: another adapter puts its
+     * own backfill in front of the topics (the archive adapter reads history from files and keeps
+     * these partitions as the live upstream). Checks every option first.
+     */
+    @Internal
+    public BackfillSource<T> build(UnaryOperator<BackfillLog<T>> history) {
         sanityCheck();
         String effectiveGroupId =
                 groupId != null ? groupId : properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
@@ -200,7 +213,7 @@ public final class KafkaBackfillSourceBuilder<T> {
         boolean bounded = stoppingOffsets != null;
         BackfillSourceBuilder<T> builder =
                 BackfillSource.<T>builder()
-                        .setLog(log)
+                        .setLog(history.apply(log))
                         // a bounded source discovers partitions once, at its first start
                         .setSplitDiscoveryInterval(
                                 bounded ? Duration.ZERO : partitionDiscoveryInterval)

@@ -1,0 +1,123 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.archive;
+
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+import dev.sourcebackfill.source.spi.OffsetCommitter;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.InstantiationUtil;
+import org.apache.flink.util.function.SerializableFunction;
+
+import javax.annotation.Nullable;
+
+import java.util.Optional;
+
+/** An archive in front of a live log: history from the archive's files, the live log upstream. */
+@Internal
+final class ArchiveBackfillLog<T> implements BackfillLog<T> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final BackfillLog<T> live;
+    private final Path root;
+    private final ArchiveLayout layout;
+    private final ArchiveFormat<T> format;
+    @Nullable private final SerializableFunction<T, Long> recordOffset;
+    private final int maxRecordsPerPoll;
+
+    ArchiveBackfillLog(
+            BackfillLog<T> live,
+            Path root,
+            ArchiveLayout layout,
+            ArchiveFormat<T> format,
+            @Nullable SerializableFunction<T, Long> recordOffset,
+            int maxRecordsPerPoll) {
+        if (!format.producedType().equals(live.getProducedType())) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Archive backfill source option 'format' (setFormat) makes %s, but the live topic's deserializer makes %s: both must make the same type",
+                            format.producedType(), live.getProducedType()));
+        }
+        this.live = live;
+        this.root = root;
+        this.layout = layout;
+        this.format = format;
+        this.recordOffset = recordOffset;
+        this.maxRecordsPerPoll = maxRecordsPerPoll;
+    }
+
+    @Override
+    public LogSplitDiscoverer createSplitDiscoverer() throws Exception {
+        return new ArchiveDiscoverer(live.createSplitDiscoverer(), root, layout);
+    }
+
+    @Override
+    public LogReader<T> createBackfillReader(SourceReaderContext context) throws Exception {
+        // each reader its own opened copy: a schema may keep state or metrics
+        ArchiveFormat<T> copy =
+                InstantiationUtil.clone(format, context.getUserCodeClassLoader().asClassLoader());
+        copy.open(
+                ArchiveFormat.context(
+                        context.metricGroup().addGroup("deserializer").addGroup("archive"),
+                        context.getUserCodeClassLoader()));
+        return new ArchiveReader<>(root, layout, copy, recordOffset, maxRecordsPerPoll);
+    }
+
+    @Override
+    public LogReader<T> createUpstreamReader(SourceReaderContext context) throws Exception {
+        return live.createUpstreamReader(context);
+    }
+
+    @Override
+    public boolean isUpstreamSeekable() {
+        return live.isUpstreamSeekable();
+    }
+
+    @Override
+    public Optional<OffsetCommitter> createOffsetCommitter(SourceReaderContext context)
+            throws Exception {
+        return live.createOffsetCommitter(context);
+    }
+
+    @Override
+    public boolean hasStoppingOffsets() {
+        return live.hasStoppingOffsets();
+    }
+
+    @Override
+    public TypeInformation<T> getProducedType() {
+        return live.getProducedType();
+    }
+
+    @Override
+    public String toString() {
+        return "ArchiveBackfillLog{archive "
+                + root
+                + " ("
+                + layout
+                + ", "
+                + format
+                + "), live "
+                + live
+                + '}';
+    }
+}

@@ -1,0 +1,141 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.archive;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.function.SerializableFunction;
+
+import javax.annotation.Nullable;
+
+import static org.apache.flink.util.Preconditions.checkArgument;
+
+/**
+ * Builds a {@link BackfillSource} over an archive of Kafka partitions in front of the live topics.
+ * Every option is checked in {@link #build()}, which names the option that is wrong.
+ *
+ * <pre>{@code
+ * BackfillSource<String> source = ArchiveBackfill.<String>sourceBuilder()
+ *         .setArchive("s3://bucket/topics")
+ *         .setFormat(ArchiveFormat.lines(new SimpleStringSchema()))
+ *         .setLive(KafkaBackfill.<String>sourceBuilder()
+ *                 .setBootstrapServers("broker:9092")
+ *                 .setTopics("orders")
+ *                 .setValueOnlyDeserializer(new SimpleStringSchema()))
+ *         .build();
+ * }</pre>
+ *
+ * <table>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@link #setArchive}</td><td>required</td><td>the archive's root, any Flink file
+ *       system ({@code file://}, {@code s3://}, {@code hdfs://}, ...)</td></tr>
+ *   <tr><td>{@link #setLayout}</td><td>{@link ArchiveLayout#kafkaConnect()}</td><td>which file
+ *       holds which partition from which offset</td></tr>
+ *   <tr><td>{@link #setFormat}</td><td>required</td><td>how a file's records are read</td></tr>
+ *   <tr><td>{@link #setRecordOffset}</td><td>counted</td><td>a record's Kafka offset from the
+ *       record itself; by default the file's start offset plus the record's place in it</td></tr>
+ *   <tr><td>{@link #setLive}</td><td>required</td><td>the live topics, as a Kafka source
+ *       builder: its starting offsets apply to partitions with no archive</td></tr>
+ *   <tr><td>{@link #setMaxRecordsPerPoll}</td><td>10,000</td><td>archive records one fetch
+ *       reads, over all splits of a reader</td></tr>
+ * </table>
+ */
+@PublicEvolving
+public final class ArchiveBackfillSourceBuilder<T> {
+
+    static final int DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
+
+    @Nullable private String archive;
+    private ArchiveLayout layout = ArchiveLayout.kafkaConnect();
+    @Nullable private ArchiveFormat<T> format;
+    @Nullable private SerializableFunction<T, Long> recordOffset;
+    @Nullable private KafkaBackfillSourceBuilder<T> live;
+    private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
+
+    ArchiveBackfillSourceBuilder() {}
+
+    /** The archive's root: a path or URI of any file system Flink has. */
+    public ArchiveBackfillSourceBuilder<T> setArchive(String root) {
+        this.archive = root;
+        return this;
+    }
+
+    public ArchiveBackfillSourceBuilder<T> setLayout(ArchiveLayout layout) {
+        this.layout = layout;
+        return this;
+    }
+
+    public ArchiveBackfillSourceBuilder<T> setFormat(ArchiveFormat<T> format) {
+        this.format = format;
+        return this;
+    }
+
+    /**
+     * A record's Kafka offset, read from the record (a field the sink wrote); records of a file
+     * must then have increasing offsets from the file's start offset on, and gaps between them are
+     * allowed (compaction, transaction markers).
+     */
+    public ArchiveBackfillSourceBuilder<T> setRecordOffset(SerializableFunction<T, Long> offset) {
+        this.recordOffset = offset;
+        return this;
+    }
+
+    /** The live topics; its starting offsets apply to partitions that have no archive. */
+    public ArchiveBackfillSourceBuilder<T> setLive(KafkaBackfillSourceBuilder<T> live) {
+        this.live = live;
+        return this;
+    }
+
+    public ArchiveBackfillSourceBuilder<T> setMaxRecordsPerPoll(int maxRecordsPerPoll) {
+        this.maxRecordsPerPoll = maxRecordsPerPoll;
+        return this;
+    }
+
+    /** Checks every option, naming the first that is wrong, then builds the source. */
+    public BackfillSource<T> build() {
+        sanityCheck();
+        Path root = new Path(archive);
+        return live.build(
+                kafka ->
+                        new ArchiveBackfillLog<>(
+                                kafka, root, layout, format, recordOffset, maxRecordsPerPoll));
+    }
+
+    private void sanityCheck() {
+        checkOption(archive != null && !archive.isBlank(), "archive", "setArchive", "is not set");
+        try {
+            new Path(archive);
+        } catch (IllegalArgumentException e) {
+            checkOption(false, "archive", "setArchive", "is not a path: " + e.getMessage());
+        }
+        checkOption(layout != null, "layout", "setLayout", "must not be null");
+        checkOption(format != null, "format", "setFormat", "is not set");
+        checkOption(live != null, "live", "setLive", "is not set");
+        checkOption(
+                maxRecordsPerPoll >= 1,
+                "max records per poll",
+                "setMaxRecordsPerPoll",
+                "must be at least 1, was " + maxRecordsPerPoll);
+    }
+
+    private static void checkOption(boolean valid, String option, String setter, String problem) {
+        checkArgument(
+                valid, "Archive backfill source option '%s' (%s) %s", option, setter, problem);
+    }
+}

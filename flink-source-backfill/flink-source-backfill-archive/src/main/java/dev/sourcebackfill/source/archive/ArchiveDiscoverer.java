@@ -1,0 +1,130 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.archive;
+
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.fs.Path;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The live log's partitions, each backfilled from its archive where it has one: from the archive's
+ * first offset, up to the live partition's end at discovery (the handover happens when the archive
+ * ends, if that is earlier). A partition with no archive starts where the live log's starting
+ * offsets say. Partitions found after the first start come from the live log alone.
+ */
+@Internal
+final class ArchiveDiscoverer implements LogSplitDiscoverer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveDiscoverer.class);
+
+    private final LogSplitDiscoverer live;
+    private final Path root;
+    private final ArchiveLayout layout;
+
+    ArchiveDiscoverer(LogSplitDiscoverer live, Path root, ArchiveLayout layout) {
+        this.live = live;
+        this.root = root;
+        this.layout = layout;
+    }
+
+    @Override
+    public List<DiscoveredSplit> discoverSplits(boolean initial) throws Exception {
+        List<DiscoveredSplit> liveSplits = live.discoverSplits(initial);
+        if (!initial) {
+            return liveSplits;
+        }
+        Map<String, List<ArchiveListing.Entry>> archive = ArchiveListing.list(root, layout);
+        Set<String> liveIds = new HashSet<>();
+        Set<String> liveTopics = new HashSet<>();
+        for (DiscoveredSplit split : liveSplits) {
+            liveIds.add(split.splitId());
+            liveTopics.add(topicOf(split.splitId()));
+        }
+        for (Map.Entry<String, List<ArchiveListing.Entry>> archived : archive.entrySet()) {
+            ArchivedFile first = archived.getValue().get(0).file();
+            if (liveTopics.contains(first.topic()) && !liveIds.contains(archived.getKey())) {
+                throw new IllegalStateException(
+                        String.format(
+                                "The archive at %s has partition %s (from %s), which topic %s does not have: its history would have no live upstream",
+                                root,
+                                archived.getKey(),
+                                archived.getValue().get(0).path(),
+                                first.topic()));
+            }
+        }
+        List<DiscoveredSplit> splits = new ArrayList<>(liveSplits.size());
+        for (DiscoveredSplit split : liveSplits) {
+            List<ArchiveListing.Entry> files = archive.get(split.splitId());
+            if (files == null || split.upstreamReadsWholeSplit()) {
+                LOG.info(
+                        "Partition {} has no archive under {}: it starts at offset {} of the topic",
+                        split.splitId(),
+                        root,
+                        split.backfillStartOffset());
+                splits.add(split);
+                continue;
+            }
+            long first = files.get(0).startOffset();
+            if (first > split.upstreamEndOffset()) {
+                throw new IllegalStateException(
+                        String.format(
+                                "The archive of partition %s starts at offset %d (%s), above the topic's end offset %d: is it the archive of another incarnation of the topic?",
+                                split.splitId(),
+                                first,
+                                files.get(0).path(),
+                                split.upstreamEndOffset()));
+            }
+            DiscoveredSplit archived =
+                    DiscoveredSplit.backfilled(split.splitId(), first, split.upstreamEndOffset());
+            if (split.stoppingOffset().isPresent()) {
+                archived = archived.withStoppingOffset(split.stoppingOffset().getAsLong());
+            }
+            LOG.info(
+                    "Partition {}: {} archive files from offset {}; the topic ends at {} now",
+                    split.splitId(),
+                    files.size(),
+                    first,
+                    split.upstreamEndOffset());
+            splits.add(archived);
+        }
+        return splits;
+    }
+
+    private static String topicOf(String splitId) {
+        return splitId.substring(0, splitId.lastIndexOf('-'));
+    }
+
+    @Override
+    public boolean mayDiscoverMoreSplits() {
+        return live.mayDiscoverMoreSplits();
+    }
+
+    @Override
+    public void close() throws Exception {
+        live.close();
+    }
+}

@@ -1,0 +1,201 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.archive;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.file.src.reader.StreamFormat;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.UserCodeClassLoader;
+
+import javax.annotation.Nullable;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * How the records of an archive file are read, on Flink's format stack: newline-delimited records
+ * through a {@link DeserializationSchema}, or any {@link StreamFormat} (Flink's file formats). Each
+ * file is read from its start, decompressed first if its name ends in a compression extension
+ * Flink's file source knows ({@code .gz}, {@code .deflate}, {@code .bz2}, {@code .xz}).
+ */
+@PublicEvolving
+public abstract class ArchiveFormat<T> implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private ArchiveFormat() {}
+
+    /**
+     * Newline-delimited records (JSON lines with {@code flink-json}'s schemas, raw strings with
+     * {@code SimpleStringSchema}, ...): each line goes to {@code schema} as UTF-8 bytes. A line the
+     * schema turns into {@code null} is dropped; it keeps its place (its offset) in the file.
+     */
+    public static <T> ArchiveFormat<T> lines(DeserializationSchema<T> schema) {
+        return new Lines<>(schema);
+    }
+
+    /** Records as a Flink {@link StreamFormat} reads them, one offset per record. */
+    public static <T> ArchiveFormat<T> of(StreamFormat<T> format) {
+        return new Stream<>(format);
+    }
+
+    abstract TypeInformation<T> producedType();
+
+    /** Called once per reader before the first file is opened. */
+    abstract void open(DeserializationSchema.InitializationContext context) throws Exception;
+
+    abstract RecordReader<T> open(FSDataInputStream stream, long length) throws IOException;
+
+    /** Reads one file: each {@link #next()} moves to the next record (or dropped record). */
+    interface RecordReader<T> extends AutoCloseable {
+        /** Moves to the next record; {@code false} at the end of the file. */
+        boolean next() throws IOException;
+
+        /** The current record; {@code null} if the format dropped it. */
+        @Nullable
+        T value();
+
+        @Override
+        void close() throws IOException;
+    }
+
+    private static final class Lines<T> extends ArchiveFormat<T> {
+        private static final long serialVersionUID = 1L;
+
+        private final DeserializationSchema<T> schema;
+
+        Lines(DeserializationSchema<T> schema) {
+            this.schema = schema;
+        }
+
+        @Override
+        TypeInformation<T> producedType() {
+            return schema.getProducedType();
+        }
+
+        @Override
+        void open(DeserializationSchema.InitializationContext context) throws Exception {
+            schema.open(context);
+        }
+
+        @Override
+        RecordReader<T> open(FSDataInputStream stream, long length) {
+            BufferedReader lines =
+                    new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
+            return new RecordReader<>() {
+                @Nullable private T value;
+
+                @Override
+                public boolean next() throws IOException {
+                    String line = lines.readLine();
+                    if (line == null) {
+                        return false;
+                    }
+                    value = schema.deserialize(line.getBytes(StandardCharsets.UTF_8));
+                    return true;
+                }
+
+                @Nullable
+                @Override
+                public T value() {
+                    return value;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    lines.close();
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "lines(" + schema.getClass().getSimpleName() + ")";
+        }
+    }
+
+    private static final class Stream<T> extends ArchiveFormat<T> {
+        private static final long serialVersionUID = 1L;
+
+        private final StreamFormat<T> format;
+
+        Stream(StreamFormat<T> format) {
+            this.format = format;
+        }
+
+        @Override
+        TypeInformation<T> producedType() {
+            return format.getProducedType();
+        }
+
+        @Override
+        void open(DeserializationSchema.InitializationContext context) {}
+
+        @Override
+        RecordReader<T> open(FSDataInputStream stream, long length) throws IOException {
+            StreamFormat.Reader<T> reader =
+                    format.createReader(new Configuration(), stream, length, length);
+            return new RecordReader<>() {
+                @Nullable private T value;
+
+                @Override
+                public boolean next() throws IOException {
+                    value = reader.read();
+                    return value != null;
+                }
+
+                @Nullable
+                @Override
+                public T value() {
+                    return value;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    reader.close();
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "streamFormat(" + format.getClass().getSimpleName() + ")";
+        }
+    }
+
+    /** The context a schema is opened with: the reader's metric group and class loader. */
+    static DeserializationSchema.InitializationContext context(
+            MetricGroup metricGroup, UserCodeClassLoader classLoader) {
+        return new DeserializationSchema.InitializationContext() {
+            @Override
+            public MetricGroup getMetricGroup() {
+                return metricGroup;
+            }
+
+            @Override
+            public UserCodeClassLoader getUserCodeClassLoader() {
+                return classLoader;
+            }
+        };
+    }
+}

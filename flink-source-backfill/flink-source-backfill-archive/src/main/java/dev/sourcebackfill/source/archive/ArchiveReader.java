@@ -1,0 +1,356 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.archive;
+
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
+import org.apache.flink.api.common.io.InputStreamFSInputWrapper;
+import org.apache.flink.api.common.io.compression.InflaterInputStreamFactory;
+import org.apache.flink.connector.file.src.compression.StandardDeCompressors;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.function.SerializableFunction;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The backfill reader of an archive: reads each split's files in offset order, from the file that
+ * holds the split's next offset. A record's offset is the file's start offset plus the record's
+ * place in the file, or, if the user names one, the offset the record itself holds. A split's
+ * archive has ended when its last file is read and a new listing finds no later file; files that
+ * appeared until then are read first.
+ */
+@Internal
+final class ArchiveReader<T> implements LogReader<T> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveReader.class);
+    private static final long IDLE_PAUSE_MILLIS = 5;
+
+    private final Path root;
+    private final ArchiveLayout layout;
+    private final ArchiveFormat<T> format;
+    @Nullable private final SerializableFunction<T, Long> recordOffset;
+    private final int maxRecordsPerPoll;
+    private final Map<String, SplitRead> reads = new LinkedHashMap<>();
+    @Nullable private Map<String, List<ArchiveListing.Entry>> listing;
+
+    ArchiveReader(
+            Path root,
+            ArchiveLayout layout,
+            ArchiveFormat<T> format,
+            @Nullable SerializableFunction<T, Long> recordOffset,
+            int maxRecordsPerPoll) {
+        this.root = root;
+        this.layout = layout;
+        this.format = format;
+        this.recordOffset = recordOffset;
+        this.maxRecordsPerPoll = maxRecordsPerPoll;
+    }
+
+    @Override
+    public void addSplit(String splitId, long startOffset) throws IOException {
+        if (listing == null) {
+            listing = ArchiveListing.list(root, layout);
+        }
+        SplitRead read = new SplitRead(splitId, startOffset);
+        reads.put(splitId, read);
+        read.seekTo(startOffset);
+    }
+
+    @Override
+    public void removeSplit(String splitId) throws IOException {
+        SplitRead read = reads.remove(splitId);
+        if (read != null) {
+            read.closeFile();
+        }
+    }
+
+    @Override
+    public void poll(Duration maxWait, LogRecordCollector<T> collector) throws IOException {
+        int perSplit = Math.max(1, maxRecordsPerPoll / Math.max(1, reads.size()));
+        boolean delivered = false;
+        for (SplitRead read : reads.values()) {
+            delivered |= read.read(perSplit, collector) > 0;
+        }
+        if (!delivered && !maxWait.isZero()) {
+            // every split is at the end of its files, which the source checks after this poll:
+            // a short pause, not a busy loop
+            try {
+                Thread.sleep(Math.min(maxWait.toMillis(), IDLE_PAUSE_MILLIS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public long position(String splitId) {
+        return reads.get(splitId).position;
+    }
+
+    @Override
+    public long earliestOffset(String splitId) {
+        List<ArchiveListing.Entry> files = filesOf(splitId);
+        return files.isEmpty() ? reads.get(splitId).position : files.get(0).startOffset();
+    }
+
+    @Override
+    public boolean isEndOfSplit(String splitId) throws IOException {
+        SplitRead read = reads.get(splitId);
+        if (!read.atEndOfFiles()) {
+            return false;
+        }
+        // files may have appeared since the last listing: they are read before the handover
+        listing = ArchiveListing.list(root, layout);
+        if (read.continueWithNewFiles()) {
+            return false;
+        }
+        LOG.info(
+                "The archive of split {} ended at offset {} ({} files)",
+                splitId,
+                read.position,
+                filesOf(splitId).size());
+        return true;
+    }
+
+    @Override
+    public void wakeUp() {}
+
+    @Override
+    public void close() throws IOException {
+        for (SplitRead read : reads.values()) {
+            read.closeFile();
+        }
+        reads.clear();
+    }
+
+    private List<ArchiveListing.Entry> filesOf(String splitId) {
+        return listing == null ? List.of() : listing.getOrDefault(splitId, List.of());
+    }
+
+    /** One split's progress through its files. */
+    private final class SplitRead {
+        final String splitId;
+
+        /** The next offset this reader delivers. */
+        long position;
+
+        /** The index in the split's file list of the file open now, or read last. */
+        int fileIndex = -1;
+
+        @Nullable ArchiveListing.Entry file;
+        @Nullable ArchiveFormat.RecordReader<T> records;
+
+        /** Records (dropped ones too) read from the open file. */
+        long recordsInFile;
+
+        /** The offset of the last record delivered or skipped; {@code null} before the first. */
+        @Nullable Long lastOffset;
+
+        /** Offsets below this are skipped (the split's start within its first file). */
+        long skipBelow;
+
+        SplitRead(String splitId, long startOffset) {
+            this.splitId = splitId;
+            this.position = startOffset;
+            this.skipBelow = startOffset;
+        }
+
+        /** Opens the file that holds {@code offset}: the last one starting at or below it. */
+        void seekTo(long offset) throws IOException {
+            List<ArchiveListing.Entry> files = filesOf(splitId);
+            if (files.isEmpty()) {
+                LOG.info(
+                        "Split {} has no archive: the upstream reads it from offset {}",
+                        splitId,
+                        offset);
+                return;
+            }
+            int index = -1;
+            for (int i = 0; i < files.size() && files.get(i).startOffset() <= offset; i++) {
+                index = i;
+            }
+            if (index < 0) {
+                throw new IOException(
+                        String.format(
+                                "Split %s must go on at offset %d, but its archive starts at %d (%s): offsets %d..%d are not in the archive",
+                                splitId,
+                                offset,
+                                files.get(0).startOffset(),
+                                files.get(0).path(),
+                                offset,
+                                files.get(0).startOffset() - 1));
+            }
+            openFile(index);
+        }
+
+        boolean atEndOfFiles() {
+            return records == null;
+        }
+
+        /** After a new listing: opens the file after the last one read, if there is one. */
+        boolean continueWithNewFiles() throws IOException {
+            List<ArchiveListing.Entry> files = filesOf(splitId);
+            if (fileIndex < 0) {
+                // no archive before: a file that appeared is read if it holds the next offset;
+                // one starting above it is not (the upstream reads the split from there)
+                if (files.isEmpty() || files.get(0).startOffset() > position) {
+                    return false;
+                }
+                seekTo(position);
+                return records != null;
+            }
+            if (fileIndex + 1 >= files.size()) {
+                return false;
+            }
+            checkContinues(file, files.get(fileIndex + 1));
+            openFile(fileIndex + 1);
+            return true;
+        }
+
+        int read(int max, LogRecordCollector<T> collector) throws IOException {
+            int delivered = 0;
+            while (records != null && delivered < max) {
+                if (!nextRecord()) {
+                    endOfFile();
+                    continue;
+                }
+                T value = records.value();
+                long offset;
+                if (recordOffset == null) {
+                    offset = file.startOffset() + recordsInFile - 1;
+                } else if (value == null) {
+                    continue; // dropped, and it has no offset to count
+                } else {
+                    offset = offsetOf(value);
+                }
+                if (offset < skipBelow) {
+                    lastOffset = offset;
+                    continue;
+                }
+                lastOffset = offset;
+                position = offset + 1;
+                if (value != null) {
+                    collector.collect(splitId, offset, TimestampAssigner.NO_TIMESTAMP, value);
+                    delivered++;
+                }
+            }
+            return delivered;
+        }
+
+        private boolean nextRecord() throws IOException {
+            try {
+                boolean more = records.next();
+                if (more) {
+                    recordsInFile++;
+                }
+                return more;
+            } catch (IOException | RuntimeException e) {
+                throw new IOException(
+                        String.format(
+                                "Archive file %s (split %s): record %d cannot be read: %s",
+                                file.path(), splitId, recordsInFile + 1, e.getMessage()),
+                        e);
+            }
+        }
+
+        private long offsetOf(T value) throws IOException {
+            Long offset = recordOffset.apply(value);
+            if (offset == null
+                    || offset < file.startOffset()
+                    || (lastOffset != null && offset <= lastOffset)) {
+                throw new IOException(
+                        String.format(
+                                "Archive file %s (split %s): record %d holds offset %s, but offsets must increase from the file's start offset %d (last one %s)",
+                                file.path(),
+                                splitId,
+                                recordsInFile,
+                                offset,
+                                file.startOffset(),
+                                lastOffset));
+            }
+            return offset;
+        }
+
+        /** The open file has no more records: the next known file must continue its offsets. */
+        private void endOfFile() throws IOException {
+            closeFile();
+            List<ArchiveListing.Entry> files = filesOf(splitId);
+            if (recordOffset == null) {
+                // counted offsets: the file held [start, start + records)
+                position = Math.max(position, file.startOffset() + recordsInFile);
+            }
+            if (fileIndex + 1 < files.size()) {
+                checkContinues(file, files.get(fileIndex + 1));
+                openFile(fileIndex + 1);
+            }
+        }
+
+        private void checkContinues(ArchiveListing.Entry previous, ArchiveListing.Entry next)
+                throws IOException {
+            long end =
+                    recordOffset == null
+                            ? previous.startOffset() + recordsInFile
+                            : (lastOffset == null ? previous.startOffset() : lastOffset + 1);
+            boolean continues =
+                    recordOffset == null ? next.startOffset() == end : next.startOffset() >= end;
+            if (!continues) {
+                throw new IOException(
+                        String.format(
+                                "Archive files of split %s do not continue each other: %s ends before offset %d, %s starts at %d",
+                                splitId, previous.path(), end, next.path(), next.startOffset()));
+            }
+        }
+
+        private void openFile(int index) throws IOException {
+            ArchiveListing.Entry entry = filesOf(splitId).get(index);
+            FileSystem fs = entry.path().getFileSystem();
+            long length = fs.getFileStatus(entry.path()).getLen();
+            FSDataInputStream in = fs.open(entry.path());
+            InflaterInputStreamFactory<?> decompressor =
+                    StandardDeCompressors.getDecompressorForFileName(entry.path().getName());
+            FSDataInputStream stream =
+                    decompressor == null
+                            ? in
+                            : new InputStreamFSInputWrapper(decompressor.create(in));
+            fileIndex = index;
+            file = entry;
+            recordsInFile = 0;
+            records = format.open(stream, length);
+            LOG.debug("Split {} reads archive file {}", splitId, entry.path());
+        }
+
+        void closeFile() throws IOException {
+            if (records != null) {
+                records.close();
+                records = null;
+            }
+        }
+    }
+}

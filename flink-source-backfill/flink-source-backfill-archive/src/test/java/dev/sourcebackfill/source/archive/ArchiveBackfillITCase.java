@@ -1,0 +1,341 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.archive;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.kafka.InProcessKafka;
+import dev.sourcebackfill.source.kafka.KafkaBackfill;
+import dev.sourcebackfill.source.testutils.RestartCounter;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.ExceptionUtils;
+
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * History from an archive on the local file system, live from a real Kafka broker in this JVM,
+ * handed over partition by partition. Every run is checked per partition from the job's
+ * checkpointed state: every offset of the topic exactly once, in order, the archived ones read from
+ * the archive and the rest from the topic.
+ */
+class ArchiveBackfillITCase {
+
+    private static final RestartCounter RESTARTS = new RestartCounter();
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(RESTARTS.addTo(new Configuration()))
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    private static InProcessKafka kafka;
+
+    @TempDir Path archive;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = InProcessKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() throws Exception {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    /**
+     * Partition 0's archive overlaps the topic (the topic still has every offset), partition 1's
+     * meets it exactly (retention deleted what the archive holds), partition 2 has no archive; a
+     * failure during the archive read restarts the job once.
+     */
+    @Test
+    void overlappingAndAdjacentArchivesAndAPartitionWithoutOne() throws Exception {
+        String topic = "orders-" + UUID.randomUUID();
+        kafka.createTopic(topic, 3, Map.of());
+        produce(topic, 3, 1_000);
+        archiveFile(topic, 0, 0, 300, false);
+        archiveFile(topic, 0, 300, 600, true); // gzip, as the sinks can write
+        archiveFile(topic, 1, 0, 250, false);
+        archiveFile(topic, 1, 250, 400, false);
+        deleteBelow(topic, 1, 400);
+
+        String run = UUID.randomUUID().toString();
+        JobClient job = start(run, source(topic), "A|0|350");
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+
+        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
+        assertThat(Checker.progress(run, topic, 0))
+                .isEqualTo("1000 records, last 999, 600 from the archive");
+        assertThat(Checker.progress(run, topic, 1))
+                .isEqualTo("1000 records, last 999, 400 from the archive");
+        assertThat(Checker.progress(run, topic, 2))
+                .isEqualTo("1000 records, last 999, 0 from the archive");
+        assertThat(FailOnce.FIRED.get(run)).as("failure during the archive read fired").isNotNull();
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
+    }
+
+    @Test
+    void aGapBetweenTheArchiveAndTheTopicFailsNamingThePartitionAndBothOffsets() throws Exception {
+        String topic = "gap-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 1, 800);
+        archiveFile(topic, 0, 0, 300, false);
+        deleteBelow(topic, 0, 500);
+
+        String run = UUID.randomUUID().toString();
+        JobClient job = start(run, source(topic), null);
+        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(
+                        e -> {
+                            Optional<Throwable> gap =
+                                    ExceptionUtils.findThrowableWithMessage(e, "Offset gap");
+                            assertThat(gap).isPresent();
+                            assertThat(gap.get().getMessage())
+                                    .contains("split " + topic + "-0")
+                                    .contains("every offset below 300")
+                                    .contains("earliest available offset is 500")
+                                    .contains("records 300..499 are lost");
+                        });
+        assertThat(RESTARTS.restartsOf(job.getJobID())).as("restarts").isZero();
+    }
+
+    @Test
+    void anArchivePartitionTheTopicDoesNotHaveFailsAtTheStartNamingIt() throws Exception {
+        String topic = "missing-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 1, 10);
+        archiveFile(topic, 0, 0, 5, false);
+        archiveFile(topic, 3, 0, 5, false);
+
+        JobClient job = start(UUID.randomUUID().toString(), source(topic), null);
+        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(
+                        e ->
+                                assertThat(
+                                                ExceptionUtils.findThrowableWithMessage(
+                                                        e, "partition " + topic + "-3"))
+                                        .isPresent());
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private BackfillSource<String> source(String topic) {
+        return ArchiveBackfill.<String>sourceBuilder()
+                .setArchive(archive.toUri().toString())
+                .setFormat(ArchiveFormat.lines(new SimpleStringSchema()))
+                .setMaxRecordsPerPoll(50)
+                .setLive(
+                        KafkaBackfill.<String>sourceBuilder()
+                                .setBootstrapServers(kafka.bootstrapServers())
+                                .setTopics(topic)
+                                .setValueOnlyDeserializer(new SimpleStringSchema())
+                                .setStartingOffsets(OffsetsInitializer.earliest())
+                                .setBounded(OffsetsInitializer.latest()))
+                .build();
+    }
+
+    private static JobClient start(String run, BackfillSource<String> source, String failAt)
+            throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(200);
+        Configuration conf = new Configuration();
+        if (failAt != null) {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+            conf.set(
+                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                    Duration.ofMillis(200));
+        } else {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        }
+        env.configure(conf);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "archive-and-topic")
+                .map(new FailOnce(run, failAt))
+                .keyBy(value -> value.substring(value.indexOf('|') + 1, value.lastIndexOf('|')))
+                .process(new Checker(run))
+                .sinkTo(new DiscardingSink<>());
+        return env.executeAsync("archive backfill " + run);
+    }
+
+    /** Values "K|partition|offset"; offsets are 0.. in produce order (no transactions). */
+    private static void produce(String topic, int partitions, int perPartition) throws Exception {
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int p = 0; p < partitions; p++) {
+                for (int o = 0; o < perPartition; o++) {
+                    producer.send(new ProducerRecord<>(topic, p, "k", "K|" + p + "|" + o));
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    private static void deleteBelow(String topic, int partition, long offset) throws Exception {
+        kafka.admin()
+                .deleteRecords(
+                        Map.of(
+                                new TopicPartition(topic, partition),
+                                RecordsToDelete.beforeOffset(offset)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+    }
+
+    /** A file of the Kafka Connect layout holding "A|partition|offset" for [from, to). */
+    private void archiveFile(String topic, int partition, long from, long to, boolean gzip)
+            throws IOException {
+        Path dir = archive.resolve(topic).resolve("partition=" + partition);
+        Files.createDirectories(dir);
+        StringBuilder lines = new StringBuilder();
+        for (long o = from; o < to; o++) {
+            lines.append("A|").append(partition).append('|').append(o).append('\n');
+        }
+        byte[] bytes = lines.toString().getBytes(StandardCharsets.UTF_8);
+        Path file =
+                dir.resolve(
+                        String.format(
+                                "%s+%d+%010d.json%s", topic, partition, from, gzip ? ".gz" : ""));
+        if (gzip) {
+            try (var out = new GZIPOutputStream(Files.newOutputStream(file))) {
+                out.write(bytes);
+            }
+        } else {
+            Files.write(file, bytes);
+        }
+    }
+
+    /** Fails once, the first time it sees {@code failAt}. */
+    static final class FailOnce extends RichMapFunction<String, String> {
+        static final Map<String, Integer> FIRED = new ConcurrentHashMap<>();
+        private final String run;
+        private final String failAt;
+
+        FailOnce(String run, String failAt) {
+            this.run = run;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public String map(String value) {
+            if (value.equals(failAt) && FIRED.putIfAbsent(run, 1) == null) {
+                throw new IllegalStateException("injected failure at " + value);
+            }
+            return value;
+        }
+    }
+
+    /**
+     * Per partition, in keyed (checkpointed) state: the last offset, the count, and how many came
+     * from the archive; every record must be the offset after the last one.
+     */
+    static final class Checker extends KeyedProcessFunction<String, String, String> {
+        static final Map<String, Map<String, String>> PROGRESS = new ConcurrentHashMap<>();
+        static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
+        private final String run;
+        private transient ValueState<Long> last;
+        private transient ValueState<Long> count;
+        private transient ValueState<Long> fromArchive;
+
+        Checker(String run) {
+            this.run = run;
+        }
+
+        static String progress(String run, String topic, int partition) {
+            return PROGRESS.getOrDefault(run, Map.of()).get(String.valueOf(partition));
+        }
+
+        @Override
+        public void open(OpenContext openContext) {
+            last = getRuntimeContext().getState(new ValueStateDescriptor<>("last", Long.class));
+            count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Long.class));
+            fromArchive =
+                    getRuntimeContext()
+                            .getState(new ValueStateDescriptor<>("fromArchive", Long.class));
+        }
+
+        @Override
+        public void processElement(String value, Context ctx, Collector<String> out)
+                throws Exception {
+            String[] parts = value.split("\\|");
+            long offset = Long.parseLong(parts[2]);
+            long expected = last.value() == null ? 0 : last.value() + 1;
+            if (offset != expected) {
+                VIOLATIONS
+                        .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
+                        .add(
+                                "partition "
+                                        + parts[1]
+                                        + ": offset "
+                                        + offset
+                                        + " after "
+                                        + last.value());
+            }
+            last.update(offset);
+            long n = count.value() == null ? 1 : count.value() + 1;
+            count.update(n);
+            long a =
+                    (fromArchive.value() == null ? 0 : fromArchive.value())
+                            + (parts[0].equals("A") ? 1 : 0);
+            fromArchive.update(a);
+            PROGRESS.computeIfAbsent(run, k -> new ConcurrentHashMap<>())
+                    .put(parts[1], n + " records, last " + offset + ", " + a + " from the archive");
+            out.collect(value);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.archive;
+
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.util.SimpleUserCodeClassLoader;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The archive's backfill reader on files of the local file system. */
+class ArchiveReaderTest {
+
+    @TempDir java.nio.file.Path root;
+
+    private final List<String> read = new ArrayList<>();
+
+    /** Writes {@code topic+p+start.json} (or .json.gz) holding "p|offset" lines for offsets. */
+    private java.nio.file.Path file(String topic, int p, long start, boolean gzip, long... offsets)
+            throws IOException {
+        java.nio.file.Path dir = root.resolve(topic).resolve("partition=" + p);
+        Files.createDirectories(dir);
+        java.nio.file.Path f =
+                dir.resolve(
+                        String.format("%s+%d+%010d.json%s", topic, p, start, gzip ? ".gz" : ""));
+        StringBuilder lines = new StringBuilder();
+        for (long o : offsets) {
+            lines.append(p).append('|').append(o).append('\n');
+        }
+        try (OutputStream out =
+                gzip ? new GZIPOutputStream(Files.newOutputStream(f)) : Files.newOutputStream(f)) {
+            out.write(lines.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        return f;
+    }
+
+    private static long[] range(long from, long to) {
+        long[] r = new long[(int) (to - from)];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = from + i;
+        }
+        return r;
+    }
+
+    private ArchiveReader<String> reader(boolean offsetFromRecord) throws Exception {
+        return reader(ArchiveFormat.lines(new SimpleStringSchema()), offsetFromRecord);
+    }
+
+    private ArchiveReader<String> reader(ArchiveFormat<String> format, boolean offsetFromRecord)
+            throws Exception {
+        format.open(
+                ArchiveFormat.context(
+                        new UnregisteredMetricsGroup(),
+                        SimpleUserCodeClassLoader.create(getClass().getClassLoader())));
+        return new ArchiveReader<>(
+                new Path(root.toUri()),
+                ArchiveLayout.kafkaConnect(),
+                format,
+                offsetFromRecord ? v -> Long.parseLong(v.substring(v.indexOf('|') + 1)) : null,
+                7);
+    }
+
+    /** Polls until the split's archive ended; returns what was read, as "offset:value". */
+    private List<String> readToEnd(ArchiveReader<String> reader, String split) throws Exception {
+        for (int i = 0; i < 10_000 && !reader.isEndOfSplit(split); i++) {
+            reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(o + ":" + v));
+        }
+        assertThat(reader.isEndOfSplit(split)).as("the archive of %s ended", split).isTrue();
+        return read;
+    }
+
+    @Test
+    void readsAPartitionsFilesInOffsetOrderFromItsStartAndEndsAtTheLastFile() throws Exception {
+        file("t", 0, 10, false, range(10, 20));
+        file("t", 0, 0, false, range(0, 10));
+        file("t", 0, 20, true, range(20, 25)); // gzip, as the sinks can write
+        file("t", 1, 0, false, range(0, 3));
+        ArchiveReader<String> reader = reader(false);
+        reader.addSplit("t-0", 0);
+
+        assertThat(readToEnd(reader, "t-0")).hasSize(25);
+        for (int o = 0; o < 25; o++) {
+            assertThat(read.get(o)).isEqualTo(o + ":0|" + o);
+        }
+        assertThat(reader.position("t-0")).isEqualTo(25);
+        assertThat(reader.earliestOffset("t-0")).isZero();
+        reader.close();
+    }
+
+    @Test
+    void aRestoredSplitGoesOnAtItsNextOffsetInsideAFile() throws Exception {
+        file("t", 0, 0, false, range(0, 10));
+        file("t", 0, 10, false, range(10, 20));
+        ArchiveReader<String> reader = reader(false);
+        reader.addSplit("t-0", 13);
+        assertThat(readToEnd(reader, "t-0")).first().isEqualTo("13:0|13");
+        assertThat(read).hasSize(7).last().isEqualTo("19:0|19");
+        reader.close();
+    }
+
+    @Test
+    void offsetsReadFromTheRecordMayHaveHolesAndARestoreSkipsToTheNextOne() throws Exception {
+        file("t", 0, 0, false, 0, 1, 4, 7);
+        file("t", 0, 9, false, 9, 12);
+        ArchiveReader<String> reader = reader(true);
+        reader.addSplit("t-0", 5);
+        assertThat(readToEnd(reader, "t-0")).containsExactly("7:0|7", "9:0|9", "12:0|12");
+        assertThat(reader.position("t-0")).isEqualTo(13);
+        reader.close();
+    }
+
+    @Test
+    void countedOffsetsFailNamingBothFilesWhenAFileDoesNotContinueTheOneBefore() throws Exception {
+        java.nio.file.Path first = file("t", 0, 0, false, range(0, 10));
+        java.nio.file.Path second = file("t", 0, 12, false, range(12, 20));
+        ArchiveReader<String> reader = reader(false);
+        reader.addSplit("t-0", 0);
+        assertThatThrownBy(() -> readToEnd(reader, "t-0"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("t-0")
+                .hasMessageContaining(first.getFileName().toString())
+                .hasMessageContaining(second.getFileName().toString())
+                .hasMessageContaining("ends before offset 10")
+                .hasMessageContaining("starts at 12");
+        reader.close();
+    }
+
+    @Test
+    void aRecordThatCannotBeReadFailsNamingTheFileAndTheRecord() throws Exception {
+        java.nio.file.Path f = file("t", 0, 0, false, range(0, 5));
+        Files.writeString(f, "0|0\n0|1\npoison\n0|3\n");
+        DeserializationSchema<String> failing =
+                new SimpleStringSchema() {
+                    @Override
+                    public String deserialize(byte[] message) {
+                        String s = super.deserialize(message);
+                        if (s.equals("poison")) {
+                            throw new IllegalArgumentException("not a record: " + s);
+                        }
+                        return s;
+                    }
+                };
+        ArchiveReader<String> reader = reader(ArchiveFormat.lines(failing), false);
+        reader.addSplit("t-0", 0);
+        assertThatThrownBy(() -> readToEnd(reader, "t-0"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(f.getFileName().toString())
+                .hasMessageContaining("record 3")
+                .hasMessageContaining("not a record: poison");
+        reader.close();
+    }
+
+    @Test
+    void offsetsReadFromTheRecordMustIncrease() throws Exception {
+        java.nio.file.Path f = file("t", 0, 0, false, 0, 2, 2);
+        ArchiveReader<String> reader = reader(true);
+        reader.addSplit("t-0", 0);
+        assertThatThrownBy(() -> readToEnd(reader, "t-0"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(f.getFileName().toString())
+                .hasMessageContaining("record 3 holds offset 2");
+        reader.close();
+    }
+
+    @Test
+    void aFileThatAppearsBeforeTheArchiveEndedIsReadFirst() throws Exception {
+        file("t", 0, 0, false, range(0, 10));
+        ArchiveReader<String> reader = reader(false);
+        reader.addSplit("t-0", 0);
+        while (read.size() < 10) {
+            reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(o + ":" + v));
+        }
+        // the sink writes the next file before the reader looked for one
+        file("t", 0, 10, false, range(10, 15));
+        assertThat(readToEnd(reader, "t-0")).hasSize(15).last().isEqualTo("14:0|14");
+        reader.close();
+    }
+
+    @Test
+    void aPartitionWithoutArchiveEndsAtOnceAtItsStartOffset() throws Exception {
+        file("t", 0, 0, false, range(0, 3));
+        ArchiveReader<String> reader = reader(false);
+        reader.addSplit("t-5", 42);
+        assertThat(readToEnd(reader, "t-5")).isEmpty();
+        assertThat(reader.position("t-5")).isEqualTo(42);
+        reader.close();
+    }
+
+    @Test
+    void aSplitWhoseNextOffsetIsBelowTheArchiveFailsNamingTheMissingOffsets() throws Exception {
+        file("t", 0, 100, false, range(100, 110));
+        ArchiveReader<String> reader = reader(false);
+        assertThatThrownBy(() -> reader.addSplit("t-0", 90))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("t-0")
+                .hasMessageContaining("offsets 90..99 are not in the archive");
+        reader.close();
+    }
+
+    @Test
+    void theKafkaConnectLayoutMapsOnlyItsOwnFileNames() {
+        ArchiveLayout layout = ArchiveLayout.kafkaConnect();
+        assertThat(layout.parse("orders/partition=3/orders+3+0000001200.json"))
+                .contains(new ArchivedFile("orders", 3, 1200));
+        assertThat(layout.parse("my.topic-x/partition=0/my.topic-x+0+0000000000.json.gz"))
+                .contains(new ArchivedFile("my.topic-x", 0, 0));
+        assertThat(layout.parse("orders/partition=3/orders+4+0000001200.json")).isEmpty();
+        assertThat(layout.parse("orders/partition=3/other+3+0000001200.json")).isEmpty();
+        assertThat(layout.parse("orders/partition=3/_SUCCESS")).isEmpty();
+        assertThat(layout.parse("orders/orders+3+0000001200.json")).isEmpty();
+    }
+
+    @Test
+    void aStreamFormatReadsRecordsToo() throws Exception {
+        file("t", 0, 0, false, range(0, 4));
+        ArchiveReader<String> reader =
+                reader(
+                        ArchiveFormat.of(
+                                new org.apache.flink.connector.file.src.reader
+                                        .TextLineInputFormat()),
+                        false);
+        reader.addSplit("t-0", 0);
+        assertThat(readToEnd(reader, "t-0")).containsExactly("0:0|0", "1:0|1", "2:0|2", "3:0|3");
+        reader.close();
+    }
+}
