@@ -19,15 +19,23 @@ import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.kafka.InProcessKafka;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.testutils.RestartCounter;
+import dev.sourcebackfill.source.testutils.Throttle;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.base.source.hybrid.HybridSource;
+import org.apache.flink.connector.file.src.FileSource;
+import org.apache.flink.connector.file.src.reader.TextLineInputFormat;
+import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -53,6 +61,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
@@ -60,6 +69,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPOutputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -174,6 +184,81 @@ class ArchiveBackfillITCase {
                                         .isPresent());
     }
 
+    /**
+     * The same archive and topic read by this source and by Flink's {@code HybridSource} (a {@code
+     * FileSource} over the archive, then a {@code KafkaSource} from the first offset after each
+     * partition's archive), where partition 0's archive is a hundred times larger than the others':
+     * here the small partitions' live records arrive before partition 0's archive is read; under
+     * HybridSource no live record arrives before every archive file was read.
+     */
+    @Test
+    void smallPartitionsAreLiveBeforeABigArchiveIsReadWhereHybridSourceWaitsForEveryFile()
+            throws Exception {
+        String topic = "skew-" + UUID.randomUUID();
+        int partitions = 4;
+        Map<Integer, Long> archiveEnd = Map.of(0, 40_000L, 1, 400L, 2, 400L, 3, 400L);
+        kafka.createTopic(topic, partitions, Map.of());
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int p = 0; p < partitions; p++) {
+                for (long o = 0; o < archiveEnd.get(p) + 200; o++) {
+                    producer.send(new ProducerRecord<>(topic, p, "k", "K|" + p + "|" + o));
+                }
+            }
+        }
+        for (int p = 0; p < partitions; p++) {
+            for (long from = 0; from < archiveEnd.get(p); from += 4_000) {
+                archiveFile(topic, p, from, Math.min(archiveEnd.get(p), from + 4_000), false);
+            }
+        }
+
+        String ours = UUID.randomUUID().toString();
+        runToEnd(ours, source(topic));
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        archiveEnd.forEach((p, end) -> starts.put(new TopicPartition(topic, p), end));
+        HybridSource<String> hybrid =
+                HybridSource.builder(
+                                FileSource.forRecordStreamFormat(
+                                                new TextLineInputFormat(),
+                                                new org.apache.flink.core.fs.Path(
+                                                        archive.resolve(topic).toUri()))
+                                        .build())
+                        .addSource(
+                                KafkaSource.<String>builder()
+                                        .setBootstrapServers(kafka.bootstrapServers())
+                                        .setTopics(topic)
+                                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                                        .setStartingOffsets(OffsetsInitializer.offsets(starts))
+                                        .setBounded(OffsetsInitializer.latest())
+                                        .build())
+                        .build();
+        String theirs = UUID.randomUUID().toString();
+        runToEnd(theirs, hybrid);
+
+        for (String run : new String[] {ours, theirs}) {
+            for (int p = 0; p < partitions; p++) {
+                assertThat(Arrival.count(run, "A", p))
+                        .as("%s: archive records of partition %d", run, p)
+                        .isEqualTo(archiveEnd.get(p));
+                assertThat(Arrival.count(run, "K", p)).as("live records of %d", p).isEqualTo(200);
+            }
+        }
+        long oursBigArchiveDone = Arrival.last(ours, "A", 0);
+        for (int p = 1; p < partitions; p++) {
+            assertThat(Arrival.first(ours, "K", p))
+                    .as("this source: partition %d is live before partition 0's archive is read", p)
+                    .isLessThan(oursBigArchiveDone);
+        }
+        long theirsArchiveDone = 0;
+        for (int p = 0; p < partitions; p++) {
+            theirsArchiveDone = Math.max(theirsArchiveDone, Arrival.last(theirs, "A", p));
+        }
+        for (int p = 1; p < partitions; p++) {
+            assertThat(Arrival.first(theirs, "K", p))
+                    .as("HybridSource: partition %d is live only after every archive file", p)
+                    .isGreaterThan(theirsArchiveDone);
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private BackfillSource<String> source(String topic) {
@@ -235,6 +320,71 @@ class ArchiveBackfillITCase {
                                 RecordsToDelete.beforeOffset(offset)))
                 .all()
                 .get(30, TimeUnit.SECONDS);
+    }
+
+    /** Runs a bounded job over the source to its end, recording the order records arrive in. */
+    private static void runToEnd(String run, Source<String, ?, ?> source) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(200);
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        env.configure(conf);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "skewed", Types.STRING)
+                .map(new Throttle<>(20_000))
+                .map(new Arrival(run))
+                .sinkTo(new DiscardingSink<>());
+        env.execute("skewed " + run);
+    }
+
+    /**
+     * Gives each record the next number of one counter of the run, and keeps per source ("A" or
+     * "K") and partition the first and last number and the count.
+     */
+    static final class Arrival implements MapFunction<String, String> {
+        static final Map<String, AtomicLong> SEQUENCE = new ConcurrentHashMap<>();
+
+        /** run -> "A|p" or "K|p" -> what arrived of it. */
+        static final Map<String, Map<String, Seen>> SEEN = new ConcurrentHashMap<>();
+
+        private final String run;
+
+        Arrival(String run) {
+            this.run = run;
+        }
+
+        @Override
+        public String map(String value) {
+            String[] parts = value.split("\\|");
+            long seq = SEQUENCE.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
+            SEEN.computeIfAbsent(run, k -> new ConcurrentHashMap<>())
+                    .compute(
+                            parts[0] + "|" + parts[1],
+                            (k, v) ->
+                                    v == null
+                                            ? new Seen(seq, seq, 1)
+                                            : new Seen(v.first, seq, v.count + 1));
+            return value;
+        }
+
+        /** The first and last arrival numbers and the count of one kind of one partition. */
+        record Seen(long first, long last, long count) {}
+
+        private static Seen of(String run, String kind, int p) {
+            return SEEN.getOrDefault(run, Map.of()).getOrDefault(kind + "|" + p, new Seen(0, 0, 0));
+        }
+
+        static long first(String run, String kind, int p) {
+            return of(run, kind, p).first();
+        }
+
+        static long last(String run, String kind, int p) {
+            return of(run, kind, p).last();
+        }
+
+        static long count(String run, String kind, int p) {
+            return of(run, kind, p).count();
+        }
     }
 
     /** A file of the Kafka Connect layout holding "A|partition|offset" for [from, to). */
