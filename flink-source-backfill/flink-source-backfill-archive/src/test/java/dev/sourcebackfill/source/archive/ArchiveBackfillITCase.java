@@ -32,13 +32,16 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.base.source.hybrid.HybridSource;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.connector.file.src.reader.TextLineInputFormat;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -91,7 +94,7 @@ class ArchiveBackfillITCase {
                     new MiniClusterResourceConfiguration.Builder()
                             .setConfiguration(RESTARTS.addTo(new Configuration()))
                             .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
+                            .setNumberSlotsPerTaskManager(4)
                             .build());
 
     private static InProcessKafka kafka;
@@ -139,6 +142,54 @@ class ArchiveBackfillITCase {
                 .isEqualTo("1000 records, last 999, 0 from the archive");
         assertThat(FailOnce.FIRED.get(run)).as("failure during the archive read fired").isNotNull();
         assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
+    }
+
+    /**
+     * A stop-with-savepoint while the archive is read at parallelism 2, a restore at 3, and a
+     * failure at the first record the topic delivers after partition 0's handover.
+     */
+    @Test
+    void savepointDuringTheArchiveReadRestoreAtAnotherParallelismAndAFailureAtTheHandover(
+            @TempDir Path savepoints) throws Exception {
+        String topic = "restore-" + UUID.randomUUID();
+        kafka.createTopic(topic, 4, Map.of());
+        produce(topic, 4, 2_000);
+        for (int p = 0; p < 3; p++) {
+            for (long from = 0; from < 1_200; from += 400) {
+                archiveFile(topic, p, from, from + 400, false);
+            }
+        }
+        deleteBelow(topic, 1, 1_200);
+
+        String run = UUID.randomUUID().toString();
+        JobClient first = start(run, source(topic), null, 2, 500, null);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (Checker.total(run) < 1_000) {
+            assertThat(System.nanoTime()).as("some of the archive read").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        String savepoint =
+                first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        assertThat(Checker.fromArchive(run))
+                .as("stopped while the archive is read")
+                .isLessThan(3_600);
+
+        JobClient second = start(run, source(topic), "K|0|1200", 3, 0, savepoint);
+        second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+
+        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
+        for (int p = 0; p < 3; p++) {
+            assertThat(Checker.progress(run, topic, p))
+                    .isEqualTo("2000 records, last 1999, 1200 from the archive");
+        }
+        assertThat(Checker.progress(run, topic, 3))
+                .isEqualTo("2000 records, last 1999, 0 from the archive");
+        assertThat(FailOnce.FIRED.get(run)).as("failure at the handover fired").isNotNull();
+        assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30)))
+                .as("restarts")
+                .isEqualTo(1);
     }
 
     @Test
@@ -278,9 +329,22 @@ class ArchiveBackfillITCase {
 
     private static JobClient start(String run, BackfillSource<String> source, String failAt)
             throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(2);
-        env.enableCheckpointing(200);
+        return start(run, source, failAt, 2, 0, null);
+    }
+
+    /**
+     * Starts the checking job: the source, a failure injected once at the record {@code failAt}
+     * (restarts allowed only then), a throttle if {@code throttle > 0} (records per second and
+     * subtask), and the keyed checker; from {@code savepoint} if given.
+     */
+    private static JobClient start(
+            String run,
+            BackfillSource<String> source,
+            String failAt,
+            int parallelism,
+            double throttle,
+            String savepoint)
+            throws Exception {
         Configuration conf = new Configuration();
         if (failAt != null) {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -291,11 +355,23 @@ class ArchiveBackfillITCase {
         } else {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         }
-        env.configure(conf);
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "archive-and-topic")
-                .map(new FailOnce(run, failAt))
-                .keyBy(value -> value.substring(value.indexOf('|') + 1, value.lastIndexOf('|')))
+        if (savepoint != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(parallelism);
+        env.enableCheckpointing(200);
+        DataStream<String> stream =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "archive-and-topic")
+                        .uid("archive-and-topic")
+                        .map(new FailOnce(run, failAt))
+                        .uid("fail-once");
+        if (throttle > 0) {
+            stream = stream.map(new Throttle<>(throttle)).uid("throttle");
+        }
+        stream.keyBy(value -> value.substring(value.indexOf('|') + 1, value.lastIndexOf('|')))
                 .process(new Checker(run))
+                .uid("checker")
                 .sinkTo(new DiscardingSink<>());
         return env.executeAsync("archive backfill " + run);
     }
@@ -435,7 +511,9 @@ class ArchiveBackfillITCase {
      * from the archive; every record must be the offset after the last one.
      */
     static final class Checker extends KeyedProcessFunction<String, String, String> {
-        static final Map<String, Map<String, String>> PROGRESS = new ConcurrentHashMap<>();
+        /** run -> partition -> its progress in checkpointed state. */
+        static final Map<String, Map<String, Progress>> PROGRESS = new ConcurrentHashMap<>();
+
         static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
         private final String run;
         private transient ValueState<Long> last;
@@ -446,8 +524,31 @@ class ArchiveBackfillITCase {
             this.run = run;
         }
 
+        /** One partition's progress. */
+        record Progress(long count, long last, long fromArchive) {
+            @Override
+            public String toString() {
+                return count + " records, last " + last + ", " + fromArchive + " from the archive";
+            }
+        }
+
         static String progress(String run, String topic, int partition) {
-            return PROGRESS.getOrDefault(run, Map.of()).get(String.valueOf(partition));
+            return String.valueOf(
+                    PROGRESS.getOrDefault(run, Map.of()).get(String.valueOf(partition)));
+        }
+
+        /** Records counted over every partition, as the checkpointed state has them now. */
+        static long total(String run) {
+            return PROGRESS.getOrDefault(run, Map.of()).values().stream()
+                    .mapToLong(Progress::count)
+                    .sum();
+        }
+
+        /** Records from the archive over every partition. */
+        static long fromArchive(String run) {
+            return PROGRESS.getOrDefault(run, Map.of()).values().stream()
+                    .mapToLong(Progress::fromArchive)
+                    .sum();
         }
 
         @Override
@@ -484,7 +585,7 @@ class ArchiveBackfillITCase {
                             + (parts[0].equals("A") ? 1 : 0);
             fromArchive.update(a);
             PROGRESS.computeIfAbsent(run, k -> new ConcurrentHashMap<>())
-                    .put(parts[1], n + " records, last " + offset + ", " + a + " from the archive");
+                    .put(parts[1], new Progress(n, offset, a));
             out.collect(value);
         }
     }
