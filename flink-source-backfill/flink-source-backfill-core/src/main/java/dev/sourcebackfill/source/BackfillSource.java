@@ -57,14 +57,17 @@ public class BackfillSource<T>
     private final Duration splitDiscoveryInterval;
     private final Duration pollTimeout;
     private final BackfillListener listener;
+    private final OffsetGapPolicy gapPolicy;
 
     BackfillSource(
             BackfillLog<T> log,
             Boundedness boundedness,
             Duration splitDiscoveryInterval,
             Duration pollTimeout,
-            BackfillListener listener) {
+            BackfillListener listener,
+            OffsetGapPolicy gapPolicy) {
         this.listener = listener;
+        this.gapPolicy = gapPolicy;
         this.log = log;
         this.boundedness = boundedness;
         this.splitDiscoveryInterval = splitDiscoveryInterval;
@@ -84,7 +87,12 @@ public class BackfillSource<T>
     public SourceReader<T, BackfillSplit> createReader(SourceReaderContext readerContext)
             throws Exception {
         return BackfillSourceReader.create(
-                log, readerContext.getConfiguration(), readerContext, pollTimeout, listener);
+                log,
+                readerContext.getConfiguration(),
+                readerContext,
+                pollTimeout,
+                listener,
+                gapPolicy);
     }
 
     @Override

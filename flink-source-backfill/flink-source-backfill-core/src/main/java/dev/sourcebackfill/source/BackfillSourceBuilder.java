@@ -55,6 +55,7 @@ public final class BackfillSourceBuilder<T> {
     private Duration splitDiscoveryInterval = DEFAULT_DISCOVERY_INTERVAL;
     private Duration pollTimeout = DEFAULT_POLL_TIMEOUT;
     private BackfillListener listener = BackfillListener.NO_OP;
+    private OffsetGapPolicy gapPolicy = OffsetGapPolicy.FAIL;
 
     BackfillSourceBuilder() {}
 
@@ -90,11 +91,21 @@ public final class BackfillSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * What a handover does when the upstream no longer has the split's next offset: fail the job
+     * (the default) or skip the missing offsets with a warning and a count in the {@code
+     * backfill.skippedOffsets} metric.
+     */
+    public BackfillSourceBuilder<T> setOffsetGapPolicy(OffsetGapPolicy gapPolicy) {
+        this.gapPolicy = gapPolicy;
+        return this;
+    }
+
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         sanityCheck();
         return new BackfillSource<>(
-                log, boundedness, splitDiscoveryInterval, pollTimeout, listener);
+                log, boundedness, splitDiscoveryInterval, pollTimeout, listener, gapPolicy);
     }
 
     private void sanityCheck() {
@@ -117,6 +128,8 @@ public final class BackfillSourceBuilder<T> {
                 "setPollTimeout",
                 "must be positive, was " + pollTimeout);
         checkOption(listener != null, "listener", "setListener", "must not be null");
+        checkOption(
+                gapPolicy != null, "offset gap policy", "setOffsetGapPolicy", "must not be null");
     }
 
     private static void checkOption(boolean valid, String option, String setter, String problem) {

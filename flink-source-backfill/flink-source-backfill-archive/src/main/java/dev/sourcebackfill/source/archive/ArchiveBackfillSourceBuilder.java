@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
 import org.apache.flink.annotation.PublicEvolving;
@@ -52,6 +53,8 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  *       record itself; by default the file's start offset plus the record's place in it</td></tr>
  *   <tr><td>{@link #setLive}</td><td>required</td><td>the live topics, as a Kafka source
  *       builder: its starting offsets apply to partitions with no archive</td></tr>
+ *   <tr><td>{@link #setOffsetGapPolicy}</td><td>fail</td><td>a gap between a partition's
+ *       archive and the topic's earliest offset fails the job, or is skipped and counted</td></tr>
  *   <tr><td>{@link #setMaxRecordsPerPoll}</td><td>10,000</td><td>archive records one fetch
  *       reads, over all splits of a reader</td></tr>
  * </table>
@@ -67,6 +70,7 @@ public final class ArchiveBackfillSourceBuilder<T> {
     @Nullable private SerializableFunction<T, Long> recordOffset;
     @Nullable private KafkaBackfillSourceBuilder<T> live;
     private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
+    @Nullable private OffsetGapPolicy gapPolicy;
 
     ArchiveBackfillSourceBuilder() {}
 
@@ -107,10 +111,23 @@ public final class ArchiveBackfillSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * What the handover does when the topic no longer has the first offset after a partition's
+     * archive: fail (the default) or go on at the topic's earliest offset with a warning and a
+     * count in the {@code backfill.skippedOffsets} metric. Sets the live builder's policy.
+     */
+    public ArchiveBackfillSourceBuilder<T> setOffsetGapPolicy(OffsetGapPolicy gapPolicy) {
+        this.gapPolicy = gapPolicy;
+        return this;
+    }
+
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         sanityCheck();
         Path root = new Path(archive);
+        if (gapPolicy != null) {
+            live.setOffsetGapPolicy(gapPolicy);
+        }
         return live.build(
                 kafka ->
                         new ArchiveBackfillLog<>(

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.kafka.InProcessKafka;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.testutils.RestartCounter;
@@ -217,6 +218,31 @@ class ArchiveBackfillITCase {
         assertThat(RESTARTS.restartsOf(job.getJobID())).as("restarts").isZero();
     }
 
+    /**
+     * Told to skip gaps: the same gap goes on at the topic's earliest offset, nothing else lost.
+     */
+    @Test
+    void aGapThatTheSourceIsToldToSkipGoesOnAtTheTopicsEarliestOffset() throws Exception {
+        String topic = "skip-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        produce(topic, 2, 800);
+        archiveFile(topic, 0, 0, 300, false);
+        archiveFile(topic, 1, 0, 300, false);
+        deleteBelow(topic, 0, 500);
+
+        String run = UUID.randomUUID().toString();
+        start(run, source(topic, OffsetGapPolicy.SKIP), null)
+                .getJobExecutionResult()
+                .get(120, TimeUnit.SECONDS);
+
+        assertThat(Checker.VIOLATIONS.get(run))
+                .containsExactly("partition 0: offset 500 after 299");
+        assertThat(Checker.progress(run, topic, 0))
+                .isEqualTo("600 records, last 799, 300 from the archive");
+        assertThat(Checker.progress(run, topic, 1))
+                .isEqualTo("800 records, last 799, 300 from the archive");
+    }
+
     @Test
     void anArchivePartitionTheTopicDoesNotHaveFailsAtTheStartNamingIt() throws Exception {
         String topic = "missing-" + UUID.randomUUID();
@@ -313,7 +339,12 @@ class ArchiveBackfillITCase {
     // ------------------------------------------------------------------ helpers
 
     private BackfillSource<String> source(String topic) {
+        return source(topic, OffsetGapPolicy.FAIL);
+    }
+
+    private BackfillSource<String> source(String topic, OffsetGapPolicy gapPolicy) {
         return ArchiveBackfill.<String>sourceBuilder()
+                .setOffsetGapPolicy(gapPolicy)
                 .setArchive(archive.toUri().toString())
                 .setFormat(ArchiveFormat.lines(new SimpleStringSchema()))
                 .setMaxRecordsPerPoll(50)

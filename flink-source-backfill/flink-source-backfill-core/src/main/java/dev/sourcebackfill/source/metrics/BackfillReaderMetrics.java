@@ -45,6 +45,12 @@ public final class BackfillReaderMetrics {
     /** Records this reader emitted from the backfill. */
     public static final String BACKFILLED_RECORDS = "backfilledRecords";
 
+    /**
+     * Offsets this reader skipped at handovers whose upstream no longer had them (only under {@code
+     * OffsetGapPolicy.SKIP}).
+     */
+    public static final String SKIPPED_OFFSETS = "skippedOffsets";
+
     /** Splits this reader holds, by handover state. */
     public static final String SPLITS_BACKFILLING = "splitsBackfilling";
 
@@ -68,6 +74,7 @@ public final class BackfillReaderMetrics {
 
     private final MetricGroup group;
     private final Counter backfilledRecords;
+    private final Counter skippedOffsets;
 
     /** The groups of the splits this reader holds, by split id. */
     private final Map<String, MetricGroup> splitGroups = new HashMap<>();
@@ -78,6 +85,7 @@ public final class BackfillReaderMetrics {
             BooleanSupplier forwardMode) {
         this.group = parent.addGroup(GROUP);
         this.backfilledRecords = group.counter(BACKFILLED_RECORDS);
+        this.skippedOffsets = group.counter(SKIPPED_OFFSETS);
         group.gauge(SPLITS_BACKFILLING, () -> count(splits.get(), HandoverState.BACKFILLING));
         group.gauge(SPLITS_CACHING_UP, () -> count(splits.get(), HandoverState.CACHING_UP));
         group.gauge(SPLITS_FINISHED, () -> count(splits.get(), HandoverState.FINISHED));
@@ -86,6 +94,10 @@ public final class BackfillReaderMetrics {
 
     public Counter backfilledRecords() {
         return backfilledRecords;
+    }
+
+    public Counter skippedOffsets() {
+        return skippedOffsets;
     }
 
     /** Registers the split's gauges, unless this reader registered them already. */

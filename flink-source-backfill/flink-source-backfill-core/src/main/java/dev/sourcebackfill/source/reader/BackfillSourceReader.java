@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.event.ReaderBoundEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
 import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
@@ -124,6 +125,18 @@ public final class BackfillSourceReader<T>
             Duration pollTimeout,
             BackfillListener listener)
             throws Exception {
+        return create(log, config, context, pollTimeout, listener, OffsetGapPolicy.FAIL);
+    }
+
+    /** As above, with what a handover does at an offset gap. */
+    public static <T> BackfillSourceReader<T> create(
+            BackfillLog<T> log,
+            Configuration config,
+            SourceReaderContext context,
+            Duration pollTimeout,
+            BackfillListener listener,
+            OffsetGapPolicy gapPolicy)
+            throws Exception {
         CheckpointOffsets checkpointOffsets =
                 log.createOffsetCommitter(context).map(CheckpointOffsets::new).orElse(null);
         ReaderMode mode = new ReaderMode();
@@ -139,7 +152,13 @@ public final class BackfillSourceReader<T>
                 new SingleThreadFetcherManager<>(
                         () ->
                                 new BackfillSplitReader<>(
-                                        log, context, mode, pollTimeout, transitions),
+                                        log,
+                                        context,
+                                        mode,
+                                        pollTimeout,
+                                        transitions,
+                                        gapPolicy,
+                                        metrics.skippedOffsets()),
                         config);
         BackfillRecordEmitter<T> emitter = new BackfillRecordEmitter<>(metrics.backfilledRecords());
         return new BackfillSourceReader<>(

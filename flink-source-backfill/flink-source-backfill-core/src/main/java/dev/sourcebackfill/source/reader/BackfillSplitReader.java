@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
 import dev.sourcebackfill.source.split.BackfillSplit;
@@ -28,6 +29,7 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsRemoval;
+import org.apache.flink.metrics.Counter;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,6 +78,8 @@ final class BackfillSplitReader<T>
     private LogReader<T> backfillReader;
     private LogReader<T> upstreamReader;
     private final BackfillFetch.TransitionSink transitionSink;
+    private final OffsetGapPolicy gapPolicy;
+    private final Counter skippedOffsets;
     private BackfillFetch<T> batch;
 
     /**
@@ -108,8 +112,12 @@ final class BackfillSplitReader<T>
             SourceReaderContext context,
             ReaderMode mode,
             Duration pollTimeout,
-            BackfillFetch.TransitionSink transitionSink) {
+            BackfillFetch.TransitionSink transitionSink,
+            OffsetGapPolicy gapPolicy,
+            Counter skippedOffsets) {
         this.log = log;
+        this.gapPolicy = gapPolicy;
+        this.skippedOffsets = skippedOffsets;
         this.transitionSink = transitionSink;
         this.batch = new BackfillFetch<>(transitionSink);
         this.context = context;
@@ -207,6 +215,32 @@ final class BackfillSplitReader<T>
     }
 
     @Override
+    public void gapSkipped(String splitId, long from, long to) {
+        if (upstreamSeekable && onUpstream.contains(splitId)) {
+            // it was given the split at the offset it no longer has: it starts again at its
+            // earliest one (never from inside its own poll: a seekable upstream's gap is found
+            // when it is given the split)
+            try {
+                upstreamReader.removeSplit(splitId);
+                upstreamReader.addSplit(splitId, to);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        skippedOffsets.inc(to - from);
+        LOG.warn(
+                "Offset gap in split {} on subtask {}, skipped as the source is told to: offsets "
+                        + "{}..{} are in neither the backfill nor the upstream (the upstream's "
+                        + "earliest offset is {}); {} offsets skipped",
+                splitId,
+                context.getIndexOfSubtask(),
+                from,
+                to - 1,
+                to,
+                to - from);
+    }
+
+    @Override
     public void transition(String splitId, HandoverState newState, long nextOffset, long target) {
         runOf(splitId).addTransition(new HandoverTransition(newState, nextOffset, target));
         try {
@@ -227,7 +261,8 @@ final class BackfillSplitReader<T>
 
     private void addSplit(BackfillSplit split) throws IOException {
         SplitHandover<T> handover =
-                new SplitHandover<>(split, upstreamSeekable, this::upstreamEarliest, this);
+                new SplitHandover<>(
+                        split, upstreamSeekable, gapPolicy, this::upstreamEarliest, this);
         handovers.put(split.splitId(), handover);
         LOG.debug("Fetcher of subtask {} takes {}", context.getIndexOfSubtask(), split);
         if (split.state() == HandoverState.BACKFILLING) {

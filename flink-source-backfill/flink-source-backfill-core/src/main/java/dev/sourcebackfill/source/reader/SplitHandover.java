@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.OffsetRegressionException;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
@@ -53,6 +54,12 @@ final class SplitHandover<T> {
 
         /** The bounded split reached its stopping offset; called once. */
         default void completed(String splitId) {}
+
+        /**
+         * Under {@link OffsetGapPolicy#SKIP}: offsets {@code from..to-1} are in neither the
+         * backfill nor the upstream, and the split goes on at {@code to}.
+         */
+        void gapSkipped(String splitId, long from, long to);
     }
 
     private final String splitId;
@@ -60,6 +67,7 @@ final class SplitHandover<T> {
     private final UpstreamRetention upstream;
     private final HandoverOutput<T> output;
     private final boolean upstreamSeekable;
+    private final OffsetGapPolicy gapPolicy;
 
     private HandoverState state;
     private long next;
@@ -83,9 +91,11 @@ final class SplitHandover<T> {
     SplitHandover(
             BackfillSplit split,
             boolean upstreamSeekable,
+            OffsetGapPolicy gapPolicy,
             UpstreamRetention upstream,
             HandoverOutput<T> output) {
         this.output = output;
+        this.gapPolicy = gapPolicy;
         this.upstreamSeekable = upstreamSeekable;
         this.splitId = split.splitId();
         this.stoppingOffset = split.stoppingOffset();
@@ -290,6 +300,10 @@ final class SplitHandover<T> {
     private void checkNoGap() throws IOException {
         if (!upstreamSeekable) {
             if (feedLostBelow > next) {
+                if (gapPolicy == OffsetGapPolicy.SKIP) {
+                    skipTo(feedLostBelow);
+                    return;
+                }
                 throw feedDroppedAhead
                         ? OffsetGapException.passedByFeed(splitId, next, feedLostBelow - 1)
                         : new OffsetGapException(splitId, next, feedLostBelow);
@@ -298,8 +312,20 @@ final class SplitHandover<T> {
         }
         long earliest = upstream.earliestOffset(splitId);
         if (earliest > next) {
+            if (gapPolicy == OffsetGapPolicy.SKIP) {
+                skipTo(earliest);
+                return;
+            }
             throw new OffsetGapException(splitId, next, earliest);
         }
+    }
+
+    /** Accepts the gap below {@code to}: the split goes on there. */
+    private void skipTo(long to) {
+        long from = next;
+        next = to;
+        target = Math.max(target, to);
+        output.gapSkipped(splitId, from, to);
     }
 
     private void checkUpstreamOrder(long offset) {

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
@@ -23,6 +24,7 @@ import dev.sourcebackfill.source.testutils.FakeLog;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.metrics.SimpleCounter;
 
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +50,9 @@ class BackfillSplitReaderTest {
                 new TestingReaderContext(),
                 mode,
                 Duration.ofMillis(1),
-                (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()));
+                (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
+                OffsetGapPolicy.FAIL,
+                new SimpleCounter());
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {
@@ -194,5 +198,37 @@ class BackfillSplitReaderTest {
         assertThat(out).containsExactly("a@2", "a@3");
         assertThat(records.finishedSplits()).containsExactly("a");
         assertThat(log.calls).contains("upstream.remove a");
+    }
+
+    /**
+     * Told to skip gaps: a seekable upstream whose earliest offset is above the archive's end is
+     * started again at its earliest offset, the split goes on there, and the skipped offsets are
+     * counted.
+     */
+    @Test
+    void aSkippedGapStartsTheUpstreamAgainAtItsEarliestOffsetAndCountsTheSkippedOffsets()
+            throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4, 5, 6, 7);
+        log.backfillEnds.put("a", 3L);
+        log.earliest.put("a", 6L);
+        SimpleCounter skipped = new SimpleCounter();
+        BackfillSplitReader<String> reader =
+                new BackfillSplitReader<>(
+                        log,
+                        new TestingReaderContext(),
+                        mode,
+                        Duration.ofMillis(1),
+                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
+                        OffsetGapPolicy.SKIP,
+                        skipped);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 8))));
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < 10 && !out.contains("a@7"); i++) {
+            out.addAll(fetch(reader));
+        }
+        assertThat(out)
+                .containsExactly("a@0", "a@1", "a@2", "CACHING_UP@3", "FINISHED@6", "a@6", "a@7");
+        assertThat(skipped.getCount()).isEqualTo(3);
+        assertThat(log.calls).contains("upstream.add a@3", "upstream.remove a", "upstream.add a@6");
     }
 }

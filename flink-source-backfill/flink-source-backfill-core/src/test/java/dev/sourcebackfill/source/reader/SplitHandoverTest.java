@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.OffsetRegressionException;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
@@ -242,7 +243,31 @@ class SplitHandoverTest {
                         "S",
                         "F 6 6 stop9",
                         "us u8 u9",
-                        "e8 end:FINISHED@9 complete"));
+                        "e8 end:FINISHED@9 complete"),
+                row(
+                        "told to skip gaps: a restored FINISHED split goes on at the upstream's earliest offset",
+                        "S+skip",
+                        "F 6 6",
+                        "earliest9 us u9",
+                        "skip6..8 e9 end:FINISHED@10"),
+                row(
+                        "told to skip gaps: a seekable upstream's earliest offset above the archive's end",
+                        "S+skip",
+                        "B 0 3",
+                        "earliest7 b0 b1 b2 us u7",
+                        "e0 e1 e2 C@3 skip3..6 F@7 e7 end:FINISHED@8"),
+                row(
+                        "told to skip gaps: a feed starting above the archive's end",
+                        "F+skip",
+                        "B 0 1000",
+                        "earliest1100 us b999 be1000 u1100",
+                        "e999 C@1000 skip1000..1099 F@1100 e1100 end:FINISHED@1101"),
+                row(
+                        "told to skip gaps, no gap: nothing is skipped",
+                        "S+skip",
+                        "B 0 3",
+                        "earliest3 b0 b1 b2 us u3",
+                        "e0 e1 e2 C@3 F@3 e3 end:FINISHED@4"));
     }
 
     static Stream<Arguments> failures() {
@@ -398,8 +423,11 @@ class SplitHandoverTest {
             BackfillSplit split =
                     new BackfillSplit(
                             "split-1", state, Long.parseLong(p[1]), Long.parseLong(p[2]), stop);
-            seekable = kind.equals("S");
-            handover = new SplitHandover<>(split, seekable, id -> earliest, this);
+            seekable = kind.startsWith("S");
+            // "S+skip", "F+skip": the source is told to skip offset gaps
+            OffsetGapPolicy policy =
+                    kind.endsWith("+skip") ? OffsetGapPolicy.SKIP : OffsetGapPolicy.FAIL;
+            handover = new SplitHandover<>(split, seekable, policy, id -> earliest, this);
         }
 
         void apply(String steps) throws Exception {
@@ -451,6 +479,11 @@ class SplitHandoverTest {
         public void emit(String splitId, long offset, long timestamp, String value) {
             assertThat(value).isEqualTo("r" + offset);
             out.add("e" + offset);
+        }
+
+        @Override
+        public void gapSkipped(String splitId, long from, long to) {
+            out.add("skip" + from + ".." + (to - 1));
         }
 
         @Override

@@ -18,6 +18,7 @@ package dev.sourcebackfill.source.kafka;
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.BackfillSourceBuilder;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.spi.BackfillLog;
 
 import org.apache.flink.annotation.Internal;
@@ -68,6 +69,7 @@ public final class KafkaBackfillSourceBuilder<T> {
     private Duration partitionDiscoveryInterval = BackfillSourceBuilder.DEFAULT_DISCOVERY_INTERVAL;
     private Duration pollTimeout = BackfillSourceBuilder.DEFAULT_POLL_TIMEOUT;
     private BackfillListener listener = BackfillListener.NO_OP;
+    private OffsetGapPolicy gapPolicy = OffsetGapPolicy.FAIL;
 
     KafkaBackfillSourceBuilder() {}
 
@@ -179,6 +181,16 @@ public final class KafkaBackfillSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * What a handover does when a partition no longer has the next offset (retention deleted it
+     * before the source read it): fail (the default) or skip to the earliest offset with a warning
+     * and a count in the {@code backfill.skippedOffsets} metric.
+     */
+    public KafkaBackfillSourceBuilder<T> setOffsetGapPolicy(OffsetGapPolicy gapPolicy) {
+        this.gapPolicy = gapPolicy;
+        return this;
+    }
+
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         return build(UnaryOperator.identity());
@@ -218,7 +230,8 @@ public final class KafkaBackfillSourceBuilder<T> {
                         .setSplitDiscoveryInterval(
                                 bounded ? Duration.ZERO : partitionDiscoveryInterval)
                         .setPollTimeout(pollTimeout)
-                        .setListener(listener);
+                        .setListener(listener)
+                        .setOffsetGapPolicy(gapPolicy);
         return (bounded ? builder.setBounded() : builder.setUnbounded()).build();
     }
 
@@ -298,6 +311,8 @@ public final class KafkaBackfillSourceBuilder<T> {
                 "setPollTimeout",
                 "must be positive, was " + pollTimeout);
         checkOption(listener != null, "listener", "setListener", "must not be null");
+        checkOption(
+                gapPolicy != null, "offset gap policy", "setOffsetGapPolicy", "must not be null");
     }
 
     private static boolean isPositiveLong(String value) {

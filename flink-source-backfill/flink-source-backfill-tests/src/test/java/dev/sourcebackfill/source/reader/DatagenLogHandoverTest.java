@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
 import dev.sourcebackfill.source.split.BackfillSplit;
@@ -24,6 +25,7 @@ import dev.sourcebackfill.source.split.HandoverState;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.metrics.SimpleCounter;
 
 import org.junit.jupiter.api.Test;
 
@@ -49,7 +51,9 @@ class DatagenLogHandoverTest {
                 new TestingReaderContext(),
                 mode,
                 Duration.ofMillis(1),
-                (splitId, t) -> finished |= t.newState() == HandoverState.FINISHED);
+                (splitId, t) -> finished |= t.newState() == HandoverState.FINISHED,
+                OffsetGapPolicy.FAIL,
+                new SimpleCounter());
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {
