@@ -43,6 +43,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
     private final ArchiveFormat<T> format;
     @Nullable private final SerializableFunction<T, Long> recordOffset;
     private final int maxRecordsPerPoll;
+    private final boolean skipUnreadableRecords;
 
     ArchiveBackfillLog(
             BackfillLog<T> live,
@@ -50,7 +51,8 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
             ArchiveLayout layout,
             ArchiveFormat<T> format,
             @Nullable SerializableFunction<T, Long> recordOffset,
-            int maxRecordsPerPoll) {
+            int maxRecordsPerPoll,
+            boolean skipUnreadableRecords) {
         if (!format.producedType().equals(live.getProducedType())) {
             throw new IllegalArgumentException(
                     String.format(
@@ -63,6 +65,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
         this.format = format;
         this.recordOffset = recordOffset;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
+        this.skipUnreadableRecords = skipUnreadableRecords;
     }
 
     @Override
@@ -79,7 +82,16 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
                 ArchiveFormat.context(
                         context.metricGroup().addGroup("deserializer").addGroup("archive"),
                         context.getUserCodeClassLoader()));
-        return new ArchiveReader<>(root, layout, copy, recordOffset, maxRecordsPerPoll);
+        return new ArchiveReader<>(
+                root,
+                layout,
+                copy,
+                recordOffset,
+                maxRecordsPerPoll,
+                skipUnreadableRecords,
+                context.metricGroup()
+                        .addGroup("backfill")
+                        .counter(ArchiveReader.SKIPPED_ARCHIVE_RECORDS));
     }
 
     @Override

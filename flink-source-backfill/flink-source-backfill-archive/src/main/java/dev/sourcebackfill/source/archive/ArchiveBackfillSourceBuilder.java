@@ -71,6 +71,7 @@ public final class ArchiveBackfillSourceBuilder<T> {
     @Nullable private KafkaBackfillSourceBuilder<T> live;
     private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
     @Nullable private OffsetGapPolicy gapPolicy;
+    private boolean skipUnreadableRecords;
 
     ArchiveBackfillSourceBuilder() {}
 
@@ -121,6 +122,16 @@ public final class ArchiveBackfillSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * Skips a line that the format's schema cannot read, with a warning naming the file and the
+     * line, and counts it in the {@code backfill.skippedArchiveRecords} metric; by default such a
+     * line fails the job. Applies to {@link ArchiveFormat#lines}; other read errors always fail.
+     */
+    public ArchiveBackfillSourceBuilder<T> setSkipUnreadableRecords(boolean skip) {
+        this.skipUnreadableRecords = skip;
+        return this;
+    }
+
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         sanityCheck();
@@ -131,7 +142,13 @@ public final class ArchiveBackfillSourceBuilder<T> {
         return live.build(
                 kafka ->
                         new ArchiveBackfillLog<>(
-                                kafka, root, layout, format, recordOffset, maxRecordsPerPoll));
+                                kafka,
+                                root,
+                                layout,
+                                format,
+                                recordOffset,
+                                maxRecordsPerPoll,
+                                skipUnreadableRecords));
     }
 
     private void sanityCheck() {

@@ -71,9 +71,18 @@ public abstract class ArchiveFormat<T> implements Serializable {
         /** Moves to the next record; {@code false} at the end of the file. */
         boolean next() throws IOException;
 
-        /** The current record; {@code null} if the format dropped it. */
+        /** The current record; {@code null} if the format dropped it or could not read it. */
         @Nullable
         T value();
+
+        /**
+         * Why the current record could not be read, if the format read past it (a line whose
+         * content the schema rejects); {@code null} otherwise.
+         */
+        @Nullable
+        default Exception unreadable() {
+            return null;
+        }
 
         @Override
         void close() throws IOException;
@@ -104,6 +113,7 @@ public abstract class ArchiveFormat<T> implements Serializable {
                     new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
             return new RecordReader<>() {
                 @Nullable private T value;
+                @Nullable private Exception unreadable;
 
                 @Override
                 public boolean next() throws IOException {
@@ -111,7 +121,14 @@ public abstract class ArchiveFormat<T> implements Serializable {
                     if (line == null) {
                         return false;
                     }
-                    value = schema.deserialize(line.getBytes(StandardCharsets.UTF_8));
+                    try {
+                        value = schema.deserialize(line.getBytes(StandardCharsets.UTF_8));
+                        unreadable = null;
+                    } catch (IOException | RuntimeException e) {
+                        // the line is read: the next one can be
+                        value = null;
+                        unreadable = e;
+                    }
                     return true;
                 }
 
@@ -119,6 +136,12 @@ public abstract class ArchiveFormat<T> implements Serializable {
                 @Override
                 public T value() {
                     return value;
+                }
+
+                @Nullable
+                @Override
+                public Exception unreadable() {
+                    return unreadable;
                 }
 
                 @Override

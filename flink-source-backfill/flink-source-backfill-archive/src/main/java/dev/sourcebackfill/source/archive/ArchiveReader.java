@@ -26,6 +26,7 @@ import org.apache.flink.connector.file.src.compression.StandardDeCompressors;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.function.SerializableFunction;
 
 import org.slf4j.Logger;
@@ -52,11 +53,16 @@ final class ArchiveReader<T> implements LogReader<T> {
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveReader.class);
     private static final long IDLE_PAUSE_MILLIS = 5;
 
+    /** Archive records skipped because they could not be read (a counter in {@code backfill}). */
+    static final String SKIPPED_ARCHIVE_RECORDS = "skippedArchiveRecords";
+
     private final Path root;
     private final ArchiveLayout layout;
     private final ArchiveFormat<T> format;
     @Nullable private final SerializableFunction<T, Long> recordOffset;
     private final int maxRecordsPerPoll;
+    private final boolean skipUnreadableRecords;
+    private final Counter skippedRecords;
     private final Map<String, SplitRead> reads = new LinkedHashMap<>();
     @Nullable private Map<String, List<ArchiveListing.Entry>> listing;
 
@@ -65,7 +71,11 @@ final class ArchiveReader<T> implements LogReader<T> {
             ArchiveLayout layout,
             ArchiveFormat<T> format,
             @Nullable SerializableFunction<T, Long> recordOffset,
-            int maxRecordsPerPoll) {
+            int maxRecordsPerPoll,
+            boolean skipUnreadableRecords,
+            Counter skippedRecords) {
+        this.skipUnreadableRecords = skipUnreadableRecords;
+        this.skippedRecords = skippedRecords;
         this.root = root;
         this.layout = layout;
         this.format = format;
@@ -264,20 +274,44 @@ final class ArchiveReader<T> implements LogReader<T> {
             return delivered;
         }
 
+        /**
+         * Moves to the next record of the open file. A record the format read past but could not
+         * make (a rejected line) is skipped and counted if the source is told to, and fails the job
+         * otherwise; any other read error fails it.
+         */
         private boolean nextRecord() throws IOException {
+            boolean more;
             try {
-                boolean more = records.next();
-                if (more) {
-                    recordsInFile++;
-                }
-                return more;
+                more = records.next();
             } catch (IOException | RuntimeException e) {
-                throw new IOException(
-                        String.format(
-                                "Archive file %s (split %s): record %d cannot be read: %s",
-                                file.path(), splitId, recordsInFile + 1, e.getMessage()),
-                        e);
+                throw unreadable(recordsInFile + 1, e);
             }
+            if (!more) {
+                return false;
+            }
+            recordsInFile++;
+            Exception unreadable = records.unreadable();
+            if (unreadable != null) {
+                if (!skipUnreadableRecords) {
+                    throw unreadable(recordsInFile, unreadable);
+                }
+                skippedRecords.inc();
+                LOG.warn(
+                        "Archive file {} (split {}): record {} cannot be read and is skipped, as the source is told to: {}",
+                        file.path(),
+                        splitId,
+                        recordsInFile,
+                        unreadable.toString());
+            }
+            return true;
+        }
+
+        private IOException unreadable(long record, Exception cause) {
+            return new IOException(
+                    String.format(
+                            "Archive file %s (split %s): record %d cannot be read: %s",
+                            file.path(), splitId, record, cause.getMessage()),
+                    cause);
         }
 
         private long offsetOf(T value) throws IOException {

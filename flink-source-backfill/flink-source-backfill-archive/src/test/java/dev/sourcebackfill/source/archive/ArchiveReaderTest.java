@@ -18,6 +18,7 @@ package dev.sourcebackfill.source.archive;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.util.SimpleUserCodeClassLoader;
 
@@ -42,6 +43,8 @@ class ArchiveReaderTest {
     @TempDir java.nio.file.Path root;
 
     private final List<String> read = new ArrayList<>();
+    private final SimpleCounter skipped = new SimpleCounter();
+    private boolean skipUnreadable;
 
     /** Writes {@code topic+p+start.json} (or .json.gz) holding "p|offset" lines for offsets. */
     private java.nio.file.Path file(String topic, int p, long start, boolean gzip, long... offsets)
@@ -85,7 +88,9 @@ class ArchiveReaderTest {
                 ArchiveLayout.kafkaConnect(),
                 format,
                 offsetFromRecord ? v -> Long.parseLong(v.substring(v.indexOf('|') + 1)) : null,
-                7);
+                7,
+                skipUnreadable,
+                skipped);
     }
 
     /** Polls until the split's archive ended; returns what was read, as "offset:value". */
@@ -176,6 +181,30 @@ class ArchiveReaderTest {
                 .hasMessageContaining("record 3")
                 .hasMessageContaining("not a record: poison");
         reader.close();
+    }
+
+    @Test
+    void aSourceToldToSkipUnreadableLinesSkipsAndCountsThemAndKeepsTheirOffsets() throws Exception {
+        java.nio.file.Path f = file("t", 0, 0, false, range(0, 5));
+        Files.writeString(f, "0|0\n0|1\npoison\n0|3\n");
+        skipUnreadable = true;
+        ArchiveReader<String> reader = reader(ArchiveFormat.lines(new PoisonRejecting()), false);
+        reader.addSplit("t-0", 0);
+        assertThat(readToEnd(reader, "t-0")).containsExactly("0:0|0", "1:0|1", "3:0|3");
+        assertThat(skipped.getCount()).isEqualTo(1);
+        reader.close();
+    }
+
+    /** Rejects the line "poison". */
+    private static final class PoisonRejecting extends SimpleStringSchema {
+        @Override
+        public String deserialize(byte[] message) {
+            String s = super.deserialize(message);
+            if (s.equals("poison")) {
+                throw new IllegalArgumentException("not a record: " + s);
+            }
+            return s;
+        }
     }
 
     @Test
