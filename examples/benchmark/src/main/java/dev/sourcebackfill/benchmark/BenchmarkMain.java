@@ -31,7 +31,8 @@ import java.util.Locale;
  * contender alternating with its baseline round by round so that drift hits both alike.
  *
  * <p>Options: {@code --scale full|smoke} (default full), {@code --output <json file>} (default
- * {@code target/benchmark-results.json}), {@code --skip-kafka}.
+ * {@code target/benchmark-results.json}), {@code --skip-kafka} (no broker: sections 1-5), {@code
+ * --only-archive} (section 7 alone).
  */
 public final class BenchmarkMain {
 
@@ -41,10 +42,30 @@ public final class BenchmarkMain {
         ParameterTool params = ParameterTool.fromArgs(args);
         BenchmarkSettings settings = BenchmarkSettings.named(params.get("scale", "full"));
         Path output = Paths.get(params.get("output", "target/benchmark-results.json"));
-        Report report = run(settings, output, !params.has("skip-kafka"));
+        Report report =
+                params.has("only-archive")
+                        ? runArchiveOnly(settings, output)
+                        : run(settings, output, !params.has("skip-kafka"));
         report.printTable(System.out);
         System.out.println("[benchmark] figures written to " + output.toAbsolutePath());
         System.exit(0); // the broker's and the cluster's non-daemon threads must not hold the JVM
+    }
+
+    /** Section 7 alone: the archive adapter against FileSource. */
+    static Report runArchiveOnly(BenchmarkSettings settings, Path output) throws Throwable {
+        long started = System.nanoTime();
+        Report report = new Report();
+        report.environment("scale", settings.name);
+        report.environment("cores", Runtime.getRuntime().availableProcessors());
+        report.environment("flink", EnvironmentInformation.getVersion());
+        report.environment("parallelism", settings.parallelism);
+        report.environment("date", Instant.now().toString());
+        try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
+            archive(report, cluster, settings);
+        }
+        report.environment("durationSeconds", Math.round((System.nanoTime() - started) / 1e9));
+        report.writeJson(output);
+        return report;
     }
 
     static Report run(BenchmarkSettings settings, Path output, boolean withKafka) throws Throwable {
@@ -80,6 +101,7 @@ public final class BenchmarkMain {
             enumeratorCost(report, settings);
             if (withKafka) {
                 kafka(report, cluster, settings);
+                archive(report, cluster, settings);
             }
         } finally {
             FileUtils.deleteDirectory(checkpoints.toFile());
@@ -296,6 +318,37 @@ public final class BenchmarkMain {
                             "KafkaSource",
                             theirs,
                             "ratio >= 1.0"));
+        }
+    }
+
+    private static void archive(Report report, BenchCluster cluster, BenchmarkSettings settings)
+            throws Exception {
+        try (ArchiveThroughput archive = ArchiveThroughput.start(cluster, settings)) {
+            say(
+                    "7. archive: %d records in 8 partitions of files (Kafka Connect layout); ours against FileSource, same files and format",
+                    archive.records());
+            if (settings.rounds > 1) {
+                archive.oursRun(); // warm-up, not counted
+                archive.fileSourceRun();
+            }
+            Samples ours = new Samples();
+            Samples theirs = new Samples();
+            alternate(
+                    settings.rounds,
+                    archive::oursRun,
+                    ours,
+                    archive::fileSourceRun,
+                    theirs,
+                    "FileSource");
+            report.add(
+                    new Report.Row(
+                            "archive.throughput",
+                            "7. archive backfill throughput, 8 partitions",
+                            "records/s",
+                            ours,
+                            "FileSource",
+                            theirs,
+                            "ratio >= 0.95"));
         }
     }
 

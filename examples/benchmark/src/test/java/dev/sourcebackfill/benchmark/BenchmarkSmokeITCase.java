@@ -46,7 +46,11 @@ class BenchmarkSmokeITCase {
         root.path("figures").forEach(f -> figures.put(f.path("id").asText(), f));
 
         List<String> paired =
-                List.of("backfill.throughput", "forward.throughput", "kafka.throughput");
+                List.of(
+                        "backfill.throughput",
+                        "forward.throughput",
+                        "kafka.throughput",
+                        "archive.throughput");
         List<String> expected = new ArrayList<>(paired);
         for (var interval : settings.handoverIntervals) {
             expected.add("handover.latency." + interval.toMillis() + "ms.intervals");

@@ -69,6 +69,7 @@ class BackfillReaderMetricsTest {
                         "reader.backfill.splitsCachingUp",
                         "reader.backfill.splitsFinished",
                         "reader.backfill.forwardMode",
+                        "reader.backfill.skippedOffsets",
                         "reader.backfill.split.a.state",
                         "reader.backfill.split.a.nextOffset",
                         "reader.backfill.split.a.targetEndOffset",
