@@ -29,6 +29,9 @@ rm -rf "$work" && mkdir -p "$work/conf" "$work/log" "$work/out"
 # dependencies are a subset of the examples')
 (cd "$repo" && mvn -q -B -ntp -pl examples -am -DskipTests package dependency:copy-dependencies \
     -DincludeScope=provided -DoutputDirectory="$work/lib")
+# the class path of a Kafka broker run as a local process (the archive phase)
+(cd "$repo" && mvn -q -B -ntp -pl examples/archive-quickstart -am -DskipTests package \
+    dependency:build-classpath -Dmdep.outputFile=target/runtime.classpath -DincludeScope=runtime)
 cp "$here/log4j.properties" "$work/conf/log4j.properties"
 
 rpc_port=$(free_port); rest_port=$(free_port)
@@ -104,9 +107,10 @@ job_running() { # every vertex RUNNING
   rest "/jobs/$job" | json "'ok' if d['state']=='RUNNING' and all(v['status']=='RUNNING' for v in d['vertices']) else exit(1)"
 }
 slots_at_least() { rest /overview | json "'ok' if d['slots-total']>=$1 else exit(1)"; }
+source_vertex=datagen-log
 backfill_metric() { # sum of a source metric over its subtasks
   local vid
-  vid=$(rest "/jobs/$job" | json "[v['id'] for v in d['vertices'] if 'datagen-log' in v['name']][0]")
+  vid=$(rest "/jobs/$job" | json "[v['id'] for v in d['vertices'] if '$source_vertex' in v['name']][0]")
   local name
   name=$(rest "/jobs/$job/vertices/$vid/subtasks/metrics" | json "[m['id'] for m in d if m['id'].endswith('backfill.$1')][0]")
   rest "/jobs/$job/vertices/$vid/subtasks/metrics?get=$name&agg=sum" | json "int(d[0]['sum'])"
@@ -211,3 +215,57 @@ step "adaptive: rescaled to 3 mid-backfill, splitsBackfilling=$(backfill_metric 
 wait_for "the rescaled job to finish" 300 job_finished
 check_output "$work/out-adaptive"
 step "PASSED (adaptive scheduler): 8 partitions complete exactly once, no violation"
+
+step "archive phase: a Kafka broker as a local process, an archive on the local file system"
+cleanup; pids=()
+write_config default
+start_jm
+tm1=$(start_tm taskmanager-r1); pids+=("$tm1")
+tm2=$(start_tm taskmanager-r2); pids+=("$tm2")
+java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/broker.log" \
+  -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
+  dev.sourcebackfill.source.kafka.InProcessKafka orders 100000 > "$work/log/broker.out" 2>&1 &
+pids+=($!)
+broker_ready() { grep -q 'BROKER READY' "$work/log/broker.out"; }
+wait_for "the broker and its 4 x 100000 records" 180 broker_ready
+bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
+# the archive a Kafka-to-files sink would have written: partition p holds offsets [0, archived[p])
+python3 - "$work/archive" <<'PY'
+import os, sys
+archived = [80000, 60000, 40000, 0]
+for p, n in enumerate(archived):
+    d = os.path.join(sys.argv[1], "orders", "partition=%d" % p)
+    os.makedirs(d, exist_ok=True)
+    for start in range(0, n, 20000):
+        with open(os.path.join(d, "orders+%d+%010d.json" % (p, start)), "w") as f:
+            for o in range(start, min(n, start + 20000)):
+                f.write("archive|%d|%d\n" % (p, o))
+PY
+wait_for "2 slots" 60 slots_at_least 2
+source_vertex=archive-and-topic
+step "archive phase: submitting the archive check job (broker $bootstrap)"
+submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.ArchiveCheckJob "$jar" --archive "file://$work/archive" \
+  --bootstrap-servers "$bootstrap" --topic orders --records 100000 --output "file://$work/out-archive" --max-rate-per-subtask 8000)
+job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
+[ -n "$job" ] || { echo "$submit_out"; exit 1; }
+wait_for "the job to run" 60 job_running
+wait_for "backfill metrics" 60 backfill_metric backfilledRecords
+step "archive phase: reading the archive, backfilledRecords=$(backfill_metric backfilledRecords) splitsBackfilling=$(backfill_metric splitsBackfilling)"
+[ "$(backfill_metric splitsBackfilling)" -gt 0 ] || { echo "[e2e] the archive was read before the kill: make it larger" >&2; exit 1; }
+step "archive phase: killing TaskManager r1 with SIGKILL during the archive read, starting a new one"
+kill -9 "$tm1"
+tm3=$(start_tm taskmanager-r3); pids+=("$tm3")
+wait_for "the job to notice the lost TaskManager" 120 failure_seen
+wait_for "the job to recover" 120 job_running
+wait_for "the archive check job to finish" 300 job_finished
+committed=$(find "$work/out-archive" -type f ! -name '.*' | sort)
+cat $committed > "$work/out-archive.txt"
+cat "$work/out-archive.txt"
+expected="COMPLETE 0 100000 expected 100000 archive 80000
+COMPLETE 1 100000 expected 100000 archive 60000
+COMPLETE 2 100000 expected 100000 archive 40000
+COMPLETE 3 100000 expected 100000 archive 0"
+if [ "$(grep -c '^VIOLATION' "$work/out-archive.txt" || true)" -ne 0 ] || [ "$(grep '^COMPLETE' "$work/out-archive.txt" | sort)" != "$expected" ]; then
+  echo "[e2e] FAILED (archive phase): expected exactly these lines and no VIOLATION:" >&2; echo "$expected" >&2; exit 1
+fi
+step "PASSED (archive phase): 4 partitions complete exactly once, the archived offsets read from the archive, a TaskManager killed during the archive read"
