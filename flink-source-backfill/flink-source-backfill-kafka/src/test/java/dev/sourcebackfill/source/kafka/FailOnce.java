@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Fails the task once when the run's records seen (all subtasks, all attempts) reach a count. */
-final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
+public final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
     private static final long serialVersionUID = 1L;
     static final Map<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
     static final Map<String, AtomicBoolean> FIRED = new ConcurrentHashMap<>();
@@ -40,7 +40,7 @@ final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
      * in an attempt that another injected failure had already failed: Flink restarts once for all
      * failures of one attempt.
      */
-    static long mergedFailures(JobID job) {
+    public static long mergedFailures(JobID job) {
         List<Integer> attempts = FAILED_ATTEMPTS.getOrDefault(job, List.of());
         return attempts.size() - new HashSet<>(attempts).size();
     }
@@ -53,7 +53,7 @@ final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
 
     private final long atOffset;
 
-    FailOnce(String runId, long atRecord) {
+    public FailOnce(String runId, long atRecord) {
         this.key = runId + "@" + atRecord;
         this.atRecord = atRecord;
         this.partition = null;
@@ -61,7 +61,7 @@ final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
     }
 
     /** Fails once when a record of {@code partition} at or beyond {@code atOffset} arrives. */
-    static FailOnce atOffset(String runId, String partition, long atOffset) {
+    public static FailOnce atOffset(String runId, String partition, long atOffset) {
         return new FailOnce(runId + "@" + partition + "@" + atOffset, partition, atOffset);
     }
 
@@ -72,13 +72,13 @@ final class FailOnce extends RichMapFunction<PartitionRecord, PartitionRecord> {
         this.atOffset = atOffset;
     }
 
-    static boolean firedAtOffset(String runId, String partition, long atOffset) {
+    public static boolean firedAtOffset(String runId, String partition, long atOffset) {
         return FIRED.computeIfAbsent(
                         runId + "@" + partition + "@" + atOffset, k -> new AtomicBoolean())
                 .get();
     }
 
-    static boolean fired(String runId, long atRecord) {
+    public static boolean fired(String runId, long atRecord) {
         return FIRED.computeIfAbsent(runId + "@" + atRecord, k -> new AtomicBoolean()).get();
     }
 

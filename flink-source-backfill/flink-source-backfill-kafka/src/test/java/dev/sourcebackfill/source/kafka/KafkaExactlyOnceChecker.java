@@ -45,15 +45,15 @@ public final class KafkaExactlyOnceChecker
     private transient ValueState<Long> last;
     private transient ValueState<Long> checksum;
 
-    KafkaExactlyOnceChecker(String runId) {
+    public KafkaExactlyOnceChecker(String runId) {
         this.runId = runId;
     }
 
-    static Map<String, PartitionDigest> digests(String runId) {
+    public static Map<String, PartitionDigest> digests(String runId) {
         return DIGESTS.computeIfAbsent(runId, k -> new ConcurrentHashMap<>());
     }
 
-    static Queue<String> violations(String runId) {
+    public static Queue<String> violations(String runId) {
         return VIOLATIONS.computeIfAbsent(runId, k -> new ConcurrentLinkedQueue<>());
     }
 

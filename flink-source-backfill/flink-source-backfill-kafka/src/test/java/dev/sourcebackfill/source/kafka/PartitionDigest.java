@@ -23,17 +23,27 @@ public final class PartitionDigest {
     final long lastOffset;
     final long checksum;
 
-    PartitionDigest(long count, long lastOffset, long checksum) {
+    public PartitionDigest(long count, long lastOffset, long checksum) {
         this.count = count;
         this.lastOffset = lastOffset;
         this.checksum = checksum;
     }
 
-    static PartitionDigest empty() {
+    /** How many records. */
+    public long count() {
+        return count;
+    }
+
+    /** The offset of the last record; -1 for none. */
+    public long lastOffset() {
+        return lastOffset;
+    }
+
+    public static PartitionDigest empty() {
         return new PartitionDigest(0, -1, 0);
     }
 
-    PartitionDigest plus(long offset, String value) {
+    public PartitionDigest plus(long offset, String value) {
         long h = offset * 1_000_003L + (value == null ? 0 : value.hashCode());
         return new PartitionDigest(count + 1, offset, checksum * 31 + h);
     }

@@ -32,19 +32,20 @@ public class PartitionRecord {
 
     public PartitionRecord() {}
 
-    PartitionRecord(String topic, int partition, long offset, String value) {
+    public PartitionRecord(String topic, int partition, long offset, String value) {
         this.topic = topic;
         this.partition = partition;
         this.offset = offset;
         this.value = value;
     }
 
-    String partitionKey() {
+    public String partitionKey() {
         return topic + "-" + partition;
     }
 
     /** Sees the whole Kafka record, as users' deserializers do. */
-    static final class Deserializer implements KafkaRecordDeserializationSchema<PartitionRecord> {
+    public static final class Deserializer
+            implements KafkaRecordDeserializationSchema<PartitionRecord> {
         private static final long serialVersionUID = 1L;
 
         @Override
