@@ -32,7 +32,7 @@ import java.util.Locale;
  *
  * <p>Options: {@code --scale full|smoke} (default full), {@code --output <json file>} (default
  * {@code target/benchmark-results.json}), {@code --skip-kafka} (no broker: sections 1-5), {@code
- * --only-archive} (section 7 alone).
+ * --only-archive} (sections 7 and 8 alone).
  */
 public final class BenchmarkMain {
 
@@ -51,7 +51,7 @@ public final class BenchmarkMain {
         System.exit(0); // the broker's and the cluster's non-daemon threads must not hold the JVM
     }
 
-    /** Section 7 alone: the archive adapter against FileSource. */
+    /** Sections 7 and 8 alone: the archive adapter against FileSource and HybridSource. */
     static Report runArchiveOnly(BenchmarkSettings settings, Path output) throws Throwable {
         long started = System.nanoTime();
         Report report = new Report();
@@ -62,6 +62,7 @@ public final class BenchmarkMain {
         report.environment("date", Instant.now().toString());
         try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
             archive(report, cluster, settings);
+            skewedLiveTime(report, cluster, settings);
         }
         report.environment("durationSeconds", Math.round((System.nanoTime() - started) / 1e9));
         report.writeJson(output);
@@ -102,6 +103,7 @@ public final class BenchmarkMain {
             if (withKafka) {
                 kafka(report, cluster, settings);
                 archive(report, cluster, settings);
+                skewedLiveTime(report, cluster, settings);
             }
         } finally {
             FileUtils.deleteDirectory(checkpoints.toFile());
@@ -349,6 +351,63 @@ public final class BenchmarkMain {
                             "FileSource",
                             theirs,
                             "ratio >= 0.95"));
+        }
+    }
+
+    private static void skewedLiveTime(
+            Report report, BenchCluster cluster, BenchmarkSettings settings) throws Exception {
+        try (SkewedLiveTime skewed = SkewedLiveTime.start(cluster, settings)) {
+            say(
+                    "8. skewed archive: %d records in 4 partitions, partition 0's archive (%d) ten times each other's, live records after each; time until partitions are live, ours against HybridSource (FileSource then KafkaSource)",
+                    skewed.archivedRecords(), skewed.bigArchive());
+            if (settings.rounds > 1) {
+                skewed.oursRun(); // warm-up, not counted
+                skewed.hybridRun();
+            }
+            Samples oursSmall = new Samples();
+            Samples oursEvery = new Samples();
+            Samples theirsSmall = new Samples();
+            Samples theirsEvery = new Samples();
+            for (int round = 0; round < settings.rounds; round++) {
+                SkewedLiveTime.Times ours;
+                SkewedLiveTime.Times theirs;
+                if (round % 2 == 0) {
+                    ours = skewed.oursRun();
+                    theirs = skewed.hybridRun();
+                } else {
+                    theirs = skewed.hybridRun();
+                    ours = skewed.oursRun();
+                }
+                oursSmall.add(ours.smallPartitionsLive());
+                oursEvery.add(ours.everyPartitionLive());
+                theirsSmall.add(theirs.smallPartitionsLive());
+                theirsEvery.add(theirs.everyPartitionLive());
+                say(
+                        "   round %d: small partitions live after %.2f s (HybridSource %.2f s), every partition after %.2f s (HybridSource %.2f s)",
+                        round + 1,
+                        ours.smallPartitionsLive(),
+                        theirs.smallPartitionsLive(),
+                        ours.everyPartitionLive(),
+                        theirs.everyPartitionLive());
+            }
+            report.add(
+                    new Report.Row(
+                            "skewed.smallPartitionsLive",
+                            "8. skewed archive: time until the small partitions are live (lower is better)",
+                            "s",
+                            oursSmall,
+                            "HybridSource",
+                            theirsSmall,
+                            "ratio < 1"));
+            report.add(
+                    new Report.Row(
+                            "skewed.everyPartitionLive",
+                            "8. skewed archive: time until every partition is live (lower is better)",
+                            "s",
+                            oursEvery,
+                            "HybridSource",
+                            theirsEvery,
+                            "ratio <= 1.05"));
         }
     }
 

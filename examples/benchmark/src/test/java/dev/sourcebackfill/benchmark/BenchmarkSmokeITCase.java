@@ -50,7 +50,9 @@ class BenchmarkSmokeITCase {
                         "backfill.throughput",
                         "forward.throughput",
                         "kafka.throughput",
-                        "archive.throughput");
+                        "archive.throughput",
+                        "skewed.smallPartitionsLive",
+                        "skewed.everyPartitionLive");
         List<String> expected = new ArrayList<>(paired);
         for (var interval : settings.handoverIntervals) {
             expected.add("handover.latency." + interval.toMillis() + "ms.intervals");

@@ -1,0 +1,259 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.benchmark;
+
+import dev.sourcebackfill.source.archive.ArchiveBackfill;
+import dev.sourcebackfill.source.archive.ArchiveFormat;
+import dev.sourcebackfill.source.kafka.InProcessKafka;
+import dev.sourcebackfill.source.kafka.KafkaBackfill;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.hybrid.HybridSource;
+import org.apache.flink.connector.file.src.FileSource;
+import org.apache.flink.connector.file.src.reader.TextLineInputFormat;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.FileUtils;
+
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.io.BufferedWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The time until partitions are live on skewed data: 4 partitions, partition 0's archive ten times
+ * as large as each other's, every partition with live records in the topic after its archive (the
+ * archived offsets deleted from the topic). This source against Flink's {@link HybridSource} (a
+ * {@link FileSource} over the same files, then a {@link KafkaSource} from the first offset after
+ * each partition's archive), same format, same job. A run's figures are the time from submitting
+ * the job until the first live record of the last small partition, and of the last partition,
+ * arrives.
+ */
+final class SkewedLiveTime implements AutoCloseable {
+
+    private static final int PARTITIONS = 4;
+    private static final int SKEW = 10;
+    private static final int LINES_PER_FILE = 20_000;
+
+    /** run -> partition -> when its first live record arrived (System.nanoTime). */
+    private static final Map<String, Map<Integer, Long>> FIRST_LIVE = new ConcurrentHashMap<>();
+
+    private final BenchCluster cluster;
+    private final BenchmarkSettings settings;
+    private final InProcessKafka kafka;
+    private final Path archive;
+    private final String topic = "skewed-" + UUID.randomUUID();
+    private final Map<Integer, Long> archiveEnd = new HashMap<>();
+    private final long liveRecords;
+
+    /** What one run measured, in seconds from the job's submission. */
+    record Times(double smallPartitionsLive, double everyPartitionLive) {}
+
+    private SkewedLiveTime(
+            BenchCluster cluster, BenchmarkSettings settings, InProcessKafka kafka, Path archive) {
+        this.cluster = cluster;
+        this.settings = settings;
+        this.kafka = kafka;
+        this.archive = archive;
+        long small = settings.kafkaRecords / (SKEW + PARTITIONS - 1);
+        for (int p = 0; p < PARTITIONS; p++) {
+            archiveEnd.put(p, p == 0 ? small * SKEW : small);
+        }
+        this.liveRecords = Math.max(100, small / 100);
+    }
+
+    static SkewedLiveTime start(BenchCluster cluster, BenchmarkSettings settings) throws Exception {
+        InProcessKafka kafka = InProcessKafka.start();
+        Path archive = Files.createTempDirectory("skewed-benchmark");
+        SkewedLiveTime bench = new SkewedLiveTime(cluster, settings, kafka, archive);
+        try {
+            bench.write();
+        } catch (Exception e) {
+            bench.close();
+            throw e;
+        }
+        return bench;
+    }
+
+    /** Archive lines "A|p|offset|padding"; topic values "K|p|offset" after the archive. */
+    private void write() throws Exception {
+        String padding = "x".repeat(90);
+        for (int p = 0; p < PARTITIONS; p++) {
+            Path dir = archive.resolve(topic).resolve("partition=" + p);
+            Files.createDirectories(dir);
+            long end = archiveEnd.get(p);
+            for (long from = 0; from < end; from += LINES_PER_FILE) {
+                Path file = dir.resolve(String.format("%s+%d+%010d.json", topic, p, from));
+                try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                    for (long o = from; o < Math.min(end, from + LINES_PER_FILE); o++) {
+                        out.write("A|" + p + "|" + o + "|" + padding);
+                        out.write('\n');
+                    }
+                }
+            }
+        }
+        kafka.createTopic(topic, PARTITIONS, Map.of());
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.ACKS_CONFIG, "1");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            for (int p = 0; p < PARTITIONS; p++) {
+                long end = archiveEnd.get(p);
+                for (long o = 0; o < end + liveRecords; o++) {
+                    producer.send(
+                            new ProducerRecord<>(
+                                    topic, p, null, o < end ? "" : "K|" + p + "|" + o));
+                }
+            }
+            producer.flush();
+        }
+        Map<TopicPartition, RecordsToDelete> archived = new HashMap<>();
+        archiveEnd.forEach(
+                (p, end) ->
+                        archived.put(
+                                new TopicPartition(topic, p), RecordsToDelete.beforeOffset(end)));
+        kafka.admin().deleteRecords(archived).all().get(60, TimeUnit.SECONDS);
+    }
+
+    long archivedRecords() {
+        return archiveEnd.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    long bigArchive() {
+        return archiveEnd.get(0);
+    }
+
+    Times oursRun() throws Exception {
+        return run(
+                ArchiveBackfill.<String>sourceBuilder()
+                        .setArchive(archive.toUri().toString())
+                        .setFormat(ArchiveFormat.of(new TextLineInputFormat()))
+                        .setLive(
+                                KafkaBackfill.<String>sourceBuilder()
+                                        .setBootstrapServers(kafka.bootstrapServers())
+                                        .setTopics(topic)
+                                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                                        .setBounded(OffsetsInitializer.latest()))
+                        .build(),
+                "archive backfill source");
+    }
+
+    Times hybridRun() throws Exception {
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        archiveEnd.forEach((p, end) -> starts.put(new TopicPartition(topic, p), end));
+        return run(
+                HybridSource.builder(
+                                FileSource.forRecordStreamFormat(
+                                                new TextLineInputFormat(),
+                                                new org.apache.flink.core.fs.Path(
+                                                        archive.resolve(topic).toUri()))
+                                        .build())
+                        .addSource(
+                                KafkaSource.<String>builder()
+                                        .setBootstrapServers(kafka.bootstrapServers())
+                                        .setTopics(topic)
+                                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                                        .setStartingOffsets(OffsetsInitializer.offsets(starts))
+                                        .setBounded(OffsetsInitializer.latest())
+                                        .build())
+                        .build(),
+                "HybridSource");
+    }
+
+    private Times run(Source<String, ?, ?> source, String name) throws Exception {
+        try (RunProbe probe = RunProbe.open("skewed-" + name)) {
+            Configuration conf = new Configuration();
+            conf.set(
+                    CheckpointingOptions.CHECKPOINTING_INTERVAL,
+                    settings.throughputCheckpointInterval);
+            StreamExecutionEnvironment env = cluster.env(conf);
+            env.fromSource(source, WatermarkStrategy.noWatermarks(), name, Types.STRING)
+                    .map(new FirstLive(probe.id()))
+                    .sinkTo(new ProbeSink<>(probe.id()));
+            long submitted = System.nanoTime();
+            env.execute("benchmark: " + name);
+            DatagenThroughput.check(
+                    probe.totalRecords(),
+                    archivedRecords() + PARTITIONS * liveRecords,
+                    name + " skewed run");
+            Map<Integer, Long> firstLive = FIRST_LIVE.remove(probe.id());
+            if (firstLive == null || firstLive.size() != PARTITIONS) {
+                throw new IllegalStateException(
+                        name + ": live records arrived for partitions " + firstLive);
+            }
+            long small = 0;
+            for (int p = 1; p < PARTITIONS; p++) {
+                small = Math.max(small, firstLive.get(p) - submitted);
+            }
+            long every = Math.max(small, firstLive.get(0) - submitted);
+            return new Times(small / 1e9, every / 1e9);
+        }
+    }
+
+    /** Records, per partition of the run, when its first live record ("K|p|...") arrives. */
+    static final class FirstLive implements MapFunction<String, String> {
+        private static final long serialVersionUID = 1L;
+        private final String runId;
+
+        FirstLive(String runId) {
+            this.runId = runId;
+        }
+
+        @Override
+        public String map(String value) {
+            if (value.charAt(0) == 'K') {
+                int partition = Integer.parseInt(value.substring(2, value.indexOf('|', 2)));
+                FIRST_LIVE
+                        .computeIfAbsent(runId, k -> new ConcurrentHashMap<>())
+                        .putIfAbsent(partition, System.nanoTime());
+            }
+            return value;
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            kafka.close();
+        } finally {
+            FileUtils.deleteDirectory(archive.toFile());
+        }
+    }
+}
