@@ -20,6 +20,7 @@ import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.util.function.SerializableFunction;
 
@@ -75,7 +76,10 @@ public final class ArchiveBackfillSourceBuilder<T> {
 
     ArchiveBackfillSourceBuilder() {}
 
-    /** The archive's root: a path or URI of any file system Flink has. */
+    /**
+     * The archive's root: a path or URI of any file system Flink has; a relative path without a
+     * scheme is taken relative to the working directory of the program that builds the source.
+     */
     public ArchiveBackfillSourceBuilder<T> setArchive(String root) {
         this.archive = root;
         return this;
@@ -135,7 +139,7 @@ public final class ArchiveBackfillSourceBuilder<T> {
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         sanityCheck();
-        Path root = new Path(archive);
+        Path root = rootOf(archive);
         if (gapPolicy != null) {
             live.setOffsetGapPolicy(gapPolicy);
         }
@@ -149,6 +153,17 @@ public final class ArchiveBackfillSourceBuilder<T> {
                                 recordOffset,
                                 maxRecordsPerPoll,
                                 skipUnreadableRecords));
+    }
+
+    /**
+     * The root as given, or for a relative local path, that path in the working directory of the
+     * program that builds the source (not in each TaskManager's).
+     */
+    private static Path rootOf(String archive) {
+        Path root = new Path(archive);
+        return root.toUri().getScheme() == null && !root.isAbsolute()
+                ? root.makeQualified(FileSystem.getLocalFileSystem())
+                : root;
     }
 
     private void sanityCheck() {

@@ -26,11 +26,10 @@ import org.apache.flink.util.UserCodeClassLoader;
 
 import javax.annotation.Nullable;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * How the records of an archive file are read, on Flink's format stack: newline-delimited records
@@ -47,8 +46,10 @@ public abstract class ArchiveFormat<T> implements Serializable {
 
     /**
      * Newline-delimited records (JSON lines with {@code flink-json}'s schemas, raw strings with
-     * {@code SimpleStringSchema}, ...): each line goes to {@code schema} as UTF-8 bytes. A line the
-     * schema turns into {@code null} is dropped; it keeps its place (its offset) in the file.
+     * {@code SimpleStringSchema}, ...): each line's bytes go to {@code schema} as the file holds
+     * them, without the line end ({@code \n} or {@code \r\n}; a lone {@code \r} belongs to the
+     * record). A line the schema turns into {@code null} is dropped; it keeps its place (its
+     * offset) in the file.
      */
     public static <T> ArchiveFormat<T> lines(DeserializationSchema<T> schema) {
         return new Lines<>(schema);
@@ -109,20 +110,19 @@ public abstract class ArchiveFormat<T> implements Serializable {
 
         @Override
         RecordReader<T> open(FSDataInputStream stream, long length) {
-            BufferedReader lines =
-                    new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
+            LineReader lines = new LineReader(stream);
             return new RecordReader<>() {
                 @Nullable private T value;
                 @Nullable private Exception unreadable;
 
                 @Override
                 public boolean next() throws IOException {
-                    String line = lines.readLine();
+                    byte[] line = lines.next();
                     if (line == null) {
                         return false;
                     }
                     try {
-                        value = schema.deserialize(line.getBytes(StandardCharsets.UTF_8));
+                        value = schema.deserialize(line);
                         unreadable = null;
                     } catch (IOException | RuntimeException e) {
                         // the line is read: the next one can be
@@ -203,6 +203,61 @@ public abstract class ArchiveFormat<T> implements Serializable {
         @Override
         public String toString() {
             return "streamFormat(" + format.getClass().getSimpleName() + ")";
+        }
+    }
+
+    /**
+     * Splits a stream into the bytes of its lines, as the file holds them (no decoding): a line
+     * ends at {@code \n} or {@code \r\n}; a lone {@code \r} is part of the record. The last line
+     * needs no line end; an empty stream has no line.
+     */
+    static final class LineReader implements AutoCloseable {
+        private final InputStream in;
+        private final byte[] buffer = new byte[64 * 1024];
+        private int position;
+        private int limit;
+        private byte[] line = new byte[256];
+
+        LineReader(InputStream in) {
+            this.in = in;
+        }
+
+        /** The next line's bytes without its line end; {@code null} at the end of the stream. */
+        @Nullable
+        byte[] next() throws IOException {
+            int length = 0;
+            while (true) {
+                if (position == limit) {
+                    limit = in.read(buffer, 0, buffer.length);
+                    position = 0;
+                    if (limit <= 0) {
+                        limit = 0;
+                        return length == 0 ? null : Arrays.copyOf(line, length);
+                    }
+                }
+                int start = position;
+                while (position < limit && buffer[position] != '\n') {
+                    position++;
+                }
+                int chunk = position - start;
+                if (length + chunk > line.length) {
+                    line = Arrays.copyOf(line, Math.max(line.length * 2, length + chunk));
+                }
+                System.arraycopy(buffer, start, line, length, chunk);
+                length += chunk;
+                if (position < limit) {
+                    position++; // the '\n'
+                    if (length > 0 && line[length - 1] == '\r') {
+                        length--;
+                    }
+                    return Arrays.copyOf(line, length);
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
         }
     }
 

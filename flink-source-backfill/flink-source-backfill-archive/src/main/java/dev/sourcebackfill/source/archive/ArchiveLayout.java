@@ -36,8 +36,9 @@ public interface ArchiveLayout extends Serializable {
     /**
      * The layout the Kafka Connect storage sinks (S3, GCS, HDFS) write with their default
      * partitioner: {@code <topic>/partition=<p>/<topic>+<p>+<startOffset>.<ext>} under the root
-     * (their {@code topics.dir}), the start offset zero-padded; files whose name does not follow it
-     * are not part of the archive.
+     * (their {@code topics.dir}), the start offset zero-padded, or {@code
+     * <topic>+<p>+<startOffset>+<endOffset>.<ext>} as the HDFS sink names its committed files;
+     * files whose name does not follow it are not part of the archive.
      */
     static ArchiveLayout kafkaConnect() {
         return new KafkaConnectLayout();
@@ -50,7 +51,7 @@ public interface ArchiveLayout extends Serializable {
         // Kafka topic names hold only [a-zA-Z0-9._-], so '+' and '/' separate
         private static final Pattern PATH =
                 Pattern.compile(
-                        "([a-zA-Z0-9._-]+)/partition=(\\d+)/([a-zA-Z0-9._-]+)\\+(\\d+)\\+(\\d+)\\.[^/]+");
+                        "([a-zA-Z0-9._-]+)/partition=(\\d+)/([a-zA-Z0-9._-]+)\\+(\\d+)\\+(\\d+)(?:\\+\\d+)?\\.[^/]+");
 
         @Override
         public Optional<ArchivedFile> parse(String relativePath) {
@@ -67,7 +68,7 @@ public interface ArchiveLayout extends Serializable {
 
         @Override
         public String toString() {
-            return "kafkaConnect(<topic>/partition=<p>/<topic>+<p>+<startOffset>.<ext>)";
+            return "kafkaConnect(<topic>/partition=<p>/<topic>+<p>+<startOffset>[+<endOffset>].<ext>)";
         }
     }
 }

@@ -50,6 +50,8 @@ final class ArchiveListing {
      */
     static Map<String, List<Entry>> list(Path root, ArchiveLayout layout) throws IOException {
         FileSystem fs = root.getFileSystem();
+        // the file system lists children by their full paths: a relative root is made full first
+        root = root.makeQualified(fs);
         if (!fs.exists(root)) {
             throw new IOException("The archive's root " + root + " does not exist");
         }
@@ -92,9 +94,13 @@ final class ArchiveListing {
                 continue;
             }
             String path = child.getPath().toUri().getPath();
-            String relative =
-                    path.startsWith(rootPrefix) ? path.substring(rootPrefix.length()) : path;
-            Optional<ArchivedFile> file = layout.parse(relative);
+            if (!path.startsWith(rootPrefix)) {
+                throw new IOException(
+                        String.format(
+                                "Archive file %s is listed under %s but its path does not start with the root's path %s",
+                                child.getPath(), dir, rootPrefix));
+            }
+            Optional<ArchivedFile> file = layout.parse(path.substring(rootPrefix.length()));
             if (file.isPresent()) {
                 bySplit.computeIfAbsent(file.get().splitId(), k -> new ArrayList<>())
                         .add(new Entry(child.getPath(), file.get()));

@@ -171,10 +171,13 @@ final class ArchiveReader<T> implements LogReader<T> {
         /** The next offset this reader delivers. */
         long position;
 
-        /** The index in the split's file list of the file open now, or read last. */
-        int fileIndex = -1;
-
+        /**
+         * The file open now, or read last; {@code null} before the first. The next file is the
+         * listing's first that starts above it: a fresh listing may have lost files already read
+         * (retention) or gained new ones, so no index into a listing is kept.
+         */
         @Nullable ArchiveListing.Entry file;
+
         @Nullable ArchiveFormat.RecordReader<T> records;
 
         /** Records (dropped ones too) read from the open file. */
@@ -202,11 +205,11 @@ final class ArchiveReader<T> implements LogReader<T> {
                         offset);
                 return;
             }
-            int index = -1;
+            ArchiveListing.Entry holding = null;
             for (int i = 0; i < files.size() && files.get(i).startOffset() <= offset; i++) {
-                index = i;
+                holding = files.get(i);
             }
-            if (index < 0) {
+            if (holding == null) {
                 throw new IOException(
                         String.format(
                                 "Split %s must go on at offset %d, but its archive starts at %d (%s): offsets %d..%d are not in the archive",
@@ -217,7 +220,18 @@ final class ArchiveReader<T> implements LogReader<T> {
                                 offset,
                                 files.get(0).startOffset() - 1));
             }
-            openFile(index);
+            openFile(holding);
+        }
+
+        /** The first file of the split's listing that starts above the file read last. */
+        @Nullable
+        private ArchiveListing.Entry nextFile() {
+            for (ArchiveListing.Entry candidate : filesOf(splitId)) {
+                if (candidate.startOffset() > file.startOffset()) {
+                    return candidate;
+                }
+            }
+            return null;
         }
 
         boolean atEndOfFiles() {
@@ -226,21 +240,22 @@ final class ArchiveReader<T> implements LogReader<T> {
 
         /** After a new listing: opens the file after the last one read, if there is one. */
         boolean continueWithNewFiles() throws IOException {
-            List<ArchiveListing.Entry> files = filesOf(splitId);
-            if (fileIndex < 0) {
+            if (file == null) {
                 // no archive before: a file that appeared is read if it holds the next offset;
                 // one starting above it is not (the upstream reads the split from there)
+                List<ArchiveListing.Entry> files = filesOf(splitId);
                 if (files.isEmpty() || files.get(0).startOffset() > position) {
                     return false;
                 }
                 seekTo(position);
                 return records != null;
             }
-            if (fileIndex + 1 >= files.size()) {
+            ArchiveListing.Entry next = nextFile();
+            if (next == null) {
                 return false;
             }
-            checkContinues(file, files.get(fileIndex + 1));
-            openFile(fileIndex + 1);
+            checkContinues(file, next);
+            openFile(next);
             return true;
         }
 
@@ -335,14 +350,14 @@ final class ArchiveReader<T> implements LogReader<T> {
         /** The open file has no more records: the next known file must continue its offsets. */
         private void endOfFile() throws IOException {
             closeFile();
-            List<ArchiveListing.Entry> files = filesOf(splitId);
             if (recordOffset == null) {
                 // counted offsets: the file held [start, start + records)
                 position = Math.max(position, file.startOffset() + recordsInFile);
             }
-            if (fileIndex + 1 < files.size()) {
-                checkContinues(file, files.get(fileIndex + 1));
-                openFile(fileIndex + 1);
+            ArchiveListing.Entry next = nextFile();
+            if (next != null) {
+                checkContinues(file, next);
+                openFile(next);
             }
         }
 
@@ -362,21 +377,31 @@ final class ArchiveReader<T> implements LogReader<T> {
             }
         }
 
-        private void openFile(int index) throws IOException {
-            ArchiveListing.Entry entry = filesOf(splitId).get(index);
+        private void openFile(ArchiveListing.Entry entry) throws IOException {
             FileSystem fs = entry.path().getFileSystem();
-            long length = fs.getFileStatus(entry.path()).getLen();
-            FSDataInputStream in = fs.open(entry.path());
-            InflaterInputStreamFactory<?> decompressor =
-                    StandardDeCompressors.getDecompressorForFileName(entry.path().getName());
-            FSDataInputStream stream =
-                    decompressor == null
-                            ? in
-                            : new InputStreamFSInputWrapper(decompressor.create(in));
-            fileIndex = index;
             file = entry;
             recordsInFile = 0;
-            records = format.open(stream, length);
+            FSDataInputStream in = null;
+            try {
+                long length = fs.getFileStatus(entry.path()).getLen();
+                in = fs.open(entry.path());
+                InflaterInputStreamFactory<?> decompressor =
+                        StandardDeCompressors.getDecompressorForFileName(entry.path().getName());
+                FSDataInputStream stream =
+                        decompressor == null
+                                ? in
+                                : new InputStreamFSInputWrapper(decompressor.create(in));
+                records = format.open(stream, length);
+            } catch (IOException | RuntimeException e) {
+                if (in != null) {
+                    in.close();
+                }
+                throw new IOException(
+                        String.format(
+                                "Archive file %s (split %s) cannot be opened: %s",
+                                entry.path(), splitId, e),
+                        e);
+            }
             LOG.debug("Split {} reads archive file {}", splitId, entry.path());
         }
 

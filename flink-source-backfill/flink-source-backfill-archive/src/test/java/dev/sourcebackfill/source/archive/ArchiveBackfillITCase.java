@@ -231,9 +231,8 @@ class ArchiveBackfillITCase {
         deleteBelow(topic, 0, 500);
 
         String run = UUID.randomUUID().toString();
-        start(run, source(topic, OffsetGapPolicy.SKIP), null)
-                .getJobExecutionResult()
-                .get(120, TimeUnit.SECONDS);
+        JobClient job = start(run, source(topic, OffsetGapPolicy.SKIP), null);
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
         assertThat(Checker.VIOLATIONS.get(run))
                 .containsExactly("partition 0: offset 500 after 299");
@@ -241,6 +240,7 @@ class ArchiveBackfillITCase {
                 .isEqualTo("600 records, last 799, 300 from the archive");
         assertThat(Checker.progress(run, topic, 1))
                 .isEqualTo("800 records, last 799, 300 from the archive");
+        assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
     }
 
     @Test

@@ -198,6 +198,8 @@ final class SplitHandover<T> {
             finish();
         } else if (state == HandoverState.FINISHED) {
             checkNoGap();
+            // a skipped gap may reach the stopping offset: no record would come to say so
+            checkStop(next);
         }
     }
 
@@ -290,6 +292,8 @@ final class SplitHandover<T> {
     private void finish() throws IOException {
         checkNoGap();
         moveTo(HandoverState.FINISHED);
+        // a skipped gap may reach the stopping offset: no record would come to say so
+        checkStop(next);
     }
 
     /**
