@@ -65,6 +65,29 @@ class ArchiveReaderTest {
         return f;
     }
 
+    /** Writes {@code topic+p+start.<ext>} holding {@code bytes} as they are. */
+    private java.nio.file.Path rawFile(String topic, int p, long start, String ext, byte[] bytes)
+            throws IOException {
+        java.nio.file.Path dir = root.resolve(topic).resolve("partition=" + p);
+        Files.createDirectories(dir);
+        return Files.write(
+                dir.resolve(String.format("%s+%d+%010d.%s", topic, p, start, ext)), bytes);
+    }
+
+    /** Polls every split until {@code split}'s archive ended, keeping what {@code keep} reads. */
+    private void pollUntilEnd(ArchiveReader<String> reader, String split, String keep)
+            throws Exception {
+        for (int i = 0; i < 10_000 && !reader.isEndOfSplit(split); i++) {
+            reader.poll(
+                    Duration.ofMillis(1),
+                    (s, o, t, v) -> {
+                        if (s.equals(keep)) {
+                            read.add(o + ":" + v);
+                        }
+                    });
+        }
+    }
+
     private static long[] range(long from, long to) {
         long[] r = new long[(int) (to - from)];
         for (int i = 0; i < r.length; i++) {
@@ -255,12 +278,98 @@ class ArchiveReaderTest {
     }
 
     @Test
+    void aFreshListingThatLostFilesAlreadyReadSkipsNoFile() throws Exception {
+        for (boolean offsetFromRecord : new boolean[] {true, false}) {
+            read.clear();
+            String topic = "shift" + offsetFromRecord;
+            file(topic, 0, 0, false, range(0, 3));
+            java.nio.file.Path oldest = file(topic, 1, 0, false, range(0, 10));
+            for (long start = 10; start < 40; start += 10) {
+                file(topic, 1, start, false, range(start, start + 10));
+            }
+            try (ArchiveReader<String> reader = reader(offsetFromRecord)) {
+                reader.addSplit(topic + "-0", 0);
+                reader.addSplit(topic + "-1", 0);
+                // split 1 reads into its second file (3 records per split and poll)
+                while (read.size() < 13) {
+                    reader.poll(
+                            Duration.ofMillis(1),
+                            (s, o, t, v) -> {
+                                if (s.equals(topic + "-1")) {
+                                    read.add(o + ":" + v);
+                                }
+                            });
+                }
+                // retention deletes the file split 1 has read; split 0's end lists afresh
+                Files.delete(oldest);
+                assertThat(reader.isEndOfSplit(topic + "-0")).isTrue();
+                pollUntilEnd(reader, topic + "-1", topic + "-1");
+            }
+            assertThat(read).as("offsets from the record: %s", offsetFromRecord).hasSize(40);
+            for (int o = 0; o < 40; o++) {
+                assertThat(read.get(o)).isEqualTo(o + ":1|" + o);
+            }
+        }
+    }
+
+    @Test
+    void aLoneCarriageReturnStaysInTheRecordAndCrLfEndsALine() throws Exception {
+        rawFile("t", 0, 0, "bin", "a\rb\nc\r\nd".getBytes(StandardCharsets.UTF_8));
+        try (ArchiveReader<String> reader = reader(false)) {
+            reader.addSplit("t-0", 0);
+            pollUntilEnd(reader, "t-0", "t-0");
+            assertThat(read).containsExactly("0:a\rb", "1:c", "2:d");
+            assertThat(reader.position("t-0"))
+                    .as("the archive ends after offset 2: the topic takes over at 3")
+                    .isEqualTo(3);
+        }
+    }
+
+    @Test
+    void theSchemaGetsEachLinesBytesAsTheFileHoldsThem() throws Exception {
+        rawFile("t", 0, 0, "txt", "café\n".getBytes(StandardCharsets.ISO_8859_1));
+        try (ArchiveReader<String> reader =
+                reader(
+                        ArchiveFormat.lines(new SimpleStringSchema(StandardCharsets.ISO_8859_1)),
+                        false)) {
+            reader.addSplit("t-0", 0);
+            pollUntilEnd(reader, "t-0", "t-0");
+            assertThat(read).containsExactly("0:café");
+        }
+    }
+
+    @Test
+    void aFileThatCannotBeOpenedFailsNamingIt() throws Exception {
+        file("t", 0, 0, false, range(0, 2));
+        // the next file: a failed upload left an empty object, no gzip header
+        rawFile("t", 0, 2, "json.gz", new byte[0]);
+        try (ArchiveReader<String> reader = reader(false)) {
+            reader.addSplit("t-0", 0);
+            assertThatThrownBy(() -> pollUntilEnd(reader, "t-0", "t-0"))
+                    .hasMessageContaining("t+0+0000000002.json.gz")
+                    .hasMessageContaining("split t-0");
+        }
+    }
+
+    @Test
+    void aRelativeRootListsItsFiles() throws Exception {
+        java.nio.file.Path relative =
+                java.nio.file.Path.of("").toAbsolutePath().relativize(root.toAbsolutePath());
+        file("t", 0, 0, false, range(0, 3));
+        assertThat(ArchiveListing.list(new Path(relative.toString()), ArchiveLayout.kafkaConnect()))
+                .containsKey("t-0");
+    }
+
+    @Test
     void theKafkaConnectLayoutMapsOnlyItsOwnFileNames() {
         ArchiveLayout layout = ArchiveLayout.kafkaConnect();
         assertThat(layout.parse("orders/partition=3/orders+3+0000001200.json"))
                 .contains(new ArchivedFile("orders", 3, 1200));
         assertThat(layout.parse("my.topic-x/partition=0/my.topic-x+0+0000000000.json.gz"))
                 .contains(new ArchivedFile("my.topic-x", 0, 0));
+        // the HDFS sink's committed files name start and end offset
+        assertThat(layout.parse("orders/partition=3/orders+3+0000001200+0000001299.avro"))
+                .contains(new ArchivedFile("orders", 3, 1200));
         assertThat(layout.parse("orders/partition=3/orders+4+0000001200.json")).isEmpty();
         assertThat(layout.parse("orders/partition=3/other+3+0000001200.json")).isEmpty();
         assertThat(layout.parse("orders/partition=3/_SUCCESS")).isEmpty();

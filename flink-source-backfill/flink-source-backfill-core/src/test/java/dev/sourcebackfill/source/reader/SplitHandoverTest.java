@@ -263,6 +263,18 @@ class SplitHandoverTest {
                         "earliest1100 us b999 be1000 u1100",
                         "e999 C@1000 skip1000..1099 F@1100 e1100 end:FINISHED@1101"),
                 row(
+                        "told to skip gaps, bounded: a restored FINISHED split whose gap reaches its stop completes",
+                        "S+skip",
+                        "F 6 6 stop10",
+                        "earliest10 us",
+                        "skip6..9 end:FINISHED@10 complete"),
+                row(
+                        "told to skip gaps, bounded: a feed's CACHING_UP split whose gap reaches its stop completes",
+                        "F+skip",
+                        "C 6 6 stop10",
+                        "earliest10 us up10",
+                        "skip6..9 F@10 end:FINISHED@10 complete"),
+                row(
                         "told to skip gaps, no gap: nothing is skipped",
                         "S+skip",
                         "B 0 3",
