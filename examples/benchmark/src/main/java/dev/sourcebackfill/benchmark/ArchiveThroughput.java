@@ -32,22 +32,14 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.FileUtils;
 
-import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 
-import java.io.BufferedWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Archive backfill throughput: the archive adapter against Flink's {@link FileSource}, both reading
@@ -97,28 +89,16 @@ final class ArchiveThroughput implements AutoCloseable {
         long perPartition = settings.kafkaRecords / PARTITIONS;
         String padding = "x".repeat(90);
         for (int p = 0; p < PARTITIONS; p++) {
-            Path dir = archive.resolve(topic).resolve("partition=" + p);
-            Files.createDirectories(dir);
-            for (long from = 0; from < perPartition; from += LINES_PER_FILE) {
-                Path file = dir.resolve(String.format("%s+%d+%010d.json", topic, p, from));
-                try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-                    for (long o = from; o < Math.min(perPartition, from + LINES_PER_FILE); o++) {
-                        out.write(String.format("%09d", o));
-                        out.write(padding);
-                        out.write('\n');
-                    }
-                }
-            }
+            ArchiveFiles.write(
+                    archive,
+                    topic,
+                    p,
+                    perPartition,
+                    LINES_PER_FILE,
+                    o -> String.format("%09d", o) + padding);
         }
         kafka.createTopic(topic, PARTITIONS, Map.of());
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.ACKS_CONFIG, "1");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<String, String> producer = kafka.bulkProducer()) {
             for (int p = 0; p < PARTITIONS; p++) {
                 for (long o = 0; o < perPartition; o++) {
                     producer.send(new ProducerRecord<>(topic, p, null, ""));
@@ -126,11 +106,11 @@ final class ArchiveThroughput implements AutoCloseable {
             }
             producer.flush();
         }
-        Map<TopicPartition, RecordsToDelete> all = new HashMap<>();
+        Map<Integer, Long> all = new HashMap<>();
         for (int p = 0; p < PARTITIONS; p++) {
-            all.put(new TopicPartition(topic, p), RecordsToDelete.beforeOffset(perPartition));
+            all.put(p, perPartition);
         }
-        kafka.admin().deleteRecords(all).all().get(60, TimeUnit.SECONDS);
+        kafka.deleteRecordsBelow(topic, all);
     }
 
     long records() {

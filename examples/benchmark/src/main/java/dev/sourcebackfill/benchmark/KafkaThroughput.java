@@ -28,12 +28,9 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 
 /**
@@ -74,15 +71,8 @@ final class KafkaThroughput implements AutoCloseable {
 
     private void produce() throws Exception {
         kafka.createTopic(topic, PARTITIONS, Map.of());
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.ACKS_CONFIG, "1");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
         String padding = "x".repeat(90);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+        try (KafkaProducer<String, String> producer = kafka.bulkProducer()) {
             for (long i = 0; i < settings.kafkaRecords; i++) {
                 producer.send(
                         new ProducerRecord<>(

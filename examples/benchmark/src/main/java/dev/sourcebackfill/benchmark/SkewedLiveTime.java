@@ -35,23 +35,16 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.FileUtils;
 
-import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 
-import java.io.BufferedWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The time until partitions are live on skewed data: 4 partitions, partition 0's archive ten times
@@ -112,28 +105,17 @@ final class SkewedLiveTime implements AutoCloseable {
     private void write() throws Exception {
         String padding = "x".repeat(90);
         for (int p = 0; p < PARTITIONS; p++) {
-            Path dir = archive.resolve(topic).resolve("partition=" + p);
-            Files.createDirectories(dir);
-            long end = archiveEnd.get(p);
-            for (long from = 0; from < end; from += LINES_PER_FILE) {
-                Path file = dir.resolve(String.format("%s+%d+%010d.json", topic, p, from));
-                try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-                    for (long o = from; o < Math.min(end, from + LINES_PER_FILE); o++) {
-                        out.write("A|" + p + "|" + o + "|" + padding);
-                        out.write('\n');
-                    }
-                }
-            }
+            int partition = p;
+            ArchiveFiles.write(
+                    archive,
+                    topic,
+                    p,
+                    archiveEnd.get(p),
+                    LINES_PER_FILE,
+                    o -> "A|" + partition + "|" + o + "|" + padding);
         }
         kafka.createTopic(topic, PARTITIONS, Map.of());
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.ACKS_CONFIG, "1");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<String, String> producer = kafka.bulkProducer()) {
             for (int p = 0; p < PARTITIONS; p++) {
                 long end = archiveEnd.get(p);
                 for (long o = 0; o < end + liveRecords; o++) {
@@ -144,12 +126,7 @@ final class SkewedLiveTime implements AutoCloseable {
             }
             producer.flush();
         }
-        Map<TopicPartition, RecordsToDelete> archived = new HashMap<>();
-        archiveEnd.forEach(
-                (p, end) ->
-                        archived.put(
-                                new TopicPartition(topic, p), RecordsToDelete.beforeOffset(end)));
-        kafka.admin().deleteRecords(archived).all().get(60, TimeUnit.SECONDS);
+        kafka.deleteRecordsBelow(topic, archiveEnd);
     }
 
     long archivedRecords() {

@@ -50,7 +50,6 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.ExceptionUtils;
 
-import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -128,7 +127,7 @@ class ArchiveBackfillITCase {
         archiveFile(topic, 0, 300, 600, true); // gzip, as the sinks can write
         archiveFile(topic, 1, 0, 250, false);
         archiveFile(topic, 1, 250, 400, false);
-        deleteBelow(topic, 1, 400);
+        kafka.deleteRecordsBelow(topic, 1, 400);
 
         String run = UUID.randomUUID().toString();
         JobClient job = start(run, source(topic), "A|0|350");
@@ -160,7 +159,7 @@ class ArchiveBackfillITCase {
                 archiveFile(topic, p, from, from + 400, false);
             }
         }
-        deleteBelow(topic, 1, 1_200);
+        kafka.deleteRecordsBelow(topic, 1, 1_200);
 
         String run = UUID.randomUUID().toString();
         JobClient first = start(run, source(topic), null, 2, 500, null);
@@ -199,7 +198,7 @@ class ArchiveBackfillITCase {
         kafka.createTopic(topic, 1, Map.of());
         produce(topic, 1, 800);
         archiveFile(topic, 0, 0, 300, false);
-        deleteBelow(topic, 0, 500);
+        kafka.deleteRecordsBelow(topic, 0, 500);
 
         String run = UUID.randomUUID().toString();
         JobClient job = start(run, source(topic), null);
@@ -228,7 +227,7 @@ class ArchiveBackfillITCase {
         produce(topic, 2, 800);
         archiveFile(topic, 0, 0, 300, false);
         archiveFile(topic, 1, 0, 300, false);
-        deleteBelow(topic, 0, 500);
+        kafka.deleteRecordsBelow(topic, 0, 500);
 
         String run = UUID.randomUUID().toString();
         JobClient job = start(run, source(topic, OffsetGapPolicy.SKIP), null);
@@ -417,16 +416,6 @@ class ArchiveBackfillITCase {
             }
             producer.flush();
         }
-    }
-
-    private static void deleteBelow(String topic, int partition, long offset) throws Exception {
-        kafka.admin()
-                .deleteRecords(
-                        Map.of(
-                                new TopicPartition(topic, partition),
-                                RecordsToDelete.beforeOffset(offset)))
-                .all()
-                .get(30, TimeUnit.SECONDS);
     }
 
     /** Runs a bounded job over the source to its end, recording the order records arrive in. */

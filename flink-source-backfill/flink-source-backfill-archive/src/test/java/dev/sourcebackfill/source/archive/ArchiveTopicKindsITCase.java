@@ -42,14 +42,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -64,7 +59,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -130,7 +124,7 @@ class ArchiveTopicKindsITCase {
             Map<Integer, List<PartitionRecord>> archived = archiveOf(topic, true, o -> true);
             writeLines(topic, archived, 25);
             long end1 = last(archived, 1) + 1; // a commit marker
-            deleteBelow(topic, 1, end1);
+            kafka.deleteRecordsBelow(topic, 1, end1);
             transactions(producer, topic, 9, 13, 2); // live records before the start
 
             String run = UUID.randomUUID().toString();
@@ -244,7 +238,7 @@ class ArchiveTopicKindsITCase {
                 }
             }
         }
-        deleteBelow(topic, 1, 600);
+        kafka.deleteRecordsBelow(topic, 1, 600);
 
         String run = UUID.randomUUID().toString();
         BackfillSource<PartitionRecord> source =
@@ -437,40 +431,9 @@ class ArchiveTopicKindsITCase {
 
     /** Every record of the topic, in offset order per partition, as a plain consumer reads it. */
     private static List<PartitionRecord> read(String topic, boolean readCommitted) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        props.put(
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        props.put(
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                readCommitted ? "read_committed" : "read_uncommitted");
-        List<PartitionRecord> records = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic)
-                    .forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                    records.add(
-                            new PartitionRecord(r.topic(), r.partition(), r.offset(), r.value()));
-                }
-            }
-        }
-        return records;
-    }
-
-    private static void deleteBelow(String topic, int partition, long offset) throws Exception {
-        kafka.admin()
-                .deleteRecords(
-                        Map.of(
-                                new TopicPartition(topic, partition),
-                                RecordsToDelete.beforeOffset(offset)))
-                .all()
-                .get(30, TimeUnit.SECONDS);
+        return kafka.readAll(topic, readCommitted).stream()
+                .map(r -> new PartitionRecord(r.topic(), r.partition(), r.offset(), r.value()))
+                .toList();
     }
 
     /**

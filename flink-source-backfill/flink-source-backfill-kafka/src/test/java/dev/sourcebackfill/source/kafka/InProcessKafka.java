@@ -23,12 +23,18 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Time;
 
@@ -40,6 +46,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -229,6 +237,64 @@ public final class InProcessKafka implements AutoCloseable {
             p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         }
         return new KafkaProducer<>(p);
+    }
+
+    /**
+     * A producer for bulk loads that need no order guarantee beyond one partition's: leader
+     * acknowledgement, large batches.
+     */
+    public KafkaProducer<String, String> bulkProducer() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, "1");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
+        return new KafkaProducer<>(p);
+    }
+
+    /** Deletes each partition's records below its offset, as retention would. */
+    public void deleteRecordsBelow(String topic, Map<Integer, Long> belowByPartition)
+            throws Exception {
+        Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+        belowByPartition.forEach(
+                (p, offset) ->
+                        delete.put(
+                                new TopicPartition(topic, p),
+                                RecordsToDelete.beforeOffset(offset)));
+        admin.deleteRecords(delete).all().get(60, TimeUnit.SECONDS);
+    }
+
+    public void deleteRecordsBelow(String topic, int partition, long offset) throws Exception {
+        deleteRecordsBelow(topic, Map.of(partition, offset));
+    }
+
+    /**
+     * Every record the topic holds now, in offset order per partition, as a plain consumer with the
+     * given isolation level reads it from the earliest offsets to the end offsets.
+     */
+    public List<ConsumerRecord<String, String>> readAll(String topic, boolean readCommitted) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                readCommitted ? "read_committed" : "read_uncommitted");
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            consumer.partitionsFor(topic)
+                    .forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
     }
 
     private static int freePort() throws IOException {

@@ -40,7 +40,6 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 
-import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -498,10 +497,7 @@ class KafkaBackfillSourceITCase {
         kafka.createTopic(topic, 1, Map.of());
         produce(topic, 1, 0, 100);
         TopicPartition tp = new TopicPartition(topic, 0);
-        kafka.admin()
-                .deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(50)))
-                .all()
-                .get(30, TimeUnit.SECONDS);
+        kafka.deleteRecordsBelow(topic, 0, 50);
         Run run = new Run();
         BackfillSource<PartitionRecord> source =
                 builder(topic)
@@ -750,10 +746,7 @@ class KafkaBackfillSourceITCase {
                 .isLessThan(1_500);
         // retention takes the rest of the backfill's history before the job is restored
         TopicPartition tp = new TopicPartition(topic, 0);
-        kafka.admin()
-                .deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(1_500)))
-                .all()
-                .get(30, TimeUnit.SECONDS);
+        kafka.deleteRecordsBelow(topic, 0, 1_500);
         JobClient second = start(run, builder(topic).build(), 1, List.of(), 0, savepoint);
         assertThatThrownBy(() -> second.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(
@@ -1013,29 +1006,12 @@ class KafkaBackfillSourceITCase {
 
     /** What a plain consumer reads from the whole topic now. */
     private static Map<String, PartitionDigest> truth(String topic, boolean readCommitted) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                readCommitted ? "read_committed" : "read_uncommitted");
         Map<String, PartitionDigest> digests = new HashMap<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic)
-                    .forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                    digests.merge(
-                            r.topic() + "-" + r.partition(),
-                            PartitionDigest.empty().plus(r.offset(), r.value()),
-                            (a, b) -> a.plus(r.offset(), r.value()));
-                }
-            }
+        for (ConsumerRecord<String, String> r : kafka.readAll(topic, readCommitted)) {
+            digests.merge(
+                    r.topic() + "-" + r.partition(),
+                    PartitionDigest.empty().plus(r.offset(), r.value()),
+                    (a, b) -> a.plus(r.offset(), r.value()));
         }
         return digests;
     }
