@@ -88,7 +88,7 @@ start_tm() {
   jvm=$(echo "$params" | sed -n 1p); dyn=$(echo "$params" | sed -n 2p)
   FLINK_CONF_DIR="$work/conf" java $opens $jvm -Dlog.file="$work/log/$name.log" \
     -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -cp "$cp_lib" \
-    org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$work/conf" $dyn \
+    org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$work/conf" $dyn -D "taskmanager.resource-id=$name" \
     > "$work/log/$name.out" 2>&1 &
   echo $!
 }
@@ -141,8 +141,37 @@ metric_ids() { # the backfill metric ids of one source subtask and of the enumer
 }
 step "metric ids: $(metric_ids | tr '\n' ' ')"
 
+# The failures a job went through, as its exception history lists them (a rescale is none). A
+# killed TaskManager may cause more than one: a task redeployed to it before the JobManager knows it
+# is gone fails again. So each failure must come from the killed TaskManager (it ran there, or it
+# names its data or RPC port), and there must be one at least; with nothing killed, none.
+killed_ports=""
+kill_tm() { # pid, resource id: remembers its ports, then SIGKILL
+  killed_ports=$(rest "/taskmanagers" | json "' '.join(str(p) for t in d['taskmanagers'] if t['id']=='$2' for p in (t['dataPort'], t['path'].split(':')[-1].split('/')[0]))")
+  [ -n "$killed_ports" ] || { echo "[e2e] no TaskManager $2 to kill" >&2; exit 1; }
+  kill -9 "$1"
+}
+expect_failures() { # job, "none" or "killed", what
+  local verdict
+  verdict=$(rest "/jobs/$1/exceptions" | python3 -c '
+import json, sys
+entries = json.load(sys.stdin)["exceptionHistory"]["entries"]
+ports, expected = sys.argv[1].split(), sys.argv[2]
+def from_killed(e):
+    return any(e.get("endpoint", "").endswith(":" + p) or (":" + p) in e.get("stacktrace", "") for p in ports)
+if expected == "none":
+    print("ok 0" if not entries else "bad %d failures, expected none" % len(entries))
+else:
+    other = [e["exceptionName"] for e in entries if not from_killed(e)]
+    print("bad failures not from the killed TaskManager: %s" % other if other else ("ok %d" % len(entries) if entries else "bad no failure"))
+' "$killed_ports" "$2")
+  case "$verdict" in
+    ok*) step "$3: ${verdict#ok } failure(s), all from what was injected" ;;
+    *) echo "[e2e] FAILED: $3: ${verdict#bad }" >&2; rest "/jobs/$1/exceptions" >&2; exit 1 ;;
+  esac
+}
 step "killing TaskManager 1 with SIGKILL during backfill, starting a new one"
-kill -9 "$tm1"
+kill_tm "$tm1" taskmanager-1
 tm3=$(start_tm taskmanager-3); pids+=("$tm3")
 failure_seen() { rest "/jobs/$job" | json "'ok' if d['timestamps'].get('RESTARTING', 0) > 0 else exit(1)"; }
 wait_for "the job to notice the lost TaskManager" 120 failure_seen
@@ -160,6 +189,7 @@ for attempt in $(seq 1 20); do
 done
 [ -n "$savepoint" ] || { echo "[e2e] stop-with-savepoint failed" >&2; echo "$out" >&2; exit 1; }
 step "savepoint: $savepoint"
+expect_failures "$job" killed "the first job (one TaskManager killed)"
 
 tm4=$(start_tm taskmanager-4); pids+=("$tm4")
 wait_for "3 slots" 60 slots_at_least 3
@@ -169,6 +199,7 @@ job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
 job_finished() { rest "/jobs/$job" | json "'ok' if d['state']=='FINISHED' else (exit(2) if d['state'] in ('FAILED','CANCELED') else exit(1))"; }
 wait_for "the restored job to finish" 300 job_finished
 step "finished"
+expect_failures "$job" none "the restored job"
 
 step "checking the exactly-once output"
 check_output() {
@@ -213,6 +244,7 @@ wait_for "parallelism 3" 120 at_parallelism_3
 wait_for "backfill metrics at parallelism 3" 60 backfill_metric backfilledRecords
 step "adaptive: rescaled to 3 mid-backfill, splitsBackfilling=$(backfill_metric splitsBackfilling)"
 wait_for "the rescaled job to finish" 300 job_finished
+expect_failures "$job" none "the rescaled job"
 check_output "$work/out-adaptive"
 step "PASSED (adaptive scheduler): 8 partitions complete exactly once, no violation"
 
@@ -253,11 +285,12 @@ wait_for "backfill metrics" 60 backfill_metric backfilledRecords
 step "archive phase: reading the archive, backfilledRecords=$(backfill_metric backfilledRecords) splitsBackfilling=$(backfill_metric splitsBackfilling)"
 [ "$(backfill_metric splitsBackfilling)" -gt 0 ] || { echo "[e2e] the archive was read before the kill: make it larger" >&2; exit 1; }
 step "archive phase: killing TaskManager r1 with SIGKILL during the archive read, starting a new one"
-kill -9 "$tm1"
+kill_tm "$tm1" taskmanager-r1
 tm3=$(start_tm taskmanager-r3); pids+=("$tm3")
 wait_for "the job to notice the lost TaskManager" 120 failure_seen
 wait_for "the job to recover" 120 job_running
 wait_for "the archive check job to finish" 300 job_finished
+expect_failures "$job" killed "the archive check job (one TaskManager killed)"
 committed=$(find "$work/out-archive" -type f ! -name '.*' | sort)
 cat $committed > "$work/out-archive.txt"
 cat "$work/out-archive.txt"
