@@ -1,0 +1,53 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.table;
+
+import dev.sourcebackfill.source.BackfillSourceBuilder;
+import dev.sourcebackfill.source.OffsetGapPolicy;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+import java.time.Duration;
+
+/**
+ * The options of the {@code kafka-backfill} table connector that Flink's Kafka connector does not
+ * have, all under {@code backfill.}. The options both share ({@code topic}, {@code properties.*},
+ * {@code scan.startup.mode}, formats, ...) are Flink's own {@code KafkaConnectorOptions}, with the
+ * same names and meanings.
+ */
+@PublicEvolving
+public final class KafkaBackfillConnectorOptions {
+
+    private KafkaBackfillConnectorOptions() {}
+
+    public static final ConfigOption<OffsetGapPolicy> OFFSET_GAP_POLICY =
+            ConfigOptions.key("backfill.offset-gap-policy")
+                    .enumType(OffsetGapPolicy.class)
+                    .defaultValue(OffsetGapPolicy.FAIL)
+                    .withDescription(
+                            "What a partition's handover does when the live reader no longer has"
+                                    + " the next offset (retention deleted it): FAIL the job naming"
+                                    + " the partition and both offsets, or SKIP to the earliest"
+                                    + " offset with a warning and the skippedOffsets metric.");
+
+    public static final ConfigOption<Duration> POLL_TIMEOUT =
+            ConfigOptions.key("backfill.poll-timeout")
+                    .durationType()
+                    .defaultValue(BackfillSourceBuilder.DEFAULT_POLL_TIMEOUT)
+                    .withDescription("How long one poll of a Kafka consumer waits for records.");
+}

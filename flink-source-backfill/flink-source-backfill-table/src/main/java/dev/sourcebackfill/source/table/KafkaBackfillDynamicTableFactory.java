@@ -1,0 +1,134 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.table;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.connector.format.DecodingFormat;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.factories.DeserializationFormatFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.types.RowKind;
+
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * The {@code kafka-backfill} table connector: a Kafka table as Flink's Kafka SQL connector defines
+ * it (same option names and meanings), read by the backfill source, so that each partition's
+ * history is read first and the partition then goes on live, exactly once across the handover.
+ */
+@Internal
+public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourceFactory {
+
+    public static final String IDENTIFIER = "kafka-backfill";
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(KafkaConnectorOptions.PROPS_BOOTSTRAP_SERVERS);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(
+                FactoryUtil.FORMAT,
+                KafkaConnectorOptions.KEY_FORMAT,
+                KafkaConnectorOptions.KEY_FIELDS,
+                KafkaConnectorOptions.KEY_FIELDS_PREFIX,
+                KafkaConnectorOptions.VALUE_FORMAT,
+                KafkaConnectorOptions.VALUE_FIELDS_INCLUDE,
+                KafkaConnectorOptions.TOPIC,
+                KafkaConnectorOptions.TOPIC_PATTERN,
+                KafkaConnectorOptions.PROPS_GROUP_ID,
+                KafkaConnectorOptions.SCAN_STARTUP_MODE,
+                KafkaConnectorOptions.SCAN_STARTUP_SPECIFIC_OFFSETS,
+                KafkaConnectorOptions.SCAN_STARTUP_TIMESTAMP_MILLIS,
+                KafkaConnectorOptions.SCAN_BOUNDED_MODE,
+                KafkaConnectorOptions.SCAN_BOUNDED_SPECIFIC_OFFSETS,
+                KafkaConnectorOptions.SCAN_BOUNDED_TIMESTAMP_MILLIS,
+                KafkaConnectorOptions.SCAN_TOPIC_PARTITION_DISCOVERY,
+                KafkaConnectorOptions.SCAN_PARALLELISM,
+                KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY,
+                KafkaBackfillConnectorOptions.POLL_TIMEOUT);
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        Optional<DecodingFormat<DeserializationSchema<RowData>>> keyFormat =
+                helper.discoverOptionalDecodingFormat(
+                        DeserializationFormatFactory.class, KafkaConnectorOptions.KEY_FORMAT);
+        DecodingFormat<DeserializationSchema<RowData>> valueFormat =
+                helper.discoverOptionalDecodingFormat(
+                                DeserializationFormatFactory.class, FactoryUtil.FORMAT)
+                        .orElseGet(
+                                () ->
+                                        helper.discoverDecodingFormat(
+                                                DeserializationFormatFactory.class,
+                                                KafkaConnectorOptions.VALUE_FORMAT));
+        // the Kafka client's own settings pass through under properties.*
+        helper.validateExcept(KafkaTableOptions.PROPERTIES_PREFIX);
+        ReadableConfig options = helper.getOptions();
+        KafkaTableOptions.validateTopic(options);
+        keyFormat.ifPresent(f -> checkInsertOnly(f, KafkaConnectorOptions.KEY_FORMAT));
+        checkInsertOnly(valueFormat, FactoryUtil.FORMAT);
+        if (context.getPrimaryKeyIndexes().length > 0) {
+            throw new ValidationException(
+                    "The kafka-backfill connector reads an append-only table: a PRIMARY KEY is"
+                            + " not supported (Flink's upsert-kafka semantics are not implemented).");
+        }
+
+        Properties properties =
+                KafkaTableOptions.kafkaProperties(context.getCatalogTable().getOptions());
+        DataType physicalType = context.getPhysicalRowDataType();
+        int[] keyProjection = KafkaTableOptions.keyProjection(options, physicalType);
+        int[] valueProjection =
+                KafkaTableOptions.valueProjection(options, physicalType, keyProjection);
+        return new KafkaBackfillDynamicSource(
+                physicalType,
+                keyFormat.orElse(null),
+                valueFormat,
+                keyProjection,
+                valueProjection,
+                options.getOptional(KafkaConnectorOptions.KEY_FIELDS_PREFIX).orElse(null),
+                KafkaReadOptions.of(options, properties),
+                context.getObjectIdentifier().asSummaryString());
+    }
+
+    private static void checkInsertOnly(
+            DecodingFormat<DeserializationSchema<RowData>> format, ConfigOption<?> option) {
+        if (!format.getChangelogMode().containsOnly(RowKind.INSERT)) {
+            throw new ValidationException(
+                    String.format(
+                            "The format of '%s' produces a changelog (%s); the kafka-backfill"
+                                    + " connector reads insert-only formats.",
+                            option.key(), format.getChangelogMode()));
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.table;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.Collector;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a Kafka record into the table's rows: the key format's fields and the value format's fields
+ * at their places in the physical row, then the metadata columns the query reads. A record whose
+ * value the format maps to nothing (a tombstone, a row the format skips) gives no row.
+ */
+@Internal
+final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema<RowData> {
+
+    private static final long serialVersionUID = 1L;
+
+    @Nullable private final DeserializationSchema<RowData> keyFormat;
+    private final DeserializationSchema<RowData> valueFormat;
+
+    /** For each field the key format produces, its place in the physical row. */
+    private final int[] keyProjection;
+
+    /** For each field the value format produces, its place in the physical row. */
+    private final int[] valueProjection;
+
+    private final int physicalArity;
+    private final ReadableMetadata[] metadata;
+    private final TypeInformation<RowData> producedType;
+
+    RowDataKafkaDeserializer(
+            @Nullable DeserializationSchema<RowData> keyFormat,
+            DeserializationSchema<RowData> valueFormat,
+            int[] keyProjection,
+            int[] valueProjection,
+            int physicalArity,
+            List<ReadableMetadata> metadata,
+            TypeInformation<RowData> producedType) {
+        this.keyFormat = keyFormat;
+        this.valueFormat = valueFormat;
+        this.keyProjection = keyProjection;
+        this.valueProjection = valueProjection;
+        this.physicalArity = physicalArity;
+        this.metadata = metadata.toArray(new ReadableMetadata[0]);
+        this.producedType = producedType;
+    }
+
+    @Override
+    public void open(DeserializationSchema.InitializationContext context) throws Exception {
+        if (keyFormat != null) {
+            keyFormat.open(context);
+        }
+        valueFormat.open(context);
+    }
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RowData> out)
+            throws IOException {
+        if (record.value() == null) {
+            return; // a tombstone: no row in an append-only table
+        }
+        RowData key = null;
+        if (keyFormat != null && record.key() != null) {
+            key = keyFormat.deserialize(record.key());
+        }
+        List<RowData> values = new ArrayList<>(1);
+        valueFormat.deserialize(record.value(), new ListCollector(values));
+        for (RowData value : values) {
+            out.collect(join(key, value, record));
+        }
+    }
+
+    private RowData join(@Nullable RowData key, RowData value, ConsumerRecord<?, ?> record) {
+        GenericRowData row =
+                new GenericRowData(value.getRowKind(), physicalArity + metadata.length);
+        GenericRowData keyRow = (GenericRowData) key;
+        GenericRowData valueRow = (GenericRowData) value;
+        for (int i = 0; i < keyProjection.length; i++) {
+            row.setField(keyProjection[i], keyRow == null ? null : keyRow.getField(i));
+        }
+        for (int i = 0; i < valueProjection.length; i++) {
+            row.setField(valueProjection[i], valueRow.getField(i));
+        }
+        for (int i = 0; i < metadata.length; i++) {
+            row.setField(physicalArity + i, metadata[i].read(record));
+        }
+        return row;
+    }
+
+    @Override
+    public TypeInformation<RowData> getProducedType() {
+        return producedType;
+    }
+
+    /** Collects a format's rows. */
+    private static final class ListCollector implements Collector<RowData> {
+        private final List<RowData> rows;
+
+        ListCollector(List<RowData> rows) {
+            this.rows = rows;
+        }
+
+        @Override
+        public void collect(RowData row) {
+            if (row != null) {
+                rows.add(row);
+            }
+        }
+
+        @Override
+        public void close() {}
+    }
+}

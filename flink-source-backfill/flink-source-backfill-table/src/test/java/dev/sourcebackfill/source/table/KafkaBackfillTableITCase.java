@@ -1,0 +1,382 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.table;
+
+import dev.sourcebackfill.source.kafka.FailOnce;
+import dev.sourcebackfill.source.kafka.InProcessKafka;
+import dev.sourcebackfill.source.kafka.KafkaExactlyOnceChecker;
+import dev.sourcebackfill.source.kafka.PartitionDigest;
+import dev.sourcebackfill.source.kafka.PartitionRecord;
+import dev.sourcebackfill.source.testutils.RestartCounter;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The {@code kafka-backfill} table connector planned by Flink's planner against an in-process
+ * broker: history and live records through SQL, exactly once per partition across a failure at the
+ * handover; every metadata column; key and value formats; option errors at planning time.
+ */
+class KafkaBackfillTableITCase {
+
+    private static final RestartCounter RESTARTS = new RestartCounter();
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(RESTARTS.addTo(new Configuration()))
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
+
+    private static InProcessKafka kafka;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = InProcessKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() throws Exception {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    /**
+     * 3 partitions of history, then live records while the job runs, read through a SQL table with
+     * its partition and offset as metadata columns, a failure at partition 0's first live record:
+     * per partition, every record once and in order, as the topic holds them.
+     */
+    @Test
+    void historyThenLiveThroughSqlExactlyOnceWithAFailureAtTheHandover() throws Exception {
+        String topic = "sql-" + UUID.randomUUID();
+        kafka.createTopic(topic, 3, Map.of());
+        produce(topic, 3, 0, 1_000);
+
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        env.enableCheckpointing(200);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.executeSql(
+                "CREATE TABLE orders (\n"
+                        + "  id BIGINT,\n"
+                        + "  payload STRING,\n"
+                        + "  `topic` STRING METADATA VIRTUAL,\n"
+                        + "  `partition` INT METADATA VIRTUAL,\n"
+                        + "  `offset` BIGINT METADATA VIRTUAL\n"
+                        + ") WITH (\n"
+                        + "  'connector' = 'kafka-backfill',\n"
+                        + "  'topic' = '"
+                        + topic
+                        + "',\n"
+                        + "  'properties.bootstrap.servers' = '"
+                        + kafka.bootstrapServers()
+                        + "',\n"
+                        + "  'scan.startup.mode' = 'earliest-offset',\n"
+                        + "  'backfill.poll-timeout' = '20 ms',\n"
+                        + "  'format' = 'json'\n"
+                        + ")");
+        String run = UUID.randomUUID().toString();
+        tEnv.toDataStream(tEnv.sqlQuery("SELECT * FROM orders"))
+                .map(KafkaBackfillTableITCase::partitionRecord)
+                .returns(TypeInformation.of(PartitionRecord.class))
+                .map(FailOnce.atOffset(run, topic + "-0", 1_000))
+                .keyBy(PartitionRecord::partitionKey)
+                .process(new KafkaExactlyOnceChecker(run))
+                .sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync("sql " + run);
+
+        awaitCount(run, topic + "-1", 1_000);
+        produce(topic, 3, 1_000, 1_500); // live
+        Map<String, PartitionDigest> truth = truth(topic);
+        awaitDigests(run, truth);
+        job.cancel().get(30, TimeUnit.SECONDS);
+
+        assertThat(KafkaExactlyOnceChecker.violations(run)).isEmpty();
+        assertThat(FailOnce.firedAtOffset(run, topic + "-0", 1_000)).isTrue();
+        assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
+    }
+
+    /** Every metadata column of Flink's Kafka connector, read by a bounded query. */
+    @Test
+    void everyMetadataColumn() throws Exception {
+        String topic = "metadata-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        long timestamp = 1_700_000_000_000L;
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            ProducerRecord<String, String> record =
+                    new ProducerRecord<>(topic, 0, timestamp, "k", "{\"id\":7,\"payload\":\"x\"}");
+            record.headers().add(new RecordHeader("trace", "abc".getBytes(StandardCharsets.UTF_8)));
+            producer.send(record).get();
+        }
+        TableEnvironment tEnv = boundedTables();
+        tEnv.executeSql(
+                ddl(
+                        "meta",
+                        "id BIGINT, payload STRING,"
+                                + " `topic` STRING METADATA VIRTUAL,"
+                                + " `partition` INT METADATA VIRTUAL,"
+                                + " `offset` BIGINT METADATA VIRTUAL,"
+                                + " `timestamp` TIMESTAMP_LTZ(3) METADATA,"
+                                + " `timestamp-type` STRING METADATA VIRTUAL,"
+                                + " `headers` MAP<STRING, BYTES> METADATA VIRTUAL,"
+                                + " `leader-epoch` INT METADATA VIRTUAL",
+                        topic,
+                        "'format' = 'json'"));
+        List<Row> rows =
+                collect(
+                        tEnv,
+                        "SELECT id, payload, `topic`, `partition`, `offset`, `timestamp`,"
+                                + " `timestamp-type`, `headers`['trace'], `leader-epoch` FROM meta");
+
+        assertThat(rows).hasSize(1);
+        Row row = rows.get(0);
+        assertThat(row.getField(0)).isEqualTo(7L);
+        assertThat(row.getField(1)).isEqualTo("x");
+        assertThat(row.getField(2)).isEqualTo(topic);
+        assertThat(row.getField(3)).isEqualTo(0);
+        assertThat(row.getField(4)).isEqualTo(0L);
+        assertThat(row.getField(5)).isEqualTo(Instant.ofEpochMilli(timestamp));
+        assertThat(row.getField(6)).isEqualTo("CreateTime");
+        assertThat((byte[]) row.getField(7)).isEqualTo("abc".getBytes(StandardCharsets.UTF_8));
+        assertThat(row.getField(8)).isEqualTo(0);
+    }
+
+    /** A key format with a prefix, the value format without the key's columns. */
+    @Test
+    void keyAndValueFormats() throws Exception {
+        String topic = "keys-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(
+                        new ProducerRecord<>(
+                                topic,
+                                i % 2,
+                                "{\"user\":\"u" + i + "\"}",
+                                "{\"amount\":" + i + "}"));
+            }
+        }
+        TableEnvironment tEnv = boundedTables();
+        tEnv.executeSql(
+                ddl(
+                        "keyed",
+                        "k_user STRING, amount INT",
+                        topic,
+                        "'key.format' = 'json', 'key.fields' = 'k_user',"
+                                + " 'key.fields-prefix' = 'k_',"
+                                + " 'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY'"));
+        List<String> rows = new ArrayList<>();
+        for (Row row : collect(tEnv, "SELECT k_user, amount FROM keyed")) {
+            rows.add(row.getField(0) + "=" + row.getField(1));
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            expected.add("u" + i + "=" + i);
+        }
+        assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /** Wrong options fail when the query is planned, naming the option. */
+    @Test
+    void optionErrorsFailAtPlanningNamingTheOption() throws Exception {
+        String topic = "errors-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        assertPlanningFails(
+                ddl("t1", "v STRING", topic, "'format' = 'raw', 'scan.startup.modes' = 'x'"),
+                "scan.startup.modes");
+        assertPlanningFails(
+                "CREATE TABLE t2 (v STRING) WITH ('connector' = 'kafka-backfill', 'topic' = '"
+                        + topic
+                        + "', 'format' = 'raw')",
+                "properties.bootstrap.servers");
+        assertPlanningFails(
+                ddl("t3", "v STRING", topic, "'format' = 'raw', 'topic-pattern' = 'x.*'"),
+                "topic-pattern");
+        assertPlanningFails(
+                ddl(
+                        "t4",
+                        "v STRING",
+                        topic,
+                        "'format' = 'raw', 'scan.startup.mode' = 'specific-offsets',"
+                                + " 'scan.startup.specific-offsets' = 'partition:0;offset:1'"),
+                "scan.startup.specific-offsets");
+        assertPlanningFails(
+                ddl("t5", "v STRING", topic, "'format' = 'raw', 'scan.startup.mode' = 'timestamp'"),
+                "scan.startup.timestamp-millis");
+        assertPlanningFails(
+                ddl(
+                        "t6",
+                        "v STRING",
+                        topic,
+                        "'format' = 'raw', 'backfill.offset-gap-policy' = 'x'"),
+                "backfill.offset-gap-policy");
+        assertPlanningFails(
+                ddl("t7", "v STRING", topic, "'format' = 'raw', 'key.fields' = 'v'"), "key.format");
+        assertPlanningFails(ddl("t8", "v STRING", topic, "'format' = 'nope'"), "nope");
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static void assertPlanningFails(String ddl, String named) {
+        TableEnvironment tEnv = boundedTables();
+        tEnv.executeSql(ddl);
+        String table = ddl.substring("CREATE TABLE ".length(), ddl.indexOf(' ', 13));
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM " + table))
+                .satisfies(
+                        e ->
+                                assertThat(
+                                                ExceptionUtils.findThrowable(
+                                                                e, ValidationException.class)
+                                                        .map(ExceptionUtils::stringifyException))
+                                        .as("a ValidationException naming %s", named)
+                                        .hasValueSatisfying(m -> assertThat(m).contains(named)));
+    }
+
+    private static TableEnvironment boundedTables() {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        tEnv.getConfig().set("parallelism.default", "2");
+        tEnv.getConfig().set("restart-strategy.type", "none");
+        return tEnv;
+    }
+
+    /** A bounded table over the topic from its earliest offsets to its end at the start. */
+    private static String ddl(String table, String columns, String topic, String formats) {
+        return "CREATE TABLE "
+                + table
+                + " ("
+                + columns
+                + ") WITH ('connector' = 'kafka-backfill', 'topic' = '"
+                + topic
+                + "', 'properties.bootstrap.servers' = '"
+                + kafka.bootstrapServers()
+                + "', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', "
+                + formats
+                + ")";
+    }
+
+    private static List<Row> collect(TableEnvironment tEnv, String query) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql(query).collect()) {
+            it.forEachRemaining(rows::add);
+        }
+        return rows;
+    }
+
+    /** JSON values {"id":o,"payload":"p-o"} for offsets [from, to) of every partition. */
+    private static void produce(String topic, int partitions, int from, int to) throws Exception {
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int p = 0; p < partitions; p++) {
+                for (int o = from; o < to; o++) {
+                    producer.send(new ProducerRecord<>(topic, p, "k", json(o)));
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    private static String json(long id) {
+        return "{\"id\":" + id + ",\"payload\":\"p-" + id + "\"}";
+    }
+
+    /** A SQL row as the checker's record: the JSON it was read from, rebuilt from its columns. */
+    private static PartitionRecord partitionRecord(Row row) {
+        long id = (Long) row.getFieldAs("id");
+        assertThat((String) row.getFieldAs("payload")).isEqualTo("p-" + id);
+        return new PartitionRecord(
+                row.getFieldAs("topic"),
+                row.<Integer>getFieldAs("partition"),
+                row.<Long>getFieldAs("offset"),
+                json(id));
+    }
+
+    private static Map<String, PartitionDigest> truth(String topic) {
+        Map<String, PartitionDigest> digests = new TreeMap<>();
+        for (ConsumerRecord<String, String> r : kafka.readAll(topic, false)) {
+            digests.merge(
+                    r.topic() + "-" + r.partition(),
+                    PartitionDigest.empty().plus(r.offset(), r.value()),
+                    (a, b) -> a.plus(r.offset(), r.value()));
+        }
+        return digests;
+    }
+
+    private static void awaitCount(String run, String partition, long count)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (KafkaExactlyOnceChecker.digests(run)
+                        .getOrDefault(partition, PartitionDigest.empty())
+                        .count()
+                < count) {
+            assertThat(System.nanoTime())
+                    .as("%s records of %s", count, partition)
+                    .isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    private static void awaitDigests(String run, Map<String, PartitionDigest> expected)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!KafkaExactlyOnceChecker.digests(run).equals(expected)) {
+            if (System.nanoTime() > deadline) {
+                assertThat(KafkaExactlyOnceChecker.digests(run)).isEqualTo(expected);
+            }
+            Thread.sleep(50);
+        }
+    }
+}
