@@ -50,6 +50,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -149,6 +151,94 @@ class KafkaBackfillTableITCase {
         assertThat(KafkaExactlyOnceChecker.violations(run)).isEmpty();
         assertThat(FailOnce.firedAtOffset(run, topic + "-0", 1_000)).isTrue();
         assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
+    }
+
+    /**
+     * {@code WATERMARK FOR} in the DDL: a tumbling-window count per partition over history and live
+     * records, read as they arrive, equals the same query run as a batch over the same records
+     * afterwards (the windows that the last records' watermark closed).
+     */
+    @Test
+    void aWindowedAggregateOverHistoryAndLiveEqualsTheSameQueryAsABatch() throws Exception {
+        String topic = "windows-" + UUID.randomUUID();
+        kafka.createTopic(topic, 3, Map.of());
+        long base = 1_700_000_000_000L;
+        produceTimed(topic, 0, 3_000, base); // history
+        String columns =
+                "id BIGINT, ts_ms BIGINT, ts AS TO_TIMESTAMP_LTZ(ts_ms, 3),"
+                        + " `partition` INT METADATA VIRTUAL,"
+                        + " WATERMARK FOR ts AS ts - INTERVAL '1' SECOND";
+        String query =
+                "SELECT `partition`, window_start, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE w,"
+                        + " DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY `partition`,"
+                        + " window_start, window_end";
+        // the last records (id 5,000) stand at base + 500 s: windows before base + 490 s close
+        long closed = base + 490_000;
+
+        TableEnvironment streaming = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        streaming.getConfig().set("parallelism.default", "2");
+        streaming.getConfig().set("table.local-time-zone", "UTC");
+        streaming.getConfig().set("restart-strategy.type", "none");
+        streaming.getConfig().set("execution.checkpointing.interval", "200 ms");
+        streaming.executeSql(
+                "CREATE TABLE w ("
+                        + columns
+                        + ") WITH ('connector' = 'kafka-backfill', 'topic' = '"
+                        + topic
+                        + "', 'properties.bootstrap.servers' = '"
+                        + kafka.bootstrapServers()
+                        + "', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json',"
+                        + " 'backfill.poll-timeout' = '20 ms')");
+        List<String> live = new ArrayList<>();
+        try (CloseableIterator<Row> it = streaming.executeSql(query).collect()) {
+            produceTimed(topic, 3_000, 5_001, base); // live, while the query runs
+            // 3 partitions x 49 closed windows of 100 records each
+            while (live.size() < 3 * 49) {
+                Row row = it.next();
+                if (windowStart(row) < closed) {
+                    live.add(windowRow(row));
+                }
+            }
+        }
+
+        TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        batch.getConfig().set("parallelism.default", "2");
+        batch.getConfig().set("table.local-time-zone", "UTC");
+        batch.executeSql(ddl("w", columns, topic, "'format' = 'json'"));
+        List<String> expected = new ArrayList<>();
+        for (Row row : collect(batch, query)) {
+            if (windowStart(row) < closed) {
+                expected.add(windowRow(row));
+            }
+        }
+        assertThat(expected).hasSize(3 * 49);
+        assertThat(live).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    private static String windowRow(Row row) {
+        return row.getField(0) + "@" + windowStart(row) + "=" + row.getField(2);
+    }
+
+    /** A window's start in epoch milliseconds (the session time zone is UTC). */
+    private static long windowStart(Row row) {
+        return row.<LocalDateTime>getFieldAs("window_start")
+                .toInstant(ZoneOffset.UTC)
+                .toEpochMilli();
+    }
+
+    /** Records [from, to) in every partition, record i at base + i * 100 ms. */
+    private static void produceTimed(String topic, int from, int to, long base) throws Exception {
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int p = 0; p < 3; p++) {
+                for (int i = from; i < to; i++) {
+                    long ts = base + i * 100L;
+                    producer.send(
+                            new ProducerRecord<>(
+                                    topic, p, "k", "{\"id\":" + i + ",\"ts_ms\":" + ts + "}"));
+                }
+            }
+            producer.flush();
+        }
     }
 
     /** Every metadata column of Flink's Kafka connector, read by a bounded query. */
