@@ -116,31 +116,8 @@ backfill_metric() { # sum of a source metric over its subtasks
   rest "/jobs/$job/vertices/$vid/subtasks/metrics?get=$name&agg=sum" | json "int(d[0]['sum'])"
 }
 
-step "starting a JobManager and two TaskManagers on 127.0.0.1 (REST port $rest_port)"
-start_jm
-tm1=$(start_tm taskmanager-1); pids+=("$tm1")
-tm2=$(start_tm taskmanager-2); pids+=("$tm2")
-# one slot each, so that the job's two subtasks run on both and the kill hits one of them
-wait_for "2 slots" 60 slots_at_least 2
-
-epoch=$(( $(date +%s) * 1000 ))
-args=(--output "file://$work/out" --epoch "$epoch" --partitions 8 --history 400000 --rate 2000 --live-records 70000 --max-rate-per-subtask 20000)
-step "submitting the job with flink run at parallelism 2"
-submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.ExactlyOnceCheckJob "$jar" "${args[@]}")
-job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
-[ -n "$job" ] || { echo "$submit_out"; exit 1; }
-wait_for "the job to run" 60 job_running
-wait_for "backfill metrics" 60 backfill_metric backfilledRecords
-step "metrics: backfilledRecords=$(backfill_metric backfilledRecords) splitsBackfilling=$(backfill_metric splitsBackfilling) splitsFinished=$(backfill_metric splitsFinished)"
-[ "$(backfill_metric splitsBackfilling)" -gt 0 ] || { echo "[e2e] not backfilling any more: make --history larger" >&2; exit 1; }
-metric_ids() { # the backfill metric ids of one source subtask and of the enumerator, as REST shows them
-  local vid
-  vid=$(rest "/jobs/$job" | json "[v['id'] for v in d['vertices'] if 'datagen-log' in v['name']][0]")
-  rest "/jobs/$job/vertices/$vid/metrics" | json "' '.join(sorted(m['id'] for m in d if m['id'].startswith('0.') and '.backfill.' in m['id'] and ('partition-0.' in m['id'] or '.split.' not in m['id'])))"
-  rest "/jobs/$job/vertices/$vid/jm-operator-metrics" 2>/dev/null | json "' '.join(sorted(m['id'] for m in d if 'backfill' in m['id']))" || echo "(no jm-operator-metrics endpoint)"
-}
-step "metric ids: $(metric_ids | tr '\n' ' ')"
-
+failure_seen() { rest "/jobs/$job" | json "'ok' if d['timestamps'].get('RESTARTING', 0) > 0 else exit(1)"; }
+job_finished() { rest "/jobs/$job" | json "'ok' if d['state']=='FINISHED' else (exit(2) if d['state'] in ('FAILED','CANCELED') else exit(1))"; }
 # The failures a job went through, as its exception history lists them (a rescale is none). A
 # killed TaskManager may cause more than one: a task redeployed to it before the JobManager knows it
 # is gone fails again. So each failure must come from the killed TaskManager (it ran there, or it
@@ -170,10 +147,38 @@ else:
     *) echo "[e2e] FAILED: $3: ${verdict#bad }" >&2; rest "/jobs/$1/exceptions" >&2; exit 1 ;;
   esac
 }
+
+broker_ready() { grep -q 'BROKER READY' "$work/log/broker.out"; }
+# E2E_ONLY=sql runs the SQL phase alone
+if [ "${E2E_ONLY:-}" != sql ]; then
+step "starting a JobManager and two TaskManagers on 127.0.0.1 (REST port $rest_port)"
+start_jm
+tm1=$(start_tm taskmanager-1); pids+=("$tm1")
+tm2=$(start_tm taskmanager-2); pids+=("$tm2")
+# one slot each, so that the job's two subtasks run on both and the kill hits one of them
+wait_for "2 slots" 60 slots_at_least 2
+
+epoch=$(( $(date +%s) * 1000 ))
+args=(--output "file://$work/out" --epoch "$epoch" --partitions 8 --history 400000 --rate 2000 --live-records 70000 --max-rate-per-subtask 20000)
+step "submitting the job with flink run at parallelism 2"
+submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.ExactlyOnceCheckJob "$jar" "${args[@]}")
+job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
+[ -n "$job" ] || { echo "$submit_out"; exit 1; }
+wait_for "the job to run" 60 job_running
+wait_for "backfill metrics" 60 backfill_metric backfilledRecords
+step "metrics: backfilledRecords=$(backfill_metric backfilledRecords) splitsBackfilling=$(backfill_metric splitsBackfilling) splitsFinished=$(backfill_metric splitsFinished)"
+[ "$(backfill_metric splitsBackfilling)" -gt 0 ] || { echo "[e2e] not backfilling any more: make --history larger" >&2; exit 1; }
+metric_ids() { # the backfill metric ids of one source subtask and of the enumerator, as REST shows them
+  local vid
+  vid=$(rest "/jobs/$job" | json "[v['id'] for v in d['vertices'] if 'datagen-log' in v['name']][0]")
+  rest "/jobs/$job/vertices/$vid/metrics" | json "' '.join(sorted(m['id'] for m in d if m['id'].startswith('0.') and '.backfill.' in m['id'] and ('partition-0.' in m['id'] or '.split.' not in m['id'])))"
+  rest "/jobs/$job/vertices/$vid/jm-operator-metrics" 2>/dev/null | json "' '.join(sorted(m['id'] for m in d if 'backfill' in m['id']))" || echo "(no jm-operator-metrics endpoint)"
+}
+step "metric ids: $(metric_ids | tr '\n' ' ')"
+
 step "killing TaskManager 1 with SIGKILL during backfill, starting a new one"
 kill_tm "$tm1" taskmanager-1
 tm3=$(start_tm taskmanager-3); pids+=("$tm3")
-failure_seen() { rest "/jobs/$job" | json "'ok' if d['timestamps'].get('RESTARTING', 0) > 0 else exit(1)"; }
 wait_for "the job to notice the lost TaskManager" 120 failure_seen
 wait_for "the job to recover" 120 job_running
 step "recovered; metrics: backfilledRecords=$(backfill_metric backfilledRecords) splitsBackfilling=$(backfill_metric splitsBackfilling)"
@@ -196,7 +201,6 @@ wait_for "3 slots" 60 slots_at_least 3
 step "resubmitting from the savepoint at parallelism 3"
 submit_out=$(flink run -d -s "$savepoint" -p 3 -c dev.sourcebackfill.examples.ExactlyOnceCheckJob "$jar" "${args[@]}")
 job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
-job_finished() { rest "/jobs/$job" | json "'ok' if d['state']=='FINISHED' else (exit(2) if d['state'] in ('FAILED','CANCELED') else exit(1))"; }
 wait_for "the restored job to finish" 300 job_finished
 step "finished"
 expect_failures "$job" none "the restored job"
@@ -258,7 +262,6 @@ java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog
   -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
   dev.sourcebackfill.source.kafka.InProcessKafka orders 100000 > "$work/log/broker.out" 2>&1 &
 pids+=($!)
-broker_ready() { grep -q 'BROKER READY' "$work/log/broker.out"; }
 wait_for "the broker and its 4 x 100000 records" 180 broker_ready
 bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
 # the archive a Kafka-to-files sink would have written: partition p holds offsets [0, archived[p])
@@ -302,3 +305,67 @@ if [ "$(grep -c '^VIOLATION' "$work/out-archive.txt" || true)" -ne 0 ] || [ "$(g
   echo "[e2e] FAILED (archive phase): expected exactly these lines and no VIOLATION:" >&2; echo "$expected" >&2; exit 1
 fi
 step "PASSED (archive phase): 4 partitions complete exactly once, the archived offsets read from the archive, a TaskManager killed during the archive read"
+fi
+
+step "SQL phase: Flink's SQL client runs examples/sql/kafka-backfill.sql with the SQL jar on a standalone cluster"
+cleanup; pids=()
+(cd "$repo" && mvn -q -B -ntp -pl flink-source-backfill/flink-sql-source-backfill -am -DskipTests package)
+sql_jar=$(ls "$repo"/flink-source-backfill/flink-sql-source-backfill/target/flink-sql-source-backfill-*.jar | grep -v '/original-')
+# the table jars a distribution's lib/ has, and the SQL client with its gateway
+(cd "$repo" && mvn -q -B -ntp -f examples/e2e/sql-client/pom.xml dependency:copy-dependencies \
+    -DincludeScope=runtime -DoutputDirectory="$work/sql-lib")
+cp_lib="$work/lib/*:$work/sql-lib/*"
+write_config default
+start_jm
+tm1=$(start_tm taskmanager-s1); pids+=("$tm1")
+tm2=$(start_tm taskmanager-s2); pids+=("$tm2")
+rm -f "$work/live.trigger" "$work/log/broker.out"
+java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/broker-sql.log" \
+  -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
+  dev.sourcebackfill.source.kafka.InProcessKafka orders 60000 20000 "$work/live.trigger" > "$work/log/broker.out" 2>&1 &
+pids+=($!)
+wait_for "the broker and its 4 x 60000 records of history" 180 broker_ready
+bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
+wait_for "2 slots" 60 slots_at_least 2
+sed -e "s|\${BOOTSTRAP_SERVERS}|$bootstrap|" \
+    -e "s|\${BOUNDED_OFFSETS}|partition:0,offset:80000;partition:1,offset:80000;partition:2,offset:80000;partition:3,offset:80000|" \
+    -e "s|\${OUTPUT}|file://$work/out-sql|" "$repo/examples/sql/kafka-backfill.sql" > "$work/job.sql"
+FLINK_CONF_DIR="$work/conf" java $opens -Dlog.file="$work/log/sql-client.log" \
+  -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -cp "$cp_lib" \
+  org.apache.flink.table.client.SqlClient --jar "$sql_jar" -f "$work/job.sql" > "$work/log/sql-client.out" 2>&1 \
+  || { cat "$work/log/sql-client.out" >&2; exit 1; }
+job=$(grep -o 'Job ID: [0-9a-f]\{32\}' "$work/log/sql-client.out" | awk '{print $3}' | tail -1)
+[ -n "$job" ] || { echo "[e2e] the SQL client submitted no job:" >&2; cat "$work/log/sql-client.out" >&2; exit 1; }
+step "SQL phase: INSERT submitted as job $job"
+source_vertex=orders
+wait_for "the job to run" 60 job_running
+wait_for "backfill metrics" 60 backfill_metric backfilledRecords
+step "SQL phase: reading history, backfilledRecords=$(backfill_metric backfilledRecords); writing the live records now"
+touch "$work/live.trigger"
+wait_for "the SQL job to finish" 300 job_finished
+expect_failures "$job" none "the SQL job"
+python3 - "$work/out-sql" <<'PY' || exit 1
+import json, os, sys
+seen = {}
+for root, _, files in os.walk(sys.argv[1]):
+    for name in files:
+        if name.startswith('.'):
+            continue  # in progress, not committed
+        with open(os.path.join(root, name)) as f:
+            for line in f:
+                r = json.loads(line)
+                seen.setdefault(r['partition'], []).append((r['offset'], r['value']))
+bad = []
+for p in range(4):
+    rows = sorted(seen.get(p, []))
+    offsets = [o for o, _ in rows]
+    if offsets != list(range(80000)):
+        bad.append('partition %d: %d rows, %d distinct offsets, expected 0..79999 once each' % (p, len(offsets), len(set(offsets))))
+    if any(v != 'v%d' % o for o, v in rows):
+        bad.append('partition %d: a value does not match its offset' % p)
+    print('SQL partition %d: %d rows' % (p, len(rows)))
+if bad:
+    print('[e2e] FAILED (SQL phase): ' + '; '.join(bad), file=sys.stderr)
+    sys.exit(1)
+PY
+step "PASSED (SQL phase): 4 partitions of 60000 history and 20000 live records each, delivered once each through the SQL client's INSERT into files"

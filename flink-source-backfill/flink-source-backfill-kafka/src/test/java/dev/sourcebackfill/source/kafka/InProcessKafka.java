@@ -154,9 +154,16 @@ public final class InProcessKafka implements AutoCloseable {
      * For trying the Kafka example by hand: starts a broker, writes {@code args[1]} records into
      * each of 4 partitions of topic {@code args[0]}, prints the address and runs until killed.
      */
+    /**
+     * A broker as a local process: {@code [topic [history [live trigger]]]} creates the topic with
+     * 4 partitions and {@code history} records per partition (values {@code v<i>}), prints {@code
+     * BROKER READY <bootstrap servers>}; given {@code live} and a trigger file, it writes {@code
+     * live} more records per partition once that file exists, then prints {@code LIVE WRITTEN}.
+     */
     public static void main(String[] args) throws Exception {
         String topic = args.length > 0 ? args[0] : "orders";
         int perPartition = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+        int live = args.length > 3 ? Integer.parseInt(args[2]) : 0;
         InProcessKafka kafka = start();
         kafka.createTopic(topic, 4, Map.of());
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
@@ -167,6 +174,20 @@ public final class InProcessKafka implements AutoCloseable {
             }
         }
         System.out.println("BROKER READY " + kafka.bootstrapServers() + " topic " + topic);
+        if (live > 0) {
+            Path trigger = Path.of(args[3]);
+            while (!Files.exists(trigger)) {
+                Thread.sleep(100);
+            }
+            try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+                for (int i = perPartition; i < perPartition + live; i++) {
+                    for (int p = 0; p < 4; p++) {
+                        producer.send(new ProducerRecord<>(topic, p, "k" + i, "v" + i));
+                    }
+                }
+            }
+            System.out.println("LIVE WRITTEN " + live + " records per partition");
+        }
         Thread.currentThread().join();
     }
 
