@@ -58,6 +58,7 @@ public class BackfillSource<T>
     private final Duration pollTimeout;
     private final BackfillListener listener;
     private final OffsetGapPolicy gapPolicy;
+    private final RecordOrigin.Marker<T> originMarker;
 
     BackfillSource(
             BackfillLog<T> log,
@@ -65,7 +66,9 @@ public class BackfillSource<T>
             Duration splitDiscoveryInterval,
             Duration pollTimeout,
             BackfillListener listener,
-            OffsetGapPolicy gapPolicy) {
+            OffsetGapPolicy gapPolicy,
+            RecordOrigin.Marker<T> originMarker) {
+        this.originMarker = originMarker;
         this.listener = listener;
         this.gapPolicy = gapPolicy;
         this.log = log;
@@ -92,7 +95,8 @@ public class BackfillSource<T>
                 readerContext,
                 pollTimeout,
                 listener,
-                gapPolicy);
+                gapPolicy,
+                originMarker);
     }
 
     @Override

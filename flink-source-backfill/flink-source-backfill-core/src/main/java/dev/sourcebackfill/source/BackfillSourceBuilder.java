@@ -39,6 +39,8 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  *       before it looks at read positions again</td></tr>
  *   <tr><td>{@link #setListener}</td><td>none</td><td>told of transitions and forward mode,
  *       for progress output</td></tr>
+ *   <tr><td>{@link #setRecordOriginMarker}</td><td>none</td><td>writes each record's origin
+ *       (backfill or live) into it</td></tr>
  * </table>
  */
 @PublicEvolving
@@ -56,6 +58,7 @@ public final class BackfillSourceBuilder<T> {
     private Duration pollTimeout = DEFAULT_POLL_TIMEOUT;
     private BackfillListener listener = BackfillListener.NO_OP;
     private OffsetGapPolicy gapPolicy = OffsetGapPolicy.FAIL;
+    private RecordOrigin.Marker<T> originMarker = RecordOrigin.Marker.none();
 
     BackfillSourceBuilder() {}
 
@@ -101,15 +104,35 @@ public final class BackfillSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * Marks each record with where it was read (the split's backfill or its live upstream) as the
+     * source emits it, e.g. to fill a column; by default records are emitted as they are.
+     */
+    public BackfillSourceBuilder<T> setRecordOriginMarker(RecordOrigin.Marker<T> originMarker) {
+        this.originMarker = originMarker;
+        return this;
+    }
+
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         sanityCheck();
         return new BackfillSource<>(
-                log, boundedness, splitDiscoveryInterval, pollTimeout, listener, gapPolicy);
+                log,
+                boundedness,
+                splitDiscoveryInterval,
+                pollTimeout,
+                listener,
+                gapPolicy,
+                originMarker);
     }
 
     private void sanityCheck() {
         checkOption(log != null, "log", "setLog", "is not set");
+        checkOption(
+                originMarker != null,
+                "record origin marker",
+                "setRecordOriginMarker",
+                "must not be null");
         checkOption(
                 log.getProducedType() != null, "log", "setLog", "gives no produced type: " + log);
         checkOption(

@@ -44,6 +44,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
     @Nullable private final SerializableFunction<T, Long> recordOffset;
     private final int maxRecordsPerPoll;
     private final boolean skipUnreadableRecords;
+    private final ArchivedRecordMapper<T> recordMapper;
 
     ArchiveBackfillLog(
             BackfillLog<T> live,
@@ -52,7 +53,8 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
             ArchiveFormat<T> format,
             @Nullable SerializableFunction<T, Long> recordOffset,
             int maxRecordsPerPoll,
-            boolean skipUnreadableRecords) {
+            boolean skipUnreadableRecords,
+            ArchivedRecordMapper<T> recordMapper) {
         if (!format.producedType().equals(live.getProducedType())) {
             throw new IllegalArgumentException(
                     String.format(
@@ -66,6 +68,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
         this.recordOffset = recordOffset;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
         this.skipUnreadableRecords = skipUnreadableRecords;
+        this.recordMapper = recordMapper;
     }
 
     @Override
@@ -89,6 +92,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
                 recordOffset,
                 maxRecordsPerPoll,
                 skipUnreadableRecords,
+                recordMapper,
                 context.metricGroup()
                         .addGroup("backfill")
                         .counter(ArchiveReader.SKIPPED_ARCHIVE_RECORDS));

@@ -73,6 +73,7 @@ public final class ArchiveBackfillSourceBuilder<T> {
     private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
     @Nullable private OffsetGapPolicy gapPolicy;
     private boolean skipUnreadableRecords;
+    private ArchivedRecordMapper<T> recordMapper = ArchivedRecordMapper.identity();
 
     ArchiveBackfillSourceBuilder() {}
 
@@ -136,6 +137,16 @@ public final class ArchiveBackfillSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * Completes each archived record once its topic, partition and offset are known (for a format
+     * whose records do not hold them); by default records are emitted as the format made them.
+     */
+    public ArchiveBackfillSourceBuilder<T> setArchivedRecordMapper(
+            ArchivedRecordMapper<T> recordMapper) {
+        this.recordMapper = recordMapper;
+        return this;
+    }
+
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         sanityCheck();
@@ -152,7 +163,8 @@ public final class ArchiveBackfillSourceBuilder<T> {
                                 format,
                                 recordOffset,
                                 maxRecordsPerPoll,
-                                skipUnreadableRecords));
+                                skipUnreadableRecords,
+                                recordMapper));
     }
 
     /**
@@ -176,6 +188,11 @@ public final class ArchiveBackfillSourceBuilder<T> {
         checkOption(layout != null, "layout", "setLayout", "must not be null");
         checkOption(format != null, "format", "setFormat", "is not set");
         checkOption(live != null, "live", "setLive", "is not set");
+        checkOption(
+                recordMapper != null,
+                "archived record mapper",
+                "setArchivedRecordMapper",
+                "must not be null");
         checkOption(
                 maxRecordsPerPoll >= 1,
                 "max records per poll",

@@ -62,6 +62,7 @@ final class ArchiveReader<T> implements LogReader<T> {
     @Nullable private final SerializableFunction<T, Long> recordOffset;
     private final int maxRecordsPerPoll;
     private final boolean skipUnreadableRecords;
+    private final ArchivedRecordMapper<T> recordMapper;
     private final Counter skippedRecords;
     private final Map<String, SplitRead> reads = new LinkedHashMap<>();
     @Nullable private Map<String, List<ArchiveListing.Entry>> listing;
@@ -73,8 +74,10 @@ final class ArchiveReader<T> implements LogReader<T> {
             @Nullable SerializableFunction<T, Long> recordOffset,
             int maxRecordsPerPoll,
             boolean skipUnreadableRecords,
+            ArchivedRecordMapper<T> recordMapper,
             Counter skippedRecords) {
         this.skipUnreadableRecords = skipUnreadableRecords;
+        this.recordMapper = recordMapper;
         this.skippedRecords = skippedRecords;
         this.root = root;
         this.layout = layout;
@@ -282,7 +285,11 @@ final class ArchiveReader<T> implements LogReader<T> {
                 lastOffset = offset;
                 position = offset + 1;
                 if (value != null) {
-                    collector.collect(splitId, offset, TimestampAssigner.NO_TIMESTAMP, value);
+                    collector.collect(
+                            splitId,
+                            offset,
+                            TimestampAssigner.NO_TIMESTAMP,
+                            recordMapper.map(value, file.file(), offset));
                     delivered++;
                 }
             }

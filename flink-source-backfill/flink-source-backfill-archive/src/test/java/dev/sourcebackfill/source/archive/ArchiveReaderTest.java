@@ -45,6 +45,7 @@ class ArchiveReaderTest {
     private final List<String> read = new ArrayList<>();
     private final SimpleCounter skipped = new SimpleCounter();
     private boolean skipUnreadable;
+    private ArchivedRecordMapper<String> mapper = ArchivedRecordMapper.identity();
 
     /** Writes {@code topic+p+start.json} (or .json.gz) holding "p|offset" lines for offsets. */
     private java.nio.file.Path file(String topic, int p, long start, boolean gzip, long... offsets)
@@ -113,6 +114,7 @@ class ArchiveReaderTest {
                 offsetFromRecord ? v -> Long.parseLong(v.substring(v.indexOf('|') + 1)) : null,
                 7,
                 skipUnreadable,
+                mapper,
                 skipped);
     }
 
@@ -358,6 +360,18 @@ class ArchiveReaderTest {
         file("t", 0, 0, false, range(0, 3));
         assertThat(ArchiveListing.list(new Path(relative.toString()), ArchiveLayout.kafkaConnect()))
                 .containsKey("t-0");
+    }
+
+    @Test
+    void theRecordMapperSeesEachRecordsFileAndOffset() throws Exception {
+        file("t", 3, 0, false, range(0, 2));
+        file("t", 3, 2, false, range(2, 3));
+        mapper = (v, f, o) -> f.topic() + "/" + f.partition() + "/" + f.startOffset() + "/" + o;
+        try (ArchiveReader<String> reader = reader(false)) {
+            reader.addSplit("t-3", 0);
+            pollUntilEnd(reader, "t-3", "t-3");
+        }
+        assertThat(read).containsExactly("0:t/3/0/0", "1:t/3/0/1", "2:t/3/2/2");
     }
 
     @Test

@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.RecordOrigin;
 import dev.sourcebackfill.source.split.BackfillSplitState;
 import dev.sourcebackfill.source.split.HandoverState;
 
@@ -33,17 +34,25 @@ final class BackfillRecordEmitter<T>
         implements RecordEmitter<BackfillRecord<T>, T, BackfillSplitState> {
 
     private final Counter backfilledRecords;
+    private final RecordOrigin.Marker<T> originMarker;
 
-    BackfillRecordEmitter(Counter backfilledRecords) {
+    BackfillRecordEmitter(Counter backfilledRecords, RecordOrigin.Marker<T> originMarker) {
         this.backfilledRecords = backfilledRecords;
+        this.originMarker = originMarker;
     }
 
     @Override
     public void emitRecord(
             BackfillRecord<T> record, SourceOutput<T> output, BackfillSplitState split) {
-        output.collect(record.value(), record.timestamp());
+        // a BACKFILLING split emits only what its backfill read: the upstream's records come
+        // after the transition out of it, which the fetch applies before them
+        boolean backfill = split.state() == HandoverState.BACKFILLING;
+        output.collect(
+                originMarker.mark(
+                        record.value(), backfill ? RecordOrigin.BACKFILL : RecordOrigin.LIVE),
+                record.timestamp());
         split.recordEmitted(record.offset());
-        if (split.state() == HandoverState.BACKFILLING) {
+        if (backfill) {
             split.countBackfilled();
             backfilledRecords.inc();
         }

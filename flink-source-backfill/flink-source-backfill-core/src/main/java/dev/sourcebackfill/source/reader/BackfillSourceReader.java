@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.RecordOrigin;
 import dev.sourcebackfill.source.event.ReaderBoundEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
 import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
@@ -125,17 +126,28 @@ public final class BackfillSourceReader<T>
             Duration pollTimeout,
             BackfillListener listener)
             throws Exception {
-        return create(log, config, context, pollTimeout, listener, OffsetGapPolicy.FAIL);
+        return create(
+                log,
+                config,
+                context,
+                pollTimeout,
+                listener,
+                OffsetGapPolicy.FAIL,
+                RecordOrigin.Marker.none());
     }
 
-    /** As above, with what a handover does at an offset gap. */
+    /**
+     * As above, with what a handover does at an offset gap and how records are marked with their
+     * origin.
+     */
     public static <T> BackfillSourceReader<T> create(
             BackfillLog<T> log,
             Configuration config,
             SourceReaderContext context,
             Duration pollTimeout,
             BackfillListener listener,
-            OffsetGapPolicy gapPolicy)
+            OffsetGapPolicy gapPolicy,
+            RecordOrigin.Marker<T> originMarker)
             throws Exception {
         CheckpointOffsets checkpointOffsets =
                 log.createOffsetCommitter(context).map(CheckpointOffsets::new).orElse(null);
@@ -160,7 +172,8 @@ public final class BackfillSourceReader<T>
                                         gapPolicy,
                                         metrics.skippedOffsets()),
                         config);
-        BackfillRecordEmitter<T> emitter = new BackfillRecordEmitter<>(metrics.backfilledRecords());
+        BackfillRecordEmitter<T> emitter =
+                new BackfillRecordEmitter<>(metrics.backfilledRecords(), originMarker);
         return new BackfillSourceReader<>(
                 fetcherManager,
                 emitter,

@@ -19,6 +19,7 @@ import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.BackfillSourceBuilder;
 import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.RecordOrigin;
 import dev.sourcebackfill.source.spi.BackfillLog;
 
 import org.apache.flink.annotation.Internal;
@@ -68,6 +69,7 @@ public final class KafkaBackfillSourceBuilder<T> {
     private boolean commitOffsetsOnCheckpoint;
     private Duration partitionDiscoveryInterval = BackfillSourceBuilder.DEFAULT_DISCOVERY_INTERVAL;
     private Duration pollTimeout = BackfillSourceBuilder.DEFAULT_POLL_TIMEOUT;
+    private RecordOrigin.Marker<T> originMarker = RecordOrigin.Marker.none();
     private BackfillListener listener = BackfillListener.NO_OP;
     private OffsetGapPolicy gapPolicy = OffsetGapPolicy.FAIL;
 
@@ -192,6 +194,16 @@ public final class KafkaBackfillSourceBuilder<T> {
     }
 
     /** Checks every option, naming the first that is wrong, then builds the source. */
+    /**
+     * Marks each record with where it was read (a partition's backfill or its live upstream) as the
+     * source emits it; by default records are emitted as they are.
+     */
+    public KafkaBackfillSourceBuilder<T> setRecordOriginMarker(
+            RecordOrigin.Marker<T> originMarker) {
+        this.originMarker = originMarker;
+        return this;
+    }
+
     public BackfillSource<T> build() {
         return build(UnaryOperator.identity());
     }
@@ -231,7 +243,8 @@ public final class KafkaBackfillSourceBuilder<T> {
                                 bounded ? Duration.ZERO : partitionDiscoveryInterval)
                         .setPollTimeout(pollTimeout)
                         .setListener(listener)
-                        .setOffsetGapPolicy(gapPolicy);
+                        .setOffsetGapPolicy(gapPolicy)
+                        .setRecordOriginMarker(originMarker);
         return (bounded ? builder.setBounded() : builder.setUnbounded()).build();
     }
 

@@ -45,6 +45,39 @@ public final class KafkaBackfillConnectorOptions {
                                     + " the partition and both offsets, or SKIP to the earliest"
                                     + " offset with a warning and the skippedOffsets metric.");
 
+    public static final ConfigOption<String> ARCHIVE_PATH =
+            ConfigOptions.key("backfill.archive.path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The root of an archive of the topic's history in files (a Kafka"
+                                    + " Connect storage sink's topics.dir: <topic>/partition=<p>/"
+                                    + "<topic>+<p>+<startOffset>.<ext>, any Flink file system)."
+                                    + " Each partition's history is read from its files, each"
+                                    + " line a value in the table's value format, then the"
+                                    + " partition goes on live in the topic after its last"
+                                    + " archived offset. Without it, the history is read from the"
+                                    + " topic.");
+
+    public static final ConfigOption<String> ARCHIVE_OFFSET_FIELD =
+            ConfigOptions.key("backfill.archive.offset-field")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A BIGINT column of the value holding each archived record's Kafka"
+                                    + " offset; needed for transactional and compacted topics."
+                                    + " Without it, offsets are counted from each file's start"
+                                    + " offset.");
+
+    public static final ConfigOption<Boolean> ARCHIVE_SKIP_UNREADABLE_RECORDS =
+            ConfigOptions.key("backfill.archive.skip-unreadable-records")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Skip (and count, in backfill.skippedArchiveRecords) an archived line"
+                                    + " the value format cannot read, instead of failing the job"
+                                    + " naming the file and line.");
+
     public static final ConfigOption<Duration> POLL_TIMEOUT =
             ConfigOptions.key("backfill.poll-timeout")
                     .durationType()

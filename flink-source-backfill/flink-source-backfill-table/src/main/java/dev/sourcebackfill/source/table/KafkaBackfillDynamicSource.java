@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.table;
 
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.RecordOrigin;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -62,6 +63,7 @@ final class KafkaBackfillDynamicSource
     private final int[] valueProjection;
     @Nullable private final String keyPrefix;
     private final KafkaReadOptions readOptions;
+    @Nullable private final ArchiveTableOptions archive;
     private final String tableIdentifier;
 
     private DataType producedType;
@@ -76,7 +78,9 @@ final class KafkaBackfillDynamicSource
             int[] valueProjection,
             @Nullable String keyPrefix,
             KafkaReadOptions readOptions,
+            @Nullable ArchiveTableOptions archive,
             String tableIdentifier) {
+        this.archive = archive;
         this.physicalType = physicalType;
         this.keyFormat = keyFormat;
         this.valueFormat = valueFormat;
@@ -99,16 +103,32 @@ final class KafkaBackfillDynamicSource
         DeserializationSchema<RowData> values =
                 decoder(context, valueFormat, valueProjection, null);
         TypeInformation<RowData> producedTypeInfo = context.createTypeInformation(producedType);
+        int physicalArity = LogicalTypeChecks.getFieldCount(physicalType.getLogicalType());
+        int origin = metadata.indexOf(ReadableMetadata.ORIGIN);
+        RowDataKafkaDeserializer kafkaRecords =
+                new RowDataKafkaDeserializer(
+                        keys,
+                        values,
+                        keyProjection,
+                        valueProjection,
+                        physicalArity,
+                        metadata,
+                        producedTypeInfo);
+        RecordOrigin.Marker<RowData> originMarker =
+                origin < 0
+                        ? RecordOrigin.Marker.none()
+                        : new RowOriginMarker(physicalArity + origin);
         BackfillSource<RowData> source =
-                readOptions.build(
-                        new RowDataKafkaDeserializer(
-                                keys,
-                                values,
-                                keyProjection,
+                archive == null
+                        ? readOptions.build(kafkaRecords, originMarker)
+                        : archive.build(
+                                readOptions.kafkaBuilder(kafkaRecords, originMarker),
+                                readOptions.gapPolicy(),
+                                decoder(context, valueFormat, valueProjection, null),
                                 valueProjection,
-                                LogicalTypeChecks.getFieldCount(physicalType.getLogicalType()),
+                                physicalArity,
                                 metadata,
-                                producedTypeInfo));
+                                producedTypeInfo);
         WatermarkStrategy<RowData> watermarks =
                 watermarkStrategy == null ? WatermarkStrategy.noWatermarks() : watermarkStrategy;
         String name = "KafkaBackfillSource-" + tableIdentifier;
@@ -161,7 +181,11 @@ final class KafkaBackfillDynamicSource
     @Override
     public Map<String, DataType> listReadableMetadata() {
         Map<String, DataType> columns = new LinkedHashMap<>();
-        for (ReadableMetadata m : ReadableMetadata.values()) {
+        // archived records know only where they were found
+        for (ReadableMetadata m :
+                archive == null
+                        ? List.of(ReadableMetadata.values())
+                        : ArchiveTableOptions.METADATA) {
             columns.put(m.key, m.dataType);
         }
         return columns;
@@ -198,6 +222,7 @@ final class KafkaBackfillDynamicSource
                         valueProjection,
                         keyPrefix,
                         readOptions,
+                        archive,
                         tableIdentifier);
         copy.producedType = producedType;
         copy.metadata = metadata;

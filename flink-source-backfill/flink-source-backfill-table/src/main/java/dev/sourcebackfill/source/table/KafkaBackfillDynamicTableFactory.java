@@ -75,7 +75,10 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                 KafkaConnectorOptions.SCAN_TOPIC_PARTITION_DISCOVERY,
                 KafkaConnectorOptions.SCAN_PARALLELISM,
                 KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY,
-                KafkaBackfillConnectorOptions.POLL_TIMEOUT);
+                KafkaBackfillConnectorOptions.POLL_TIMEOUT,
+                KafkaBackfillConnectorOptions.ARCHIVE_PATH,
+                KafkaBackfillConnectorOptions.ARCHIVE_OFFSET_FIELD,
+                KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS);
     }
 
     @Override
@@ -118,6 +121,7 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                 valueProjection,
                 options.getOptional(KafkaConnectorOptions.KEY_FIELDS_PREFIX).orElse(null),
                 KafkaReadOptions.of(options, properties),
+                ArchiveTableOptions.of(options, physicalType).orElse(null),
                 context.getObjectIdentifier().asSummaryString());
     }
 

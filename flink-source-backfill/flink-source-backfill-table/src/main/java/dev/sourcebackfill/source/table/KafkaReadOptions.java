@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.table;
 
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.RecordOrigin;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
@@ -97,10 +98,22 @@ record KafkaReadOptions(
         return stoppingOffsets.isPresent();
     }
 
-    /** The source, reading records through {@code deserializer}. */
-    BackfillSource<RowData> build(KafkaRecordDeserializationSchema<RowData> deserializer) {
+    /**
+     * The source, reading records through {@code deserializer}, marking them with {@code origin}.
+     */
+    BackfillSource<RowData> build(
+            KafkaRecordDeserializationSchema<RowData> deserializer,
+            RecordOrigin.Marker<RowData> origin) {
+        return kafkaBuilder(deserializer, origin).build();
+    }
+
+    /** The Kafka builder of {@link #build}, for another backfill in front of the topic. */
+    KafkaBackfillSourceBuilder<RowData> kafkaBuilder(
+            KafkaRecordDeserializationSchema<RowData> deserializer,
+            RecordOrigin.Marker<RowData> origin) {
         KafkaBackfillSourceBuilder<RowData> builder =
                 KafkaBackfill.<RowData>sourceBuilder()
+                        .setRecordOriginMarker(origin)
                         .setBootstrapServers(properties.getProperty(BOOTSTRAP_SERVERS))
                         .setProperties(properties)
                         .setDeserializer(deserializer)
@@ -118,6 +131,6 @@ record KafkaReadOptions(
         } else {
             builder.setPartitionDiscoveryInterval(partitionDiscoveryInterval);
         }
-        return builder.build();
+        return builder;
     }
 }

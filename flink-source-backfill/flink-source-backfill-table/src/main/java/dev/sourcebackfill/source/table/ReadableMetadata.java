@@ -31,7 +31,8 @@ import java.util.function.Function;
 
 /**
  * The metadata columns a table reads from each Kafka record, with the keys and types of Flink's
- * Kafka SQL connector ({@code METADATA FROM 'offset'}, ...).
+ * Kafka SQL connector ({@code METADATA FROM 'offset'}, ...), and {@code origin}, where the row was
+ * read.
  */
 @Internal
 enum ReadableMetadata {
@@ -50,7 +51,13 @@ enum ReadableMetadata {
     TIMESTAMP_TYPE(
             "timestamp-type",
             DataTypes.STRING().notNull(),
-            r -> StringData.fromString(r.timestampType().toString()));
+            r -> StringData.fromString(r.timestampType().toString())),
+    /**
+     * Ours: {@code backfill} for a row the partition's backfill read, {@code live} for one its live
+     * upstream read. Not in the Kafka record: the source writes it as it emits the row ({@link
+     * RowOriginMarker}), so the deserializer leaves its place empty.
+     */
+    ORIGIN("origin", DataTypes.STRING().notNull(), r -> null);
 
     final String key;
     final DataType dataType;

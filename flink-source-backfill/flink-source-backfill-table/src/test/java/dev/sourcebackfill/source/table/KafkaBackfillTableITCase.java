@@ -22,6 +22,7 @@ import dev.sourcebackfill.source.kafka.PartitionDigest;
 import dev.sourcebackfill.source.kafka.PartitionRecord;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -46,8 +47,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -55,9 +58,13 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -119,7 +126,8 @@ class KafkaBackfillTableITCase {
                         + "  payload STRING,\n"
                         + "  `topic` STRING METADATA VIRTUAL,\n"
                         + "  `partition` INT METADATA VIRTUAL,\n"
-                        + "  `offset` BIGINT METADATA VIRTUAL\n"
+                        + "  `offset` BIGINT METADATA VIRTUAL,\n"
+                        + "  `origin` STRING METADATA VIRTUAL\n"
                         + ") WITH (\n"
                         + "  'connector' = 'kafka-backfill',\n"
                         + "  'topic' = '"
@@ -134,6 +142,7 @@ class KafkaBackfillTableITCase {
                         + ")");
         String run = UUID.randomUUID().toString();
         tEnv.toDataStream(tEnv.sqlQuery("SELECT * FROM orders"))
+                .map(new Origins(run))
                 .map(KafkaBackfillTableITCase::partitionRecord)
                 .returns(TypeInformation.of(PartitionRecord.class))
                 .map(FailOnce.atOffset(run, topic + "-0", 1_000))
@@ -149,6 +158,12 @@ class KafkaBackfillTableITCase {
         job.cancel().get(30, TimeUnit.SECONDS);
 
         assertThat(KafkaExactlyOnceChecker.violations(run)).isEmpty();
+        assertThat(Origins.WRONG.getOrDefault(run, new ConcurrentLinkedQueue<>()))
+                .as("history rows not marked backfill")
+                .isEmpty();
+        assertThat(Origins.LIVE.getOrDefault(run, new AtomicLong()).get())
+                .as("rows marked live")
+                .isPositive();
         assertThat(FailOnce.firedAtOffset(run, topic + "-0", 1_000)).isTrue();
         assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
     }
@@ -241,11 +256,111 @@ class KafkaBackfillTableITCase {
         }
     }
 
+    /**
+     * Checks the origin column: the history at the start (offsets below 1,000) is read by the
+     * backfill; some rows must come live.
+     */
+    static final class Origins implements MapFunction<Row, Row> {
+        static final Map<String, Queue<String>> WRONG = new ConcurrentHashMap<>();
+        static final Map<String, AtomicLong> LIVE = new ConcurrentHashMap<>();
+        private final String run;
+
+        Origins(String run) {
+            this.run = run;
+        }
+
+        @Override
+        public Row map(Row row) {
+            String origin = row.getFieldAs("origin");
+            long offset = row.<Long>getFieldAs("offset");
+            if (offset < 1_000 && !"backfill".equals(origin)) {
+                WRONG.computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
+                        .add(row.getField("partition") + "@" + offset + ": " + origin);
+            }
+            if ("live".equals(origin)) {
+                LIVE.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
+            } else if (!"backfill".equals(origin)) {
+                WRONG.computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
+                        .add(row.getField("partition") + "@" + offset + ": " + origin);
+            }
+            return row;
+        }
+    }
+
+    /**
+     * {@code backfill.archive.path}: each partition's history from an archive of JSON lines in the
+     * Kafka Connect layout, then the topic after the last archived offset; partition 0's archive
+     * overlaps the topic, partition 1's meets it (retention deleted what the archive holds). Every
+     * offset once, the archived ones from the archive (their payload says so) and marked {@code
+     * backfill}, the others from the topic and marked {@code live}.
+     */
+    @Test
+    void anArchiveThenTheTopicThroughSql(@TempDir java.nio.file.Path archive) throws Exception {
+        String topic = "archive-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        produce(topic, 2, 0, 1_000);
+        for (int p = 0; p < 2; p++) {
+            java.nio.file.Path dir = archive.resolve(topic).resolve("partition=" + p);
+            Files.createDirectories(dir);
+            for (int from = 0; from < 600; from += 200) {
+                StringBuilder lines = new StringBuilder();
+                for (int o = from; o < from + 200; o++) {
+                    lines.append("{\"id\":")
+                            .append(o)
+                            .append(",\"payload\":\"archived-")
+                            .append(o)
+                            .append("\"}\n");
+                }
+                Files.writeString(
+                        dir.resolve(String.format("%s+%d+%010d.json", topic, p, from)),
+                        lines.toString());
+            }
+        }
+        kafka.deleteRecordsBelow(topic, 1, 600);
+
+        TableEnvironment tEnv = boundedTables();
+        tEnv.getConfig().set("execution.checkpointing.interval", "200 ms");
+        tEnv.executeSql(
+                ddl(
+                        "archived",
+                        "id BIGINT, payload STRING, `partition` INT METADATA VIRTUAL,"
+                                + " `offset` BIGINT METADATA VIRTUAL,"
+                                + " `origin` STRING METADATA VIRTUAL",
+                        topic,
+                        "'format' = 'json', 'backfill.archive.path' = '" + archive.toUri() + "'"));
+        Map<Integer, List<String>> rows = new TreeMap<>();
+        for (Row row :
+                collect(
+                        tEnv,
+                        "SELECT `partition`, `offset`, id, payload, `origin` FROM archived")) {
+            rows.computeIfAbsent(row.<Integer>getFieldAs(0), k -> new ArrayList<>())
+                    .add(
+                            row.getField(1)
+                                    + ":"
+                                    + row.getField(2)
+                                    + ":"
+                                    + row.getField(3)
+                                    + ":"
+                                    + row.getField(4));
+        }
+        for (int p = 0; p < 2; p++) {
+            List<String> expected = new ArrayList<>();
+            for (int o = 0; o < 1_000; o++) {
+                expected.add(
+                        o < 600
+                                ? o + ":" + o + ":archived-" + o + ":backfill"
+                                : o + ":" + o + ":p-" + o + ":live");
+            }
+            assertThat(rows.get(p)).as("partition %d", p).containsExactlyElementsOf(expected);
+        }
+    }
+
     /** Every metadata column of Flink's Kafka connector, read by a bounded query. */
     @Test
     void everyMetadataColumn() throws Exception {
         String topic = "metadata-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
+        // the record's timestamp is old: time retention must not delete it
+        kafka.createTopic(topic, 1, Map.of("retention.ms", "-1"));
         long timestamp = 1_700_000_000_000L;
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
             ProducerRecord<String, String> record =
@@ -264,14 +379,16 @@ class KafkaBackfillTableITCase {
                                 + " `timestamp` TIMESTAMP_LTZ(3) METADATA,"
                                 + " `timestamp-type` STRING METADATA VIRTUAL,"
                                 + " `headers` MAP<STRING, BYTES> METADATA VIRTUAL,"
-                                + " `leader-epoch` INT METADATA VIRTUAL",
+                                + " `leader-epoch` INT METADATA VIRTUAL,"
+                                + " `origin` STRING METADATA VIRTUAL",
                         topic,
                         "'format' = 'json'"));
         List<Row> rows =
                 collect(
                         tEnv,
                         "SELECT id, payload, `topic`, `partition`, `offset`, `timestamp`,"
-                                + " `timestamp-type`, `headers`['trace'], `leader-epoch` FROM meta");
+                                + " `timestamp-type`, `headers`['trace'], `leader-epoch`, `origin`"
+                                + " FROM meta");
 
         assertThat(rows).hasSize(1);
         Row row = rows.get(0);
@@ -284,6 +401,9 @@ class KafkaBackfillTableITCase {
         assertThat(row.getField(6)).isEqualTo("CreateTime");
         assertThat((byte[]) row.getField(7)).isEqualTo("abc".getBytes(StandardCharsets.UTF_8));
         assertThat(row.getField(8)).isEqualTo(0);
+        assertThat(row.getField(9))
+                .as("a bounded table's rows are all history")
+                .isEqualTo("backfill");
     }
 
     /** A key format with a prefix, the value format without the key's columns. */
@@ -358,6 +478,30 @@ class KafkaBackfillTableITCase {
         assertPlanningFails(
                 ddl("t7", "v STRING", topic, "'format' = 'raw', 'key.fields' = 'v'"), "key.format");
         assertPlanningFails(ddl("t8", "v STRING", topic, "'format' = 'nope'"), "nope");
+        assertPlanningFails(
+                ddl(
+                        "t9",
+                        "v STRING, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'",
+                        topic,
+                        "'format' = 'raw', 'backfill.archive.path' = 'file:///tmp/none'"),
+                "timestamp");
+        assertPlanningFails(
+                ddl(
+                        "t10",
+                        "k STRING, v STRING",
+                        topic,
+                        "'key.format' = 'raw', 'key.fields' = 'k', 'value.format' = 'raw',"
+                                + " 'value.fields-include' = 'EXCEPT_KEY',"
+                                + " 'backfill.archive.path' = 'file:///tmp/none'"),
+                "key.format");
+        assertPlanningFails(
+                ddl(
+                        "t11",
+                        "v STRING",
+                        topic,
+                        "'format' = 'raw', 'backfill.archive.path' = 'file:///tmp/none',"
+                                + " 'backfill.archive.offset-field' = 'v'"),
+                "backfill.archive.offset-field");
     }
 
     // ------------------------------------------------------------------ helpers
