@@ -355,6 +355,56 @@ class KafkaBackfillTableITCase {
         }
     }
 
+    /**
+     * The DDL of the README's SQL section and of docs/sql.md, as written (the broker's address
+     * replaced): planned, bounded to the topic's end, and read; the topic found through a pattern.
+     */
+    @Test
+    void theDocumentedDdlRunsAsWritten() throws Exception {
+        String topic = "orders";
+        kafka.createTopic(topic, 2, Map.of());
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(
+                        new ProducerRecord<>(
+                                topic,
+                                i % 2,
+                                "k",
+                                "{\"user\":\"u"
+                                        + i
+                                        + "\",\"amount\":"
+                                        + i
+                                        + ",\"ts_ms\":"
+                                        + i
+                                        + "}"));
+            }
+        }
+        for (String doc : List.of("../../README.md", "../../docs/sql.md")) {
+            String text = Files.readString(java.nio.file.Path.of(doc));
+            int start = text.indexOf("```sql\nCREATE TABLE orders");
+            assertThat(start).as("the DDL in %s", doc).isPositive();
+            String ddl =
+                    text.substring(start + 7, text.indexOf("```", start + 7))
+                            .trim()
+                            .replace(";", "")
+                            .replace("broker-1:9092", kafka.bootstrapServers())
+                            .replace(
+                                    "'format' = 'json'",
+                                    "'format' = 'json', 'scan.bounded.mode' = 'latest-offset'");
+            TableEnvironment tEnv = boundedTables();
+            tEnv.executeSql(ddl);
+            assertThat(collect(tEnv, "SELECT `user`, amount FROM orders")).as(doc).hasSize(10);
+        }
+        TableEnvironment tEnv = boundedTables();
+        tEnv.executeSql(
+                "CREATE TABLE by_pattern (`user` STRING) WITH ('connector' = 'kafka-backfill',"
+                        + " 'topic-pattern' = 'ord.rs', 'properties.bootstrap.servers' = '"
+                        + kafka.bootstrapServers()
+                        + "', 'scan.startup.mode' = 'earliest-offset',"
+                        + " 'scan.bounded.mode' = 'latest-offset', 'format' = 'json')");
+        assertThat(collect(tEnv, "SELECT `user` FROM by_pattern")).hasSize(10);
+    }
+
     /** Every metadata column of Flink's Kafka connector, read by a bounded query. */
     @Test
     void everyMetadataColumn() throws Exception {
