@@ -280,7 +280,7 @@ wait_for "2 slots" 60 slots_at_least 2
 source_vertex=archive-and-topic
 step "archive phase: submitting the archive check job (broker $bootstrap)"
 submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.ArchiveCheckJob "$jar" --archive "file://$work/archive" \
-  --bootstrap-servers "$bootstrap" --topic orders --records 100000 --output "file://$work/out-archive" --max-rate-per-subtask 8000)
+  --bootstrap-servers "$bootstrap" --topic orders --records 100000 --output "file://$work/out-archive" --max-rate-per-subtask 5000)
 job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
 [ -n "$job" ] || { echo "$submit_out"; exit 1; }
 wait_for "the job to run" 60 job_running

@@ -28,7 +28,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -82,18 +81,13 @@ final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RowData> out)
             throws IOException {
-        if (record.value() == null) {
-            return; // a tombstone: no row in an append-only table
-        }
         RowData key = null;
         if (keyFormat != null && record.key() != null) {
             key = keyFormat.deserialize(record.key());
         }
-        List<RowData> values = new ArrayList<>(1);
-        valueFormat.deserialize(record.value(), new ListCollector(values));
-        for (RowData value : values) {
-            out.collect(join(key, value, record));
-        }
+        // as Flink's Kafka connector: a null value (a tombstone) goes to the format too, which
+        // makes a row of it or none; each row is joined as the format gives it (it may reuse one)
+        valueFormat.deserialize(record.value(), new JoiningCollector(key, record, out));
     }
 
     private RowData join(@Nullable RowData key, RowData value, ConsumerRecord<?, ?> record) {
@@ -118,18 +112,23 @@ final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema
         return producedType;
     }
 
-    /** Collects a format's rows. */
-    private static final class ListCollector implements Collector<RowData> {
-        private final List<RowData> rows;
+    /** Joins each row the value format gives with the key and the metadata, at once. */
+    private final class JoiningCollector implements Collector<RowData> {
+        @Nullable private final RowData key;
+        private final ConsumerRecord<?, ?> record;
+        private final Collector<RowData> out;
 
-        ListCollector(List<RowData> rows) {
-            this.rows = rows;
+        JoiningCollector(
+                @Nullable RowData key, ConsumerRecord<?, ?> record, Collector<RowData> out) {
+            this.key = key;
+            this.record = record;
+            this.out = out;
         }
 
         @Override
-        public void collect(RowData row) {
-            if (row != null) {
-                rows.add(row);
+        public void collect(RowData value) {
+            if (value != null) {
+                out.collect(join(key, value, record));
             }
         }
 

@@ -27,13 +27,18 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.formats.avro.AvroRowDataSerializationSchema;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -43,6 +48,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,6 +64,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Queue;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -410,11 +417,14 @@ class KafkaBackfillTableITCase {
     void everyMetadataColumn() throws Exception {
         String topic = "metadata-" + UUID.randomUUID();
         // the record's timestamp is old: time retention must not delete it
-        kafka.createTopic(topic, 1, Map.of("retention.ms", "-1"));
+        kafka.createTopic(topic, 2, Map.of("retention.ms", "-1"));
         long timestamp = 1_700_000_000_000L;
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            // the record checked is partition 1's second: no column can pass for another
+            producer.send(new ProducerRecord<>(topic, 1, "k", "{\"id\":6,\"payload\":\"w\"}"))
+                    .get();
             ProducerRecord<String, String> record =
-                    new ProducerRecord<>(topic, 0, timestamp, "k", "{\"id\":7,\"payload\":\"x\"}");
+                    new ProducerRecord<>(topic, 1, timestamp, "k", "{\"id\":7,\"payload\":\"x\"}");
             record.headers().add(new RecordHeader("trace", "abc".getBytes(StandardCharsets.UTF_8)));
             producer.send(record).get();
         }
@@ -438,15 +448,15 @@ class KafkaBackfillTableITCase {
                         tEnv,
                         "SELECT id, payload, `topic`, `partition`, `offset`, `timestamp`,"
                                 + " `timestamp-type`, `headers`['trace'], `leader-epoch`, `origin`"
-                                + " FROM meta");
+                                + " FROM meta WHERE id = 7");
 
         assertThat(rows).hasSize(1);
         Row row = rows.get(0);
         assertThat(row.getField(0)).isEqualTo(7L);
         assertThat(row.getField(1)).isEqualTo("x");
         assertThat(row.getField(2)).isEqualTo(topic);
-        assertThat(row.getField(3)).isEqualTo(0);
-        assertThat(row.getField(4)).isEqualTo(0L);
+        assertThat(row.getField(3)).isEqualTo(1);
+        assertThat(row.getField(4)).isEqualTo(1L);
         assertThat(row.getField(5)).isEqualTo(Instant.ofEpochMilli(timestamp));
         assertThat(row.getField(6)).isEqualTo("CreateTime");
         assertThat((byte[]) row.getField(7)).isEqualTo("abc".getBytes(StandardCharsets.UTF_8));
@@ -454,6 +464,15 @@ class KafkaBackfillTableITCase {
         assertThat(row.getField(9))
                 .as("a bounded table's rows are all history")
                 .isEqualTo("backfill");
+        // some of the columns, in another order than declared
+        assertThat(collect(tEnv, "SELECT `offset`, id, `partition` FROM meta WHERE id = 7"))
+                .singleElement()
+                .satisfies(
+                        r -> {
+                            assertThat(r.getField(0)).isEqualTo(1L);
+                            assertThat(r.getField(1)).isEqualTo(7L);
+                            assertThat(r.getField(2)).isEqualTo(1);
+                        });
     }
 
     /** A key format with a prefix, the value format without the key's columns. */
@@ -467,7 +486,7 @@ class KafkaBackfillTableITCase {
                         new ProducerRecord<>(
                                 topic,
                                 i % 2,
-                                "{\"user\":\"u" + i + "\"}",
+                                "{\"user\":\"u" + i + "\",\"region\":\"r" + (i % 3) + "\"}",
                                 "{\"amount\":" + i + "}"));
             }
         }
@@ -475,20 +494,60 @@ class KafkaBackfillTableITCase {
         tEnv.executeSql(
                 ddl(
                         "keyed",
-                        "k_user STRING, amount INT",
+                        "amount INT, k_region STRING, k_user STRING",
                         topic,
-                        "'key.format' = 'json', 'key.fields' = 'k_user',"
+                        // key fields in another order than the columns
+                        "'key.format' = 'json', 'key.fields' = 'k_user;k_region',"
                                 + " 'key.fields-prefix' = 'k_',"
                                 + " 'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY'"));
         List<String> rows = new ArrayList<>();
-        for (Row row : collect(tEnv, "SELECT k_user, amount FROM keyed")) {
-            rows.add(row.getField(0) + "=" + row.getField(1));
+        for (Row row : collect(tEnv, "SELECT k_user, k_region, amount FROM keyed")) {
+            rows.add(row.getField(0) + "/" + row.getField(1) + "=" + row.getField(2));
         }
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            expected.add("u" + i + "=" + i);
+            expected.add("u" + i + "/r" + (i % 3) + "=" + i);
         }
         assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /**
+     * Values in Flink's {@code avro} format, written by its own serializer for the same row type.
+     */
+    @Test
+    void avroValues() throws Exception {
+        String topic = "avro-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        RowType rowType =
+                (RowType)
+                        DataTypes.ROW(
+                                        DataTypes.FIELD("user", DataTypes.STRING()),
+                                        DataTypes.FIELD("amount", DataTypes.INT()))
+                                .notNull()
+                                .getLogicalType();
+        AvroRowDataSerializationSchema avro = new AvroRowDataSerializationSchema(rowType);
+        avro.open(null);
+        Properties props = new Properties();
+        props.put("bootstrap.servers", kafka.bootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < 5; i++) {
+                producer.send(
+                        new ProducerRecord<>(
+                                topic,
+                                0,
+                                null,
+                                avro.serialize(
+                                        GenericRowData.of(StringData.fromString("u" + i), i))));
+            }
+        }
+        TableEnvironment tEnv = boundedTables();
+        tEnv.executeSql(ddl("avro_t", "`user` STRING, amount INT", topic, "'format' = 'avro'"));
+        List<String> rows = new ArrayList<>();
+        for (Row row : collect(tEnv, "SELECT `user`, amount FROM avro_t")) {
+            rows.add(row.getField(0) + "=" + row.getField(1));
+        }
+        assertThat(rows).containsExactly("u0=0", "u1=1", "u2=2", "u3=3", "u4=4");
     }
 
     /** Wrong options fail when the query is planned, naming the option. */
