@@ -134,12 +134,13 @@ class ArchiveTopicKindsITCase {
                             linesSource(topic, true, false),
                             FailOnce.atOffset(run, topic + "-0", firstLive0),
                             run);
-            awaitCount(run, topic + "-0", archived.get(0).size() + 1, Duration.ofSeconds(120));
+            KafkaExactlyOnceChecker.awaitCount(
+                    run, topic + "-0", archived.get(0).size() + 1, Duration.ofSeconds(120));
             transactions(producer, topic, 13, 18, 2); // live records while the job runs
 
             Map<String, PartitionDigest> expected = expected(topic, archived, true);
             assertThat(expected.get(topic + "-2").count()).isEqualTo(archived.get(2).size());
-            awaitDigests(run, expected, Duration.ofSeconds(120));
+            KafkaExactlyOnceChecker.awaitDigests(run, expected, Duration.ofSeconds(120));
             job.cancel().get(30, TimeUnit.SECONDS);
             assertThat(KafkaExactlyOnceChecker.violations(run)).isEmpty();
             assertThat(FailOnce.firedAtOffset(run, topic + "-0", firstLive0))
@@ -458,34 +459,6 @@ class ArchiveTopicKindsITCase {
                 return;
             }
             before = now;
-        }
-    }
-
-    private static void awaitCount(String run, String partition, long count, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (KafkaExactlyOnceChecker.digests(run)
-                        .getOrDefault(partition, PartitionDigest.empty())
-                        .count()
-                < count) {
-            assertThat(System.nanoTime())
-                    .as("%s records of %s checked", count, partition)
-                    .isLessThan(deadline);
-            Thread.sleep(20);
-        }
-    }
-
-    private static void awaitDigests(
-            String run, Map<String, PartitionDigest> expected, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!KafkaExactlyOnceChecker.digests(run).equals(expected)) {
-            if (System.nanoTime() > deadline) {
-                assertThat(KafkaExactlyOnceChecker.digests(run))
-                        .as("the job's checked records")
-                        .isEqualTo(expected);
-            }
-            Thread.sleep(50);
         }
     }
 }

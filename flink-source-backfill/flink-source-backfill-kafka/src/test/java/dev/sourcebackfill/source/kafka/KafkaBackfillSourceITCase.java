@@ -1006,14 +1006,7 @@ class KafkaBackfillSourceITCase {
 
     /** What a plain consumer reads from the whole topic now. */
     private static Map<String, PartitionDigest> truth(String topic, boolean readCommitted) {
-        Map<String, PartitionDigest> digests = new HashMap<>();
-        for (ConsumerRecord<String, String> r : kafka.readAll(topic, readCommitted)) {
-            digests.merge(
-                    r.topic() + "-" + r.partition(),
-                    PartitionDigest.empty().plus(r.offset(), r.value()),
-                    (a, b) -> a.plus(r.offset(), r.value()));
-        }
-        return digests;
+        return PartitionDigest.of(kafka.readAll(topic, readCommitted));
     }
 
     private static void awaitDigests(Run run, Map<String, PartitionDigest> truth, JobClient job)

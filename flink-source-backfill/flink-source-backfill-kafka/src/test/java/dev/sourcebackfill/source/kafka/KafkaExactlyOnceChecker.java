@@ -22,8 +22,10 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Queue;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -55,6 +57,37 @@ public final class KafkaExactlyOnceChecker
 
     public static Queue<String> violations(String runId) {
         return VIOLATIONS.computeIfAbsent(runId, k -> new ConcurrentLinkedQueue<>());
+    }
+
+    /** Waits until the run has checked at least {@code count} records of {@code partition}. */
+    public static void awaitCount(String runId, String partition, long count, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (digests(runId).getOrDefault(partition, PartitionDigest.empty()).count() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(
+                        String.format(
+                                "%d records of %s not checked within %s: %s",
+                                count, partition, timeout, digests(runId)));
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Waits until the run's digests equal {@code expected}; fails showing both if they do not. */
+    public static void awaitDigests(
+            String runId, Map<String, PartitionDigest> expected, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!digests(runId).equals(expected)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(
+                        String.format(
+                                "The job's checked records %s, expected %s",
+                                new TreeMap<>(digests(runId)), expected));
+            }
+            Thread.sleep(50);
+        }
     }
 
     @Override

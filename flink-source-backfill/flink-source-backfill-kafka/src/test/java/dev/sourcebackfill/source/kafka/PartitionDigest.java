@@ -15,7 +15,12 @@
  */
 package dev.sourcebackfill.source.kafka;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /** Count, last offset and a checksum of one partition's records: equal digests, equal records. */
 public final class PartitionDigest {
@@ -27,6 +32,18 @@ public final class PartitionDigest {
         this.count = count;
         this.lastOffset = lastOffset;
         this.checksum = checksum;
+    }
+
+    /** Per partition ("topic-partition"), the digest of the records, in offset order. */
+    public static Map<String, PartitionDigest> of(List<ConsumerRecord<String, String>> records) {
+        Map<String, PartitionDigest> digests = new TreeMap<>();
+        for (ConsumerRecord<String, String> r : records) {
+            digests.merge(
+                    r.topic() + "-" + r.partition(),
+                    empty().plus(r.offset(), r.value()),
+                    (a, b) -> a.plus(r.offset(), r.value()));
+        }
+        return digests;
     }
 
     /** How many records. */

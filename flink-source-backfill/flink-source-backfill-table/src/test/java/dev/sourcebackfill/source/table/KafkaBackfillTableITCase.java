@@ -44,7 +44,6 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -158,10 +157,10 @@ class KafkaBackfillTableITCase {
                 .sinkTo(new DiscardingSink<>());
         JobClient job = env.executeAsync("sql " + run);
 
-        awaitCount(run, topic + "-1", 1_000);
+        KafkaExactlyOnceChecker.awaitCount(run, topic + "-1", 1_000, Duration.ofSeconds(120));
         produce(topic, 3, 1_000, 1_500); // live
-        Map<String, PartitionDigest> truth = truth(topic);
-        awaitDigests(run, truth);
+        Map<String, PartitionDigest> truth = PartitionDigest.of(kafka.readAll(topic, false));
+        KafkaExactlyOnceChecker.awaitDigests(run, truth, Duration.ofSeconds(120));
         job.cancel().get(30, TimeUnit.SECONDS);
 
         assertThat(KafkaExactlyOnceChecker.violations(run)).isEmpty();
@@ -685,41 +684,5 @@ class KafkaBackfillTableITCase {
                 row.<Integer>getFieldAs("partition"),
                 row.<Long>getFieldAs("offset"),
                 json(id));
-    }
-
-    private static Map<String, PartitionDigest> truth(String topic) {
-        Map<String, PartitionDigest> digests = new TreeMap<>();
-        for (ConsumerRecord<String, String> r : kafka.readAll(topic, false)) {
-            digests.merge(
-                    r.topic() + "-" + r.partition(),
-                    PartitionDigest.empty().plus(r.offset(), r.value()),
-                    (a, b) -> a.plus(r.offset(), r.value()));
-        }
-        return digests;
-    }
-
-    private static void awaitCount(String run, String partition, long count)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (KafkaExactlyOnceChecker.digests(run)
-                        .getOrDefault(partition, PartitionDigest.empty())
-                        .count()
-                < count) {
-            assertThat(System.nanoTime())
-                    .as("%s records of %s", count, partition)
-                    .isLessThan(deadline);
-            Thread.sleep(20);
-        }
-    }
-
-    private static void awaitDigests(String run, Map<String, PartitionDigest> expected)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!KafkaExactlyOnceChecker.digests(run).equals(expected)) {
-            if (System.nanoTime() > deadline) {
-                assertThat(KafkaExactlyOnceChecker.digests(run)).isEqualTo(expected);
-            }
-            Thread.sleep(50);
-        }
     }
 }
