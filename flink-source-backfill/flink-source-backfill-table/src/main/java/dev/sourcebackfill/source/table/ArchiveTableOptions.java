@@ -177,7 +177,9 @@ record ArchiveTableOptions(
             GenericRowData valueRow = (GenericRowData) value;
             GenericRowData row = new GenericRowData(value.getRowKind(), arity);
             for (int i = 0; i < valueProjection.length; i++) {
-                row.setField(valueProjection[i], valueRow.getField(i));
+                if (valueProjection[i] >= 0) {
+                    row.setField(valueProjection[i], valueRow.getField(i));
+                }
             }
             return row;
         }

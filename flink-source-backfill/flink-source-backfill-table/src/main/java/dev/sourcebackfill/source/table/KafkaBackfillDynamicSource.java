@@ -30,9 +30,11 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.Projection;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.format.DecodingFormat;
+import org.apache.flink.table.connector.format.ProjectableDecodingFormat;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata;
 import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
 import org.apache.flink.table.data.RowData;
@@ -46,6 +48,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * A Kafka table read by the backfill source: key and value through the table's formats, the
@@ -53,22 +57,25 @@ import java.util.Map;
  * handover).
  */
 @Internal
-final class KafkaBackfillDynamicSource
+class KafkaBackfillDynamicSource
         implements ScanTableSource, SupportsReadingMetadata, SupportsWatermarkPushDown {
 
-    private final DataType physicalType;
-    @Nullable private final DecodingFormat<DeserializationSchema<RowData>> keyFormat;
-    private final DecodingFormat<DeserializationSchema<RowData>> valueFormat;
-    private final int[] keyProjection;
-    private final int[] valueProjection;
-    @Nullable private final String keyPrefix;
-    private final KafkaReadOptions readOptions;
-    @Nullable private final ArchiveTableOptions archive;
-    private final String tableIdentifier;
+    final DataType physicalType;
+    @Nullable final DecodingFormat<DeserializationSchema<RowData>> keyFormat;
+    final DecodingFormat<DeserializationSchema<RowData>> valueFormat;
+    final int[] keyProjection;
+    final int[] valueProjection;
+    @Nullable final String keyPrefix;
+    final KafkaReadOptions readOptions;
+    @Nullable final ArchiveTableOptions archive;
+    final String tableIdentifier;
 
-    private DataType producedType;
+    DataType producedType;
     private List<ReadableMetadata> metadata = List.of();
     @Nullable private WatermarkStrategy<RowData> watermarkStrategy;
+
+    /** The physical columns the query reads, in the produced row's order; {@code null}: all. */
+    @Nullable int[] projectedColumns;
 
     KafkaBackfillDynamicSource(
             DataType physicalType,
@@ -99,18 +106,28 @@ final class KafkaBackfillDynamicSource
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        DeserializationSchema<RowData> keys = decoder(context, keyFormat, keyProjection, keyPrefix);
-        DeserializationSchema<RowData> values =
-                decoder(context, valueFormat, valueProjection, null);
+        int physicalCount = LogicalTypeChecks.getFieldCount(physicalType.getLogicalType());
+        // where each physical column goes in the produced row (negative: not read)
+        int[] outputOf = new int[physicalCount];
+        for (int i = 0; i < physicalCount; i++) {
+            outputOf[i] = projectedColumns == null ? i : -1;
+        }
+        if (projectedColumns != null) {
+            for (int j = 0; j < projectedColumns.length; j++) {
+                outputOf[projectedColumns[j]] = j;
+            }
+        }
+        int physicalArity = projectedColumns == null ? physicalCount : projectedColumns.length;
+        Decoding keys = decoding(context, keyFormat, keyProjection, keyPrefix, outputOf);
+        Decoding values = decoding(context, valueFormat, valueProjection, null, outputOf);
         TypeInformation<RowData> producedTypeInfo = context.createTypeInformation(producedType);
-        int physicalArity = LogicalTypeChecks.getFieldCount(physicalType.getLogicalType());
         int origin = metadata.indexOf(ReadableMetadata.ORIGIN);
         RowDataKafkaDeserializer kafkaRecords =
                 new RowDataKafkaDeserializer(
-                        keys,
-                        values,
-                        keyProjection,
-                        valueProjection,
+                        keys.schema(),
+                        values.schema(),
+                        keys.targets(),
+                        values.targets(),
                         physicalArity,
                         metadata,
                         producedTypeInfo);
@@ -118,17 +135,21 @@ final class KafkaBackfillDynamicSource
                 origin < 0
                         ? RecordOrigin.Marker.none()
                         : new RowOriginMarker(physicalArity + origin);
-        BackfillSource<RowData> source =
-                archive == null
-                        ? readOptions.build(kafkaRecords, originMarker)
-                        : archive.build(
-                                readOptions.kafkaBuilder(kafkaRecords, originMarker),
-                                readOptions.gapPolicy(),
-                                decoder(context, valueFormat, valueProjection, null),
-                                valueProjection,
-                                physicalArity,
-                                metadata,
-                                producedTypeInfo);
+        BackfillSource<RowData> source;
+        if (archive == null) {
+            source = readOptions.build(kafkaRecords, originMarker);
+        } else {
+            Decoding archived = decoding(context, valueFormat, valueProjection, null, outputOf);
+            source =
+                    archive.build(
+                            readOptions.kafkaBuilder(kafkaRecords, originMarker),
+                            readOptions.gapPolicy(),
+                            archived.schema(),
+                            archived.targets(),
+                            physicalArity,
+                            metadata,
+                            producedTypeInfo);
+        }
         WatermarkStrategy<RowData> watermarks =
                 watermarkStrategy == null ? WatermarkStrategy.noWatermarks() : watermarkStrategy;
         String name = "KafkaBackfillSource-" + tableIdentifier;
@@ -151,20 +172,37 @@ final class KafkaBackfillDynamicSource
         };
     }
 
-    @Nullable
-    private DeserializationSchema<RowData> decoder(
+    /** A format's decoder, and for each field it decodes, the field's place in the row. */
+    private record Decoding(@Nullable DeserializationSchema<RowData> schema, int[] targets) {}
+
+    /**
+     * The decoder of the {@code fields} (physical columns) a format holds: a format that can
+     * project decodes only those the query reads, any other decodes them all.
+     */
+    private Decoding decoding(
             ScanContext context,
             @Nullable DecodingFormat<DeserializationSchema<RowData>> format,
-            int[] projection,
-            @Nullable String prefix) {
+            int[] fields,
+            @Nullable String prefix,
+            int[] outputOf) {
         if (format == null) {
-            return null;
+            return new Decoding(null, new int[0]);
         }
-        DataType type = Projection.of(projection).project(physicalType);
+        DataType type = Projection.of(fields).project(physicalType);
         if (prefix != null) {
             type = stripPrefix(type, prefix);
         }
-        return format.createRuntimeDecoder(context, type);
+        int[] targets = IntStream.of(fields).map(f -> outputOf[f]).toArray();
+        if (projectedColumns != null && format instanceof ProjectableDecodingFormat) {
+            int[] read = IntStream.range(0, fields.length).filter(i -> targets[i] >= 0).toArray();
+            int[][] projection =
+                    IntStream.of(read).mapToObj(i -> new int[] {i}).toArray(int[][]::new);
+            return new Decoding(
+                    ((ProjectableDecodingFormat<DeserializationSchema<RowData>>) format)
+                            .createRuntimeDecoder(context, type, projection),
+                    IntStream.of(read).map(i -> targets[i]).toArray());
+        }
+        return new Decoding(format.createRuntimeDecoder(context, type), targets);
     }
 
     /** The key's row type with each field's name without the key prefix (the format's names). */
@@ -213,21 +251,82 @@ final class KafkaBackfillDynamicSource
 
     @Override
     public DynamicTableSource copy() {
-        KafkaBackfillDynamicSource copy =
-                new KafkaBackfillDynamicSource(
-                        physicalType,
-                        keyFormat,
-                        valueFormat,
-                        keyProjection,
-                        valueProjection,
-                        keyPrefix,
-                        readOptions,
-                        archive,
-                        tableIdentifier);
+        KafkaBackfillDynamicSource copy = newCopy();
         copy.producedType = producedType;
         copy.metadata = metadata;
         copy.watermarkStrategy = watermarkStrategy;
+        copy.projectedColumns = projectedColumns;
         return copy;
+    }
+
+    /** A source of the same class over the same table, before any push-down. */
+    KafkaBackfillDynamicSource newCopy() {
+        return new KafkaBackfillDynamicSource(
+                physicalType,
+                keyFormat,
+                valueFormat,
+                keyProjection,
+                valueProjection,
+                keyPrefix,
+                readOptions,
+                archive,
+                tableIdentifier);
+    }
+
+    /**
+     * The source with projection push-down: the query's physical columns only, each format decoding
+     * only those it can project. Not for an archive whose offset is a column (the column must be
+     * read even where the query does not).
+     */
+    static final class Projecting extends KafkaBackfillDynamicSource
+            implements SupportsProjectionPushDown {
+
+        Projecting(
+                DataType physicalType,
+                @Nullable DecodingFormat<DeserializationSchema<RowData>> keyFormat,
+                DecodingFormat<DeserializationSchema<RowData>> valueFormat,
+                int[] keyProjection,
+                int[] valueProjection,
+                @Nullable String keyPrefix,
+                KafkaReadOptions readOptions,
+                @Nullable ArchiveTableOptions archive,
+                String tableIdentifier) {
+            super(
+                    physicalType,
+                    keyFormat,
+                    valueFormat,
+                    keyProjection,
+                    valueProjection,
+                    keyPrefix,
+                    readOptions,
+                    archive,
+                    tableIdentifier);
+        }
+
+        @Override
+        public boolean supportsNestedProjection() {
+            return false;
+        }
+
+        @Override
+        public void applyProjection(int[][] projectedFields, DataType producedDataType) {
+            projectedColumns = Stream.of(projectedFields).mapToInt(f -> f[0]).toArray();
+            producedType = producedDataType;
+        }
+
+        @Override
+        KafkaBackfillDynamicSource newCopy() {
+            return new Projecting(
+                    physicalType,
+                    keyFormat,
+                    valueFormat,
+                    keyProjection,
+                    valueProjection,
+                    keyPrefix,
+                    readOptions,
+                    archive,
+                    tableIdentifier);
+        }
     }
 
     @Override

@@ -113,16 +113,34 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
         int[] keyProjection = KafkaTableOptions.keyProjection(options, physicalType);
         int[] valueProjection =
                 KafkaTableOptions.valueProjection(options, physicalType, keyProjection);
-        return new KafkaBackfillDynamicSource(
+        ArchiveTableOptions archive = ArchiveTableOptions.of(options, physicalType).orElse(null);
+        String keyPrefix =
+                options.getOptional(KafkaConnectorOptions.KEY_FIELDS_PREFIX).orElse(null);
+        KafkaReadOptions readOptions = KafkaReadOptions.of(options, properties);
+        String table = context.getObjectIdentifier().asSummaryString();
+        // an archive whose offsets are a column must read that column where the query does not
+        if (archive != null && archive.offsetFieldIndex() != null) {
+            return new KafkaBackfillDynamicSource(
+                    physicalType,
+                    keyFormat.orElse(null),
+                    valueFormat,
+                    keyProjection,
+                    valueProjection,
+                    keyPrefix,
+                    readOptions,
+                    archive,
+                    table);
+        }
+        return new KafkaBackfillDynamicSource.Projecting(
                 physicalType,
                 keyFormat.orElse(null),
                 valueFormat,
                 keyProjection,
                 valueProjection,
-                options.getOptional(KafkaConnectorOptions.KEY_FIELDS_PREFIX).orElse(null),
-                KafkaReadOptions.of(options, properties),
-                ArchiveTableOptions.of(options, physicalType).orElse(null),
-                context.getObjectIdentifier().asSummaryString());
+                keyPrefix,
+                readOptions,
+                archive,
+                table);
     }
 
     private static void checkInsertOnly(

@@ -43,10 +43,13 @@ final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema
     @Nullable private final DeserializationSchema<RowData> keyFormat;
     private final DeserializationSchema<RowData> valueFormat;
 
-    /** For each field the key format produces, its place in the physical row. */
+    /**
+     * For each field the key format produces, its place in the produced row; negative for a field
+     * the query does not read (a format that cannot project reads every field).
+     */
     private final int[] keyProjection;
 
-    /** For each field the value format produces, its place in the physical row. */
+    /** For each field the value format produces, its place in the produced row, as for keys. */
     private final int[] valueProjection;
 
     private final int physicalArity;
@@ -96,10 +99,14 @@ final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema
         GenericRowData keyRow = (GenericRowData) key;
         GenericRowData valueRow = (GenericRowData) value;
         for (int i = 0; i < keyProjection.length; i++) {
-            row.setField(keyProjection[i], keyRow == null ? null : keyRow.getField(i));
+            if (keyProjection[i] >= 0) {
+                row.setField(keyProjection[i], keyRow == null ? null : keyRow.getField(i));
+            }
         }
         for (int i = 0; i < valueProjection.length; i++) {
-            row.setField(valueProjection[i], valueRow.getField(i));
+            if (valueProjection[i] >= 0) {
+                row.setField(valueProjection[i], valueRow.getField(i));
+            }
         }
         for (int i = 0; i < metadata.length; i++) {
             row.setField(physicalArity + i, metadata[i].read(record));
