@@ -30,7 +30,6 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.Projection;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.format.DecodingFormat;
-import org.apache.flink.table.connector.format.ProjectableDecodingFormat;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
@@ -176,8 +175,8 @@ class KafkaBackfillDynamicSource
     private record Decoding(@Nullable DeserializationSchema<RowData> schema, int[] targets) {}
 
     /**
-     * The decoder of the {@code fields} (physical columns) a format holds: a format that can
-     * project decodes only those the query reads, any other decodes them all.
+     * The decoder of the {@code fields} (physical columns) a format holds, and where each goes in
+     * the produced row (negative for a column the query does not read).
      */
     private Decoding decoding(
             ScanContext context,
@@ -193,15 +192,9 @@ class KafkaBackfillDynamicSource
             type = stripPrefix(type, prefix);
         }
         int[] targets = IntStream.of(fields).map(f -> outputOf[f]).toArray();
-        if (projectedColumns != null && format instanceof ProjectableDecodingFormat) {
-            int[] read = IntStream.range(0, fields.length).filter(i -> targets[i] >= 0).toArray();
-            int[][] projection =
-                    IntStream.of(read).mapToObj(i -> new int[] {i}).toArray(int[][]::new);
-            return new Decoding(
-                    ((ProjectableDecodingFormat<DeserializationSchema<RowData>>) format)
-                            .createRuntimeDecoder(context, type, projection),
-                    IntStream.of(read).map(i -> targets[i]).toArray());
-        }
+        // the whole format type, always: a format's own projection may assume its records were
+        // written with the projected schema (Flink's avro reads by position), which Kafka
+        // records were not
         return new Decoding(format.createRuntimeDecoder(context, type), targets);
     }
 
