@@ -254,46 +254,34 @@ class KafkaBackfillDynamicSource
 
     /** A source of the same class over the same table, before any push-down. */
     KafkaBackfillDynamicSource newCopy() {
-        return new KafkaBackfillDynamicSource(
-                physicalType,
-                keyFormat,
-                valueFormat,
-                keyProjection,
-                valueProjection,
-                keyPrefix,
-                readOptions,
-                archive,
-                tableIdentifier);
+        return new KafkaBackfillDynamicSource(this);
+    }
+
+    /** The same table as {@code table}, before any push-down. */
+    KafkaBackfillDynamicSource(KafkaBackfillDynamicSource table) {
+        this(
+                table.physicalType,
+                table.keyFormat,
+                table.valueFormat,
+                table.keyProjection,
+                table.valueProjection,
+                table.keyPrefix,
+                table.readOptions,
+                table.archive,
+                table.tableIdentifier);
     }
 
     /**
-     * The source with projection push-down: the query's physical columns only, each format decoding
-     * only those it can project. Not for an archive whose offset is a column (the column must be
-     * read even where the query does not).
+     * The source with projection push-down: it produces the query's physical columns only (each
+     * format decodes its whole record; the source keeps what is read). Not for an archive whose
+     * offset is a column (the column must be read even where the query does not).
      */
     static final class Projecting extends KafkaBackfillDynamicSource
             implements SupportsProjectionPushDown {
 
-        Projecting(
-                DataType physicalType,
-                @Nullable DecodingFormat<DeserializationSchema<RowData>> keyFormat,
-                DecodingFormat<DeserializationSchema<RowData>> valueFormat,
-                int[] keyProjection,
-                int[] valueProjection,
-                @Nullable String keyPrefix,
-                KafkaReadOptions readOptions,
-                @Nullable ArchiveTableOptions archive,
-                String tableIdentifier) {
-            super(
-                    physicalType,
-                    keyFormat,
-                    valueFormat,
-                    keyProjection,
-                    valueProjection,
-                    keyPrefix,
-                    readOptions,
-                    archive,
-                    tableIdentifier);
+        /** The same table as {@code table}, with projection push-down. */
+        Projecting(KafkaBackfillDynamicSource table) {
+            super(table);
         }
 
         @Override
@@ -309,16 +297,7 @@ class KafkaBackfillDynamicSource
 
         @Override
         KafkaBackfillDynamicSource newCopy() {
-            return new Projecting(
-                    physicalType,
-                    keyFormat,
-                    valueFormat,
-                    keyProjection,
-                    valueProjection,
-                    keyPrefix,
-                    readOptions,
-                    archive,
-                    tableIdentifier);
+            return new Projecting(this);
         }
     }
 

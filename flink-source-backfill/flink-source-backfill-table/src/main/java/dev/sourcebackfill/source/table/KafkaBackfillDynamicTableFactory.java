@@ -118,29 +118,20 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                 options.getOptional(KafkaConnectorOptions.KEY_FIELDS_PREFIX).orElse(null);
         KafkaReadOptions readOptions = KafkaReadOptions.of(options, properties);
         String table = context.getObjectIdentifier().asSummaryString();
+        KafkaBackfillDynamicSource source =
+                new KafkaBackfillDynamicSource(
+                        physicalType,
+                        keyFormat.orElse(null),
+                        valueFormat,
+                        keyProjection,
+                        valueProjection,
+                        keyPrefix,
+                        readOptions,
+                        archive,
+                        table);
         // an archive whose offsets are a column must read that column where the query does not
-        if (archive != null && archive.offsetFieldIndex() != null) {
-            return new KafkaBackfillDynamicSource(
-                    physicalType,
-                    keyFormat.orElse(null),
-                    valueFormat,
-                    keyProjection,
-                    valueProjection,
-                    keyPrefix,
-                    readOptions,
-                    archive,
-                    table);
-        }
-        return new KafkaBackfillDynamicSource.Projecting(
-                physicalType,
-                keyFormat.orElse(null),
-                valueFormat,
-                keyProjection,
-                valueProjection,
-                keyPrefix,
-                readOptions,
-                archive,
-                table);
+        boolean offsetColumn = archive != null && archive.offsetFieldIndex() != null;
+        return offsetColumn ? source : new KafkaBackfillDynamicSource.Projecting(source);
     }
 
     private static void checkInsertOnly(

@@ -55,6 +55,7 @@ final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema
     private final int physicalArity;
     private final ReadableMetadata[] metadata;
     private final TypeInformation<RowData> producedType;
+    @Nullable private transient JoiningCollector joining;
 
     RowDataKafkaDeserializer(
             @Nullable DeserializationSchema<RowData> keyFormat,
@@ -90,7 +91,13 @@ final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema
         }
         // as Flink's Kafka connector: a null value (a tombstone) goes to the format too, which
         // makes a row of it or none; each row is joined as the format gives it (it may reuse one)
-        valueFormat.deserialize(record.value(), new JoiningCollector(key, record, out));
+        if (joining == null) {
+            joining = new JoiningCollector(); // transient: made on the task, once
+        }
+        joining.key = key;
+        joining.record = record;
+        joining.out = out;
+        valueFormat.deserialize(record.value(), joining);
     }
 
     private RowData join(@Nullable RowData key, RowData value, ConsumerRecord<?, ?> record) {
@@ -119,18 +126,14 @@ final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema
         return producedType;
     }
 
-    /** Joins each row the value format gives with the key and the metadata, at once. */
+    /**
+     * Joins each row the value format gives with the key and the metadata, at once; one per
+     * deserializer, set for each record (no allocation per record).
+     */
     private final class JoiningCollector implements Collector<RowData> {
-        @Nullable private final RowData key;
-        private final ConsumerRecord<?, ?> record;
-        private final Collector<RowData> out;
-
-        JoiningCollector(
-                @Nullable RowData key, ConsumerRecord<?, ?> record, Collector<RowData> out) {
-            this.key = key;
-            this.record = record;
-            this.out = out;
-        }
+        @Nullable private RowData key;
+        private ConsumerRecord<?, ?> record;
+        private Collector<RowData> out;
 
         @Override
         public void collect(RowData value) {
