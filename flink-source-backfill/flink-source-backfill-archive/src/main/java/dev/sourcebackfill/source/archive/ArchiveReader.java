@@ -36,6 +36,7 @@ import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +66,10 @@ final class ArchiveReader<T> implements LogReader<T> {
     private final ArchivedRecordMapper<T> recordMapper;
     private final Counter skippedRecords;
     private final Map<String, SplitRead> reads = new LinkedHashMap<>();
+
+    /** How many of {@link #reads} are paused for watermark alignment. */
+    private int pausedSplits;
+
     @Nullable private Map<String, List<ArchiveListing.Entry>> listing;
 
     ArchiveReader(
@@ -101,15 +106,37 @@ final class ArchiveReader<T> implements LogReader<T> {
         SplitRead read = reads.remove(splitId);
         if (read != null) {
             read.closeFile();
+            pausedSplits -= read.paused ? 1 : 0;
+        }
+    }
+
+    /** A paused split keeps its open file and position; nothing of it is read until resumed. */
+    @Override
+    public void pauseOrResumeSplits(Collection<String> toPause, Collection<String> toResume) {
+        for (String splitId : toPause) {
+            SplitRead read = reads.get(splitId);
+            if (read != null && !read.paused) {
+                read.paused = true;
+                pausedSplits++;
+            }
+        }
+        for (String splitId : toResume) {
+            SplitRead read = reads.get(splitId);
+            if (read != null && read.paused) {
+                read.paused = false;
+                pausedSplits--;
+            }
         }
     }
 
     @Override
     public void poll(Duration maxWait, LogRecordCollector<T> collector) throws IOException {
-        int perSplit = Math.max(1, maxRecordsPerPoll / Math.max(1, reads.size()));
+        int perSplit = Math.max(1, maxRecordsPerPoll / Math.max(1, reads.size() - pausedSplits));
         boolean delivered = false;
         for (SplitRead read : reads.values()) {
-            delivered |= read.read(perSplit, collector) > 0;
+            if (!read.paused) {
+                delivered |= read.read(perSplit, collector) > 0;
+            }
         }
         if (!delivered && !maxWait.isZero()) {
             // every split is at the end of its files, which the source checks after this poll:
@@ -161,6 +188,7 @@ final class ArchiveReader<T> implements LogReader<T> {
             read.closeFile();
         }
         reads.clear();
+        pausedSplits = 0;
     }
 
     private List<ArchiveListing.Entry> filesOf(String splitId) {
@@ -173,6 +201,9 @@ final class ArchiveReader<T> implements LogReader<T> {
 
         /** The next offset this reader delivers. */
         long position;
+
+        /** Paused for watermark alignment. */
+        boolean paused;
 
         /**
          * The file open now, or read last; {@code null} before the first. The next file is the

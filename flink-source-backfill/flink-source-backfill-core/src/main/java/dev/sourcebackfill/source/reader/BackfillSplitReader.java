@@ -24,6 +24,7 @@ import dev.sourcebackfill.source.split.HandoverState;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
@@ -40,7 +41,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +57,11 @@ import java.util.Set;
  * so nothing is read twice. A non-seekable upstream is given every split at once; the handover
  * drops what the backfill covers. When no split is backfilling and the reader is in forward mode,
  * the backfill reader is closed; it is created again if a split needs it.
+ *
+ * <p>For watermark alignment a split is paused in whichever reader reads it: the backfill reader,
+ * the upstream reader, or both (a non-seekable upstream reads a backfilling split too). A paused
+ * split that moves to the upstream at its handover is paused there as well, so a handover never
+ * resumes a split that alignment holds back.
  */
 @Internal
 final class BackfillSplitReader<T>
@@ -74,6 +82,12 @@ final class BackfillSplitReader<T>
 
     /** Splits currently given to the upstream reader. */
     private final Set<String> onUpstream = new LinkedHashSet<>();
+
+    /** Splits paused for watermark alignment, in whichever reader reads them. */
+    private final Set<String> paused = new HashSet<>();
+
+    /** Whether a log reader that cannot pause splits is tolerated (Flink's own option). */
+    private final boolean allowUnalignedSplits;
 
     private LogReader<T> backfillReader;
     private LogReader<T> upstreamReader;
@@ -124,6 +138,8 @@ final class BackfillSplitReader<T>
         this.mode = mode;
         this.pollTimeout = pollTimeout;
         this.upstreamSeekable = log.isUpstreamSeekable();
+        this.allowUnalignedSplits =
+                context.getConfiguration().get(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS);
     }
 
     @Override
@@ -164,6 +180,68 @@ final class BackfillSplitReader<T>
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Pauses and resumes splits for watermark alignment, in the fetcher thread. Splits this reader
+     * no longer holds are ignored: a pause may cross the split's end or removal.
+     */
+    @Override
+    public void pauseOrResumeSplits(
+            Collection<BackfillSplit> splitsToPause, Collection<BackfillSplit> splitsToResume) {
+        List<String> pause = new ArrayList<>(splitsToPause.size());
+        for (BackfillSplit split : splitsToPause) {
+            if (handovers.containsKey(split.splitId()) && paused.add(split.splitId())) {
+                pause.add(split.splitId());
+            }
+        }
+        List<String> resume = new ArrayList<>(splitsToResume.size());
+        for (BackfillSplit split : splitsToResume) {
+            if (paused.remove(split.splitId())) {
+                resume.add(split.splitId());
+            }
+        }
+        if (pause.isEmpty() && resume.isEmpty()) {
+            return;
+        }
+        LOG.debug(
+                "Subtask {} pauses {} and resumes {} for watermark alignment",
+                context.getIndexOfSubtask(),
+                pause,
+                resume);
+        try {
+            pauseOrResumeIn(backfillReader, onBackfill, pause, resume);
+            pauseOrResumeIn(upstreamReader, onUpstream, pause, resume);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Pauses and resumes in one log reader the splits of those that it reads. */
+    private static void pauseOrResumeIn(
+            @Nullable LogReader<?> reader,
+            Set<String> readsSplits,
+            List<String> pause,
+            List<String> resume)
+            throws IOException {
+        if (reader == null) {
+            return;
+        }
+        List<String> readerPause = new ArrayList<>(pause.size());
+        for (String splitId : pause) {
+            if (readsSplits.contains(splitId)) {
+                readerPause.add(splitId);
+            }
+        }
+        List<String> readerResume = new ArrayList<>(resume.size());
+        for (String splitId : resume) {
+            if (readsSplits.contains(splitId)) {
+                readerResume.add(splitId);
+            }
+        }
+        if (!readerPause.isEmpty() || !readerResume.isEmpty()) {
+            reader.pauseOrResumeSplits(readerPause, readerResume);
         }
     }
 
@@ -286,6 +364,7 @@ final class BackfillSplitReader<T>
 
     private void removeSplit(String splitId) throws IOException {
         handovers.remove(splitId);
+        paused.remove(splitId);
         if (onBackfill.remove(splitId)) {
             backfillReader.removeSplit(splitId);
         }
@@ -297,6 +376,23 @@ final class BackfillSplitReader<T>
     private void startUpstream(String splitId, long offset) throws IOException {
         if (onUpstream.add(splitId)) {
             upstream().addSplit(splitId, offset);
+            if (paused.contains(splitId)) {
+                pauseOnUpstream(splitId);
+            }
+        }
+    }
+
+    /** A split alignment holds back reaches the upstream: it stays paused there. */
+    private void pauseOnUpstream(String splitId) throws IOException {
+        try {
+            upstreamReader.pauseOrResumeSplits(List.of(splitId), List.of());
+        } catch (UnsupportedOperationException e) {
+            if (!allowUnalignedSplits) {
+                throw e;
+            }
+            // as Flink does with a reader that cannot pause: the split is read unaligned
+            paused.remove(splitId);
+            LOG.debug("The upstream reader cannot pause split {}; it reads it unaligned", splitId);
         }
     }
 

@@ -19,6 +19,7 @@ import org.apache.flink.annotation.PublicEvolving;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
 
 /**
  * Reads records of many splits of one log; used once for the backfill and once for the upstream.
@@ -65,6 +66,26 @@ public interface LogReader<T> extends AutoCloseable {
      */
     default boolean isEndOfSplit(String splitId) throws IOException {
         return false;
+    }
+
+    /**
+     * Stops delivering the splits in {@code toPause} and delivers those in {@code toResume} again,
+     * for watermark alignment. A paused split keeps its read position: when resumed it continues at
+     * the offset it would have delivered next, and nothing is skipped or delivered twice. While a
+     * split is paused its {@link #position} does not move. Ids of splits this reader does not read
+     * are ignored; pausing a paused split or resuming a running one does nothing.
+     *
+     * <p>The default throws an {@link UnsupportedOperationException}, as Flink's own split readers
+     * do: a job with watermark alignment then fails unless {@code
+     * pipeline.watermark-alignment.allow-unaligned-source-splits} is set.
+     */
+    default void pauseOrResumeSplits(Collection<String> toPause, Collection<String> toResume)
+            throws IOException {
+        throw new UnsupportedOperationException(
+                getClass().getName()
+                        + " cannot pause splits, which watermark alignment needs; implement"
+                        + " LogReader.pauseOrResumeSplits, or set"
+                        + " pipeline.watermark-alignment.allow-unaligned-source-splits");
     }
 
     /** Makes a blocking {@link #poll} return early; may be called from any thread. */

@@ -21,6 +21,8 @@ import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
 
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
@@ -230,5 +232,115 @@ class BackfillSplitReaderTest {
                 .containsExactly("a@0", "a@1", "a@2", "CACHING_UP@3", "FINISHED@6", "a@6", "a@7");
         assertThat(skipped.getCount()).isEqualTo(3);
         assertThat(log.calls).contains("upstream.add a@3", "upstream.remove a", "upstream.add a@6");
+    }
+
+    // ------------------------------------------------------------------ watermark alignment
+
+    private static List<BackfillSplit> splits(BackfillSplit... splits) {
+        return List.of(splits);
+    }
+
+    @Test
+    void aPausedBackfillingSplitDeliversNothingAndResumesWhereItStoodWhileOthersRun()
+            throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1).write("b", 0, 1);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit a = backfilling("a", 0, 10);
+        BackfillSplit b = backfilling("b", 0, 10);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(a, b)));
+        assertThat(fetch(reader)).containsExactly("a@0", "a@1", "b@0", "b@1");
+
+        reader.pauseOrResumeSplits(splits(a), List.of());
+        assertThat(log.calls).contains("backfill.pause [a]");
+        log.write("a", 2, 3).write("b", 2);
+        assertThat(fetch(reader)).containsExactly("b@2");
+        assertThat(fetch(reader)).isEmpty();
+
+        reader.pauseOrResumeSplits(List.of(), splits(a));
+        assertThat(log.calls).contains("backfill.resume [a]");
+        assertThat(fetch(reader)).containsExactly("a@2", "a@3");
+    }
+
+    @Test
+    void aPausedSplitIsPausedInBothReadersOfAFeed() throws Exception {
+        FakeLog log = new FakeLog(false).write("a", 0, 1);
+        log.backfillEnds.put("a", 2L);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit a = backfilling("a", 0, 2);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(a)));
+        reader.pauseOrResumeSplits(splits(a), List.of());
+        assertThat(log.calls).contains("backfill.pause [a]", "upstream.pause [a]");
+        assertThat(fetch(reader)).isEmpty();
+
+        reader.pauseOrResumeSplits(List.of(), splits(a));
+        assertThat(log.calls).contains("backfill.resume [a]", "upstream.resume [a]");
+        assertThat(fetch(reader)).containsExactly("a@0", "a@1", "CACHING_UP@2", "FINISHED@2");
+        log.write("a", 2);
+        assertThat(fetch(reader)).containsExactly("a@2");
+    }
+
+    @Test
+    void aPausedSplitWhoseBackfillEndsIsPausedOnTheUpstreamItIsHandedTo() throws Exception {
+        // the archive (backfill) ends at 3 while the split is paused: the handover gives the
+        // split to the seekable upstream, which must not read it until alignment resumes it
+        FakeLog log = new FakeLog(true).write("a", 3, 4, 5);
+        log.backfillEnds.put("a", 3L);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit a = backfilling("a", 3, 6);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(a)));
+        reader.pauseOrResumeSplits(splits(a), List.of());
+
+        // a seekable upstream starts at the next offset: FINISHED at once, and still paused
+        assertThat(fetch(reader)).containsExactly("CACHING_UP@3", "FINISHED@3");
+        assertThat(log.calls).containsSubsequence("upstream.add a@3", "upstream.pause [a]");
+        assertThat(fetch(reader)).isEmpty();
+
+        reader.pauseOrResumeSplits(List.of(), splits(a));
+        assertThat(log.calls).contains("upstream.resume [a]");
+        assertThat(fetch(reader)).containsExactly("a@3", "a@4", "a@5");
+    }
+
+    @Test
+    void pausingASplitTheReaderNoLongerHoldsIsIgnored() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.pauseOrResumeSplits(splits(backfilling("gone", 0, 1)), List.of());
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 5))));
+        assertThat(fetch(reader)).containsExactly("a@0");
+        assertThat(log.calls).noneMatch(call -> call.contains("pause"));
+    }
+
+    @Test
+    void anUpstreamThatCannotPauseFailsAlignmentUnlessUnalignedSplitsAreAllowed() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 3, 4);
+        log.backfillEnds.put("a", 3L);
+        log.upstreamPausable = false;
+        BackfillSplit a = backfilling("a", 3, 5);
+
+        BackfillSplitReader<String> strict = reader(log);
+        strict.handleSplitsChanges(new SplitsAddition<>(List.of(a)));
+        strict.pauseOrResumeSplits(splits(a), List.of());
+        assertThatThrownBy(() -> fetch(strict))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("cannot pause splits")
+                .hasMessageContaining("allow-unaligned-source-splits");
+
+        Configuration config = new Configuration();
+        config.set(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS, true);
+        BackfillSplitReader<String> lenient =
+                new BackfillSplitReader<>(
+                        log,
+                        new TestingReaderContext(config, null),
+                        mode,
+                        Duration.ofMillis(1),
+                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
+                        OffsetGapPolicy.FAIL,
+                        new SimpleCounter());
+        lenient.handleSplitsChanges(new SplitsAddition<>(List.of(a)));
+        lenient.pauseOrResumeSplits(splits(a), List.of());
+        // read unaligned, as Flink reads a split its reader cannot pause
+        List<String> out = new ArrayList<>(fetch(lenient));
+        out.addAll(fetch(lenient));
+        assertThat(out).containsExactly("CACHING_UP@3", "FINISHED@3", "a@3", "a@4");
     }
 }

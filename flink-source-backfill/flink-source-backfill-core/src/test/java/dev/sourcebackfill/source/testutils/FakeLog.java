@@ -23,12 +23,16 @@ import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -54,6 +58,10 @@ public final class FakeLog implements BackfillLog<String> {
     public final transient Map<String, Long> backfillEnds = new ConcurrentHashMap<>();
 
     public final transient List<String> calls = new CopyOnWriteArrayList<>();
+
+    /** Whether the upstream reader can pause splits; the backfill reader always can. */
+    public volatile boolean upstreamPausable = true;
+
     private final boolean seekable;
 
     public FakeLog(boolean seekable) {
@@ -106,6 +114,7 @@ public final class FakeLog implements BackfillLog<String> {
     private final class Reader implements LogReader<String> {
         private final String role;
         private final Map<String, Long> positions = new HashMap<>();
+        private final Set<String> paused = new HashSet<>();
 
         Reader(String role) {
             this.role = role;
@@ -121,12 +130,32 @@ public final class FakeLog implements BackfillLog<String> {
         public void removeSplit(String splitId) {
             calls.add(role + ".remove " + splitId);
             positions.remove(splitId);
+            paused.remove(splitId);
+        }
+
+        @Override
+        public void pauseOrResumeSplits(Collection<String> toPause, Collection<String> toResume)
+                throws IOException {
+            if (role.equals("upstream") && !upstreamPausable) {
+                LogReader.super.pauseOrResumeSplits(toPause, toResume);
+            }
+            if (!toPause.isEmpty()) {
+                calls.add(role + ".pause " + toPause);
+            }
+            if (!toResume.isEmpty()) {
+                calls.add(role + ".resume " + toResume);
+            }
+            paused.addAll(toPause);
+            paused.removeAll(toResume);
         }
 
         @Override
         public void poll(Duration maxWait, LogRecordCollector<String> collector) {
             for (Map.Entry<String, Long> e : new ArrayList<>(positions.entrySet())) {
                 String split = e.getKey();
+                if (paused.contains(split)) {
+                    continue;
+                }
                 long end = end(split);
                 if (end <= e.getValue()) {
                     continue;

@@ -21,8 +21,11 @@ import dev.sourcebackfill.source.spi.LogRecordCollector;
 import org.apache.flink.annotation.Internal;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** Reads a {@link DatagenLog}: computes the records instead of fetching them. */
 @Internal
@@ -39,6 +42,9 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
 
     /** Split id to next position. */
     private final Map<String, ReadPosition> positions = new LinkedHashMap<>();
+
+    /** Splits paused for watermark alignment; they keep their position. */
+    private final Set<String> paused = new HashSet<>();
 
     private final Object wakeUpLock = new Object();
     private boolean wokenUp;
@@ -63,15 +69,29 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
     @Override
     public void removeSplit(String splitId) {
         positions.remove(splitId);
+        paused.remove(splitId);
+    }
+
+    @Override
+    public void pauseOrResumeSplits(Collection<String> toPause, Collection<String> toResume) {
+        for (String splitId : toPause) {
+            if (positions.containsKey(splitId)) {
+                paused.add(splitId);
+            }
+        }
+        paused.removeAll(toResume);
     }
 
     @Override
     public void poll(Duration maxWait, LogRecordCollector<DatagenRecord> collector) {
         long now = System.currentTimeMillis();
         int budget = log.maxRecordsPerPoll;
-        int perSplit = Math.max(1, budget / Math.max(1, positions.size()));
+        int perSplit = Math.max(1, budget / Math.max(1, positions.size() - paused.size()));
         boolean delivered = false;
         for (Map.Entry<String, ReadPosition> entry : positions.entrySet()) {
+            if (!paused.isEmpty() && paused.contains(entry.getKey())) {
+                continue;
+            }
             int partition = DatagenLog.partitionOf(entry.getKey());
             ReadPosition position = entry.getValue();
             long limit = limit(partition, now);

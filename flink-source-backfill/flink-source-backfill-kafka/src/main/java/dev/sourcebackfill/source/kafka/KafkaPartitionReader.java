@@ -35,10 +35,13 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -71,6 +74,9 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
     /** Assigned partitions paused at an offset beyond their end -> that offset. */
     private final Map<TopicPartition, Long> waiting = new HashMap<>();
 
+    /** Assigned partitions paused for watermark alignment; independent of {@link #waiting}. */
+    private final Set<TopicPartition> alignmentPaused = new HashSet<>();
+
     /** The offset each partition was last said to wait for: one log line per wait. */
     private final Map<TopicPartition, Long> announced = new HashMap<>();
 
@@ -101,7 +107,7 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         TopicPartition tp = KafkaSplitIds.parse(splitId);
         assigned.put(splitId, tp);
         assign();
-        if (waiting.remove(tp) != null) {
+        if (waiting.remove(tp) != null && !alignmentPaused.contains(tp)) {
             consumer.resume(List.of(tp));
         }
         consumer.seek(tp, startOffset);
@@ -112,15 +118,48 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         TopicPartition tp = assigned.remove(splitId);
         if (tp != null) {
             waiting.remove(tp);
+            alignmentPaused.remove(tp);
             assign();
         }
     }
 
-    /** Assigns the split's partitions; waiting ones stay paused. */
+    /**
+     * Pauses partitions with the consumer's own pause, which keeps their positions (and the records
+     * fetched ahead). A partition also waiting beyond its end is resumed only once both reasons are
+     * gone.
+     */
+    @Override
+    public void pauseOrResumeSplits(Collection<String> toPause, Collection<String> toResume) {
+        List<TopicPartition> pause = new ArrayList<>(toPause.size());
+        for (String splitId : toPause) {
+            TopicPartition tp = assigned.get(splitId);
+            if (tp != null && alignmentPaused.add(tp)) {
+                pause.add(tp);
+            }
+        }
+        List<TopicPartition> resume = new ArrayList<>(toResume.size());
+        for (String splitId : toResume) {
+            TopicPartition tp = assigned.get(splitId);
+            if (tp != null && alignmentPaused.remove(tp) && !waiting.containsKey(tp)) {
+                resume.add(tp);
+            }
+        }
+        if (!pause.isEmpty()) {
+            consumer.pause(pause);
+        }
+        if (!resume.isEmpty()) {
+            consumer.resume(resume);
+        }
+    }
+
+    /** Assigns the split's partitions; waiting and alignment-paused ones stay paused. */
     private void assign() {
         consumer.assign(assigned.values());
         if (!waiting.isEmpty()) {
             consumer.pause(waiting.keySet());
+        }
+        if (!alignmentPaused.isEmpty()) {
+            consumer.pause(alignmentPaused);
         }
     }
 
@@ -281,6 +320,7 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         for (TopicPartition tp : reached) {
             consumer.seek(tp, waiting.remove(tp));
         }
+        reached.removeAll(alignmentPaused);
         if (!reached.isEmpty()) {
             consumer.resume(reached);
         }
