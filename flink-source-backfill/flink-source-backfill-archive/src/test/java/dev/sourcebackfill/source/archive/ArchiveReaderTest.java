@@ -403,4 +403,29 @@ class ArchiveReaderTest {
         assertThat(readToEnd(reader, "t-0")).containsExactly("0:0|0", "1:0|1", "2:0|2", "3:0|3");
         reader.close();
     }
+
+    @Test
+    void aPausedSplitReadsNothingAndGoesOnInsideItsOpenFileWhenResumed() throws Exception {
+        file("t", 0, 0, false, range(0, 20));
+        file("t", 1, 0, false, range(0, 20));
+        ArchiveReader<String> reader = reader(false);
+        reader.addSplit("t-0", 0);
+        reader.addSplit("t-1", 0);
+        reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(s + "@" + o));
+        // 7 records per poll, shared: 3 of each split
+        assertThat(read).containsExactly("t-0@0", "t-0@1", "t-0@2", "t-1@0", "t-1@1", "t-1@2");
+
+        read.clear();
+        reader.pauseOrResumeSplits(List.of("t-0"), List.of());
+        reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(s + "@" + o));
+        // the running split gets the whole poll
+        assertThat(read).hasSize(7).allMatch(r -> r.startsWith("t-1@"));
+        assertThat(reader.position("t-0")).isEqualTo(3);
+
+        read.clear();
+        reader.pauseOrResumeSplits(List.of(), List.of("t-0"));
+        reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(s + "@" + o));
+        assertThat(read).startsWith("t-0@3", "t-0@4", "t-0@5");
+        reader.close();
+    }
 }

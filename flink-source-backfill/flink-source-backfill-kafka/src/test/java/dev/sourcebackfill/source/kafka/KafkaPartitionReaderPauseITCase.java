@@ -1,0 +1,157 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.kafka;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Kafka log reader pauses partitions for watermark alignment with the consumer's own pause: a
+ * paused partition delivers nothing, keeps its position, and goes on exactly where it stood; a
+ * partition waiting beyond its end stays paused while alignment holds it, whichever ends first.
+ */
+class KafkaPartitionReaderPauseITCase {
+
+    private static InProcessKafka kafka;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        kafka = InProcessKafka.start();
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        kafka.close();
+    }
+
+    private static KafkaPartitionReader<String> reader() {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // as the source sets it
+        return new KafkaPartitionReader<>("backfill", props, new Values());
+    }
+
+    /** Each record's value as a string. */
+    private static final class Values implements KafkaRecordDeserializationSchema<String> {
+        @Override
+        public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<String> out) {
+            out.collect(new String(record.value(), StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public TypeInformation<String> getProducedType() {
+            return Types.STRING;
+        }
+    }
+
+    private static void produce(String topic, int partition, int from, int count) throws Exception {
+        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
+            for (int i = from; i < from + count; i++) {
+                producer.send(new ProducerRecord<>(topic, partition, "k", partition + "-" + i))
+                        .get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Polls until {@code expected} records came, or 30 s passed; returns "split@offset". */
+    private static List<String> pollFor(KafkaPartitionReader<String> reader, int expected)
+            throws Exception {
+        List<String> out = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (out.size() < expected && System.nanoTime() < deadline) {
+            reader.poll(
+                    Duration.ofMillis(50),
+                    (splitId, offset, timestamp, value) -> out.add(splitId + "@" + offset));
+        }
+        return out;
+    }
+
+    /** Polls for a while and returns everything delivered (to show what is not). */
+    private static List<String> pollQuietly(KafkaPartitionReader<String> reader) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            reader.poll(
+                    Duration.ofMillis(50),
+                    (splitId, offset, timestamp, value) -> out.add(splitId + "@" + offset));
+        }
+        return out;
+    }
+
+    @Test
+    void aPausedPartitionDeliversNothingAndResumesAtItsPosition() throws Exception {
+        String topic = "pause-" + System.nanoTime();
+        kafka.createTopic(topic, 2, Map.of());
+        produce(topic, 0, 0, 5);
+        produce(topic, 1, 0, 5);
+        String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
+        String p1 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 1));
+        try (KafkaPartitionReader<String> reader = reader()) {
+            reader.addSplit(p0, 2);
+            reader.addSplit(p1, 0);
+            reader.pauseOrResumeSplits(List.of(p0), List.of());
+            assertThat(pollFor(reader, 5))
+                    .containsExactly(p1 + "@0", p1 + "@1", p1 + "@2", p1 + "@3", p1 + "@4");
+            assertThat(pollQuietly(reader)).isEmpty();
+            assertThat(reader.position(p0)).isEqualTo(2);
+
+            reader.pauseOrResumeSplits(List.of(), List.of(p0));
+            assertThat(pollFor(reader, 3)).containsExactly(p0 + "@2", p0 + "@3", p0 + "@4");
+        }
+    }
+
+    @Test
+    void aPartitionWaitingBeyondItsEndStaysPausedWhileAlignmentHoldsIt() throws Exception {
+        String topic = "pause-wait-" + System.nanoTime();
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 0, 0, 2);
+        String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
+        try (KafkaPartitionReader<String> reader = reader()) {
+            // offset 4 is beyond the end (2): the reader waits there
+            reader.addSplit(p0, 4);
+            assertThat(pollQuietly(reader)).isEmpty();
+            reader.pauseOrResumeSplits(List.of(p0), List.of());
+            produce(topic, 0, 2, 4); // the end reaches 6: no longer waiting, still paused
+            assertThat(pollQuietly(reader)).isEmpty();
+
+            reader.pauseOrResumeSplits(List.of(), List.of(p0));
+            assertThat(pollFor(reader, 2)).containsExactly(p0 + "@4", p0 + "@5");
+        }
+    }
+}
