@@ -60,6 +60,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * is given a split that is not. Either way every split is read correctly: forward mode only
  * releases the backfill reader.
  *
+ * <p>Each split's watermark is generated in its own split output for its whole life, backfill and
+ * live alike, so a handover changes nothing for it. A reader holding no split is idle: it marks its
+ * output idle, so it does not hold the job's watermark back (an unbounded reader never finishes for
+ * want of splits). Splits with no data become idle as Flink's {@code
+ * WatermarkStrategy.withIdleness} decides.
+ *
  * <p>A bounded split that ended stays in the reader's checkpointed state (as an {@linkplain
  * BackfillSplit#isEnded() ended} split, never read again): Flink restores a reader to a checkpoint
  * without asking the enumerator, and the enumerator may not have recorded the end durably (a late
@@ -284,6 +290,11 @@ public final class BackfillSourceReader<T>
     @Override
     public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
         InputStatus status = super.pollNext(output);
+        if (status == InputStatus.NOTHING_AVAILABLE && heldSplits.isEmpty()) {
+            // a reader without splits (more readers than splits, or all ended) must not hold the
+            // job's watermark back; its first split's watermark makes it active again
+            output.markIdle();
+        }
         if (status == InputStatus.END_OF_INPUT && reporter.unacknowledgedCount() > 0) {
             if (acknowledged.isDone()) {
                 acknowledged = new CompletableFuture<>();

@@ -37,13 +37,17 @@ import org.apache.flink.connector.base.source.reader.SourceReaderOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.Collector;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,7 +61,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and measures, at every record, how far its event time is ahead of the latest event time of every
  * other split still being read: the spread comes from the records themselves, not from timing.
  */
-class WatermarkAlignmentITCase {
+class EventTimeITCase {
 
     private static final RestartCounter RESTARTS = new RestartCounter();
 
@@ -133,6 +137,64 @@ class WatermarkAlignmentITCase {
         JobExecutionResult result = runAlignmentJob(false, false, "no alignment");
         assertThat(result.<Long>getAccumulatorResult(SpreadChecker.MAX_SPREAD))
                 .isGreaterThan(10 * (DRIFT.toMillis() + SLACK_MS));
+    }
+
+    /**
+     * Three readers, one split: the two readers without a split are idle, so the job's watermark
+     * follows the split's. If they held it at its start, no watermark would pass a record's time.
+     */
+    @Test
+    void readersWithoutSplitsAreIdleAndTheWatermarkAdvances() throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(1)
+                        .historyPerPartition(2_000)
+                        .liveRatePerSecond(1_000)
+                        .build();
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(PipelineOptions.AUTO_WATERMARK_INTERVAL, Duration.ofMillis(20));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(3);
+        env.enableCheckpointing(200);
+        BackfillSource<DatagenRecord> source =
+                BackfillSource.<DatagenRecord>builder()
+                        .setLog(log)
+                        .setUnbounded()
+                        .setPollTimeout(Duration.ofMillis(20))
+                        .build();
+        long passed = log.record(0, 1_000).timestamp;
+        try (CloseableIterator<Long> watermarks =
+                env.fromSource(
+                                source,
+                                WatermarkStrategy.<DatagenRecord>forMonotonousTimestamps()
+                                        .withTimestampAssigner((r, previous) -> r.timestamp),
+                                "backfill-source")
+                        .keyBy(r -> 0)
+                        .process(new WatermarkAtRecord())
+                        .setParallelism(1)
+                        .collectAsync()) {
+            JobClient job = env.executeAsync("idle readers");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            long latest = Long.MIN_VALUE;
+            while (latest < passed && System.nanoTime() < deadline && watermarks.hasNext()) {
+                latest = Math.max(latest, watermarks.next());
+            }
+            job.cancel().get(30, TimeUnit.SECONDS);
+            assertThat(latest)
+                    .as("the watermark seen downstream of two idle readers and one with the split")
+                    .isGreaterThanOrEqualTo(passed);
+            assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(60))).as("restarts").isZero();
+        }
+    }
+
+    /** The operator's watermark when each record arrives. */
+    static final class WatermarkAtRecord
+            extends KeyedProcessFunction<Integer, DatagenRecord, Long> {
+        @Override
+        public void processElement(DatagenRecord record, Context ctx, Collector<Long> out) {
+            out.collect(ctx.timerService().currentWatermark());
+        }
     }
 
     private static JobExecutionResult runAlignmentJob(boolean aligned, boolean feed, String name)
