@@ -31,8 +31,11 @@ import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+import javax.annotation.Nullable;
 
 import java.time.Duration;
 
@@ -59,6 +62,7 @@ public class BackfillSource<T>
     private final BackfillListener listener;
     private final OffsetGapPolicy gapPolicy;
     private final RecordOrigin.Marker<T> originMarker;
+    @Nullable private final RateLimiterStrategy<BackfillSplit> backfillRateLimit;
 
     BackfillSource(
             BackfillLog<T> log,
@@ -67,8 +71,10 @@ public class BackfillSource<T>
             Duration pollTimeout,
             BackfillListener listener,
             OffsetGapPolicy gapPolicy,
-            RecordOrigin.Marker<T> originMarker) {
+            RecordOrigin.Marker<T> originMarker,
+            @Nullable RateLimiterStrategy<BackfillSplit> backfillRateLimit) {
         this.originMarker = originMarker;
+        this.backfillRateLimit = backfillRateLimit;
         this.listener = listener;
         this.gapPolicy = gapPolicy;
         this.log = log;
@@ -96,7 +102,8 @@ public class BackfillSource<T>
                 pollTimeout,
                 listener,
                 gapPolicy,
-                originMarker);
+                originMarker,
+                backfillRateLimit);
     }
 
     @Override

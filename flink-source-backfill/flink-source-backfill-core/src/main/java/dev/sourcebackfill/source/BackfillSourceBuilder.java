@@ -16,9 +16,14 @@
 package dev.sourcebackfill.source;
 
 import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+
+import javax.annotation.Nullable;
 
 import java.time.Duration;
 
@@ -41,6 +46,9 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  *       for progress output</td></tr>
  *   <tr><td>{@link #setRecordOriginMarker}</td><td>none</td><td>writes each record's origin
  *       (backfill or live) into it</td></tr>
+ *   <tr><td>{@link #setBackfillRecordsPerSecond}, {@link #setBackfillRateLimit}</td><td>no
+ *       limit</td><td>how fast each reader reads backfill records; live records are never
+ *       throttled</td></tr>
  * </table>
  */
 @PublicEvolving
@@ -59,6 +67,7 @@ public final class BackfillSourceBuilder<T> {
     private BackfillListener listener = BackfillListener.NO_OP;
     private OffsetGapPolicy gapPolicy = OffsetGapPolicy.FAIL;
     private RecordOrigin.Marker<T> originMarker = RecordOrigin.Marker.none();
+    @Nullable private RateLimiterStrategy<BackfillSplit> backfillRateLimit;
 
     BackfillSourceBuilder() {}
 
@@ -113,6 +122,33 @@ public final class BackfillSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * Limits how fast each reader reads backfill records, with one of Flink's rate limiter
+     * strategies (given the source's parallelism, as Flink's sources give it; {@link
+     * RateLimiterStrategy#perSecond} divides its rate among the readers). Only backfill records
+     * count and wait: the live upstream is never throttled, and a reader keeps reading its live
+     * splits while its backfill waits.
+     */
+    public BackfillSourceBuilder<T> setBackfillRateLimit(
+            RateLimiterStrategy<BackfillSplit> rateLimiterStrategy) {
+        this.backfillRateLimit = rateLimiterStrategy;
+        return this;
+    }
+
+    /**
+     * Limits each reader's backfill to {@code recordsPerSecond} records per second (see {@link
+     * #setBackfillRateLimit}); the whole source backfills at most parallelism times that.
+     */
+    public BackfillSourceBuilder<T> setBackfillRecordsPerSecond(double recordsPerSecond) {
+        checkOption(
+                recordsPerSecond > 0 && !Double.isInfinite(recordsPerSecond),
+                "backfill records per second",
+                "setBackfillRecordsPerSecond",
+                "must be positive and finite, was " + recordsPerSecond);
+        this.backfillRateLimit = new PerReaderRate(recordsPerSecond);
+        return this;
+    }
+
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         sanityCheck();
@@ -123,7 +159,8 @@ public final class BackfillSourceBuilder<T> {
                 pollTimeout,
                 listener,
                 gapPolicy,
-                originMarker);
+                originMarker,
+                backfillRateLimit);
     }
 
     private void sanityCheck() {
@@ -153,6 +190,29 @@ public final class BackfillSourceBuilder<T> {
         checkOption(listener != null, "listener", "setListener", "must not be null");
         checkOption(
                 gapPolicy != null, "offset gap policy", "setOffsetGapPolicy", "must not be null");
+    }
+
+    /** The same rate for every reader, whatever the parallelism. */
+    private static final class PerReaderRate implements RateLimiterStrategy<BackfillSplit> {
+        private static final long serialVersionUID = 1L;
+        private final double recordsPerSecond;
+
+        PerReaderRate(double recordsPerSecond) {
+            this.recordsPerSecond = recordsPerSecond;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public RateLimiter<BackfillSplit> createRateLimiter(int parallelism) {
+            // Flink's strategy divides by the parallelism it is given: give it one reader's share
+            return (RateLimiter<BackfillSplit>)
+                    RateLimiterStrategy.perSecond(recordsPerSecond).createRateLimiter(1);
+        }
+
+        @Override
+        public String toString() {
+            return recordsPerSecond + " backfill records per second per reader";
+        }
     }
 
     private static void checkOption(boolean valid, String option, String setter, String problem) {

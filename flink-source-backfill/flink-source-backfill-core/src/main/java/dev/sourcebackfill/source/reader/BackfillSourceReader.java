@@ -31,6 +31,7 @@ import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 import org.apache.flink.connector.base.source.reader.fetcher.SingleThreadFetcherManager;
@@ -90,6 +91,7 @@ public final class BackfillSourceReader<T>
     private final StatusReporter reporter;
     private final BackfillReaderMetrics metrics;
     private final BackfillListener listener;
+    private final BackfillRateLimit rateLimit;
 
     /** {@code null} if the log commits no offsets. */
     @Nullable private final CheckpointOffsets checkpointOffsets;
@@ -110,8 +112,10 @@ public final class BackfillSourceReader<T>
             Configuration config,
             SourceReaderContext context,
             BackfillListener listener,
-            @Nullable CheckpointOffsets checkpointOffsets) {
+            @Nullable CheckpointOffsets checkpointOffsets,
+            BackfillRateLimit rateLimit) {
         super(fetcherManager, emitter, config, context);
+        this.rateLimit = rateLimit;
         this.heldSplits = heldSplits;
         this.metrics = metrics;
         this.reporter = reporter;
@@ -139,12 +143,14 @@ public final class BackfillSourceReader<T>
                 pollTimeout,
                 listener,
                 OffsetGapPolicy.FAIL,
-                RecordOrigin.Marker.none());
+                RecordOrigin.Marker.none(),
+                null);
     }
 
     /**
-     * As above, with what a handover does at an offset gap and how records are marked with their
-     * origin.
+     * As above, with what a handover does at an offset gap, how records are marked with their
+     * origin, and the rate limit of backfill records ({@code null}: none); the strategy is given
+     * the source's parallelism, as Flink's are.
      */
     public static <T> BackfillSourceReader<T> create(
             BackfillLog<T> log,
@@ -153,7 +159,8 @@ public final class BackfillSourceReader<T>
             Duration pollTimeout,
             BackfillListener listener,
             OffsetGapPolicy gapPolicy,
-            RecordOrigin.Marker<T> originMarker)
+            RecordOrigin.Marker<T> originMarker,
+            @Nullable RateLimiterStrategy<BackfillSplit> backfillRateLimit)
             throws Exception {
         CheckpointOffsets checkpointOffsets =
                 log.createOffsetCommitter(context).map(CheckpointOffsets::new).orElse(null);
@@ -164,6 +171,11 @@ public final class BackfillSourceReader<T>
                         context.metricGroup(), heldSplits::values, mode::isForward);
         StatusReporter reporter =
                 new StatusReporter(context, ThreadLocalRandom.current().nextLong());
+        BackfillRateLimit rateLimit =
+                backfillRateLimit == null
+                        ? BackfillRateLimit.unlimited()
+                        : BackfillRateLimit.of(
+                                backfillRateLimit.createRateLimiter(context.currentParallelism()));
         TransitionApplier transitions =
                 new TransitionApplier(context.getIndexOfSubtask(), heldSplits, reporter, listener);
         SingleThreadFetcherManager<BackfillRecord<T>, BackfillSplit> fetcherManager =
@@ -176,7 +188,8 @@ public final class BackfillSourceReader<T>
                                         pollTimeout,
                                         transitions,
                                         gapPolicy,
-                                        metrics.skippedOffsets()),
+                                        metrics.skippedOffsets(),
+                                        rateLimit),
                         config);
         BackfillRecordEmitter<T> emitter =
                 new BackfillRecordEmitter<>(metrics.backfilledRecords(), originMarker);
@@ -190,7 +203,8 @@ public final class BackfillSourceReader<T>
                 config,
                 context,
                 listener,
-                checkpointOffsets);
+                checkpointOffsets,
+                rateLimit);
     }
 
     @Override
@@ -356,6 +370,7 @@ public final class BackfillSourceReader<T>
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
+        rateLimit.notifyCheckpointComplete(checkpointId);
         reporter.resendUnacknowledged();
         if (checkpointOffsets != null) {
             checkpointOffsets.completed(checkpointId);

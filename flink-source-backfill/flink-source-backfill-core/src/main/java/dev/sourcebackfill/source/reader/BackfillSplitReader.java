@@ -94,7 +94,11 @@ final class BackfillSplitReader<T>
     private final BackfillFetch.TransitionSink transitionSink;
     private final OffsetGapPolicy gapPolicy;
     private final Counter skippedOffsets;
+    private final BackfillRateLimit rateLimit;
     private BackfillFetch<T> batch;
+
+    /** Records the backfill reader delivered in the current poll, for the rate limit. */
+    private int backfillDelivered;
 
     /**
      * The part of {@link #batch} of the split emitted last: a log delivers runs of one split, and
@@ -128,8 +132,10 @@ final class BackfillSplitReader<T>
             Duration pollTimeout,
             BackfillFetch.TransitionSink transitionSink,
             OffsetGapPolicy gapPolicy,
-            Counter skippedOffsets) {
+            Counter skippedOffsets,
+            BackfillRateLimit rateLimit) {
         this.log = log;
+        this.rateLimit = rateLimit;
         this.gapPolicy = gapPolicy;
         this.skippedOffsets = skippedOffsets;
         this.transitionSink = transitionSink;
@@ -146,13 +152,23 @@ final class BackfillSplitReader<T>
     public RecordsWithSplitIds<BackfillRecord<T>> fetch() throws IOException {
         releaseBackfillReaderInForwardMode();
         boolean live = false;
+        // a rate-limited backfill waits for its permission; the upstream is read meanwhile
+        boolean backfillReady = !onBackfill.isEmpty() && rateLimit.mayPoll();
         if (!onUpstream.isEmpty()) {
-            Duration wait = onBackfill.isEmpty() ? pollTimeout : Duration.ZERO;
+            Duration wait = backfillReady ? Duration.ZERO : pollTimeout;
             live = pollUpstream(wait);
         }
-        if (!onBackfill.isEmpty()) {
+        if (backfillReady) {
             // the upstream goes first: live data waiting is worth more than history
             pollBackfill(live ? Duration.ZERO : pollTimeout);
+            rateLimit.delivered(backfillDelivered, this::wakeUpUpstream);
+        } else if (!onBackfill.isEmpty() && onUpstream.isEmpty()) {
+            try {
+                rateLimit.awaitPermit(pollTimeout);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("Interrupted while waiting for the backfill rate limit", e);
+            }
         }
         removeStoppedBackfills();
         observePositions();
@@ -245,8 +261,17 @@ final class BackfillSplitReader<T>
         }
     }
 
+    /** A backfill permission came while the upstream may wait for live records. */
+    private void wakeUpUpstream() {
+        LogReader<T> upstream = upstreamReader;
+        if (upstream != null) {
+            upstream.wakeUp();
+        }
+    }
+
     @Override
     public void wakeUp() {
+        rateLimit.wakeUp();
         LogReader<T> backfill = backfillReader;
         if (backfill != null) {
             backfill.wakeUp();
@@ -342,6 +367,7 @@ final class BackfillSplitReader<T>
                 new SplitHandover<>(
                         split, upstreamSeekable, gapPolicy, this::upstreamEarliest, this);
         handovers.put(split.splitId(), handover);
+        rateLimit.notifyAddingSplit(split);
         LOG.debug("Fetcher of subtask {} takes {}", context.getIndexOfSubtask(), split);
         if (split.state() == HandoverState.BACKFILLING) {
             if (!upstreamSeekable) {
@@ -421,9 +447,11 @@ final class BackfillSplitReader<T>
 
     private void pollBackfill(Duration wait) throws IOException {
         lastPolledSplitId = null;
+        backfillDelivered = 0;
         backfillReader.poll(
                 wait,
                 (splitId, offset, timestamp, value) -> {
+                    backfillDelivered++;
                     SplitHandover<T> handover = handoverOfPolled(splitId);
                     if (handover != null) {
                         handover.onBackfillRecord(offset, timestamp, value);

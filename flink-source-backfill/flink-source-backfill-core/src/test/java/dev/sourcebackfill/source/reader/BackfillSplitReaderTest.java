@@ -21,6 +21,7 @@ import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
 
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -34,6 +35,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -47,14 +51,29 @@ class BackfillSplitReaderTest {
     private final List<String> seen = new ArrayList<>();
 
     private BackfillSplitReader<String> reader(FakeLog log) {
-        return new BackfillSplitReader<>(
+        return reader(
                 log,
                 new TestingReaderContext(),
+                OffsetGapPolicy.FAIL,
+                new SimpleCounter(),
+                BackfillRateLimit.unlimited());
+    }
+
+    private BackfillSplitReader<String> reader(
+            FakeLog log,
+            TestingReaderContext context,
+            OffsetGapPolicy gapPolicy,
+            SimpleCounter skipped,
+            BackfillRateLimit rateLimit) {
+        return new BackfillSplitReader<>(
+                log,
+                context,
                 mode,
                 Duration.ofMillis(1),
                 (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
-                OffsetGapPolicy.FAIL,
-                new SimpleCounter());
+                gapPolicy,
+                skipped,
+                rateLimit);
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {
@@ -215,14 +234,12 @@ class BackfillSplitReaderTest {
         log.earliest.put("a", 6L);
         SimpleCounter skipped = new SimpleCounter();
         BackfillSplitReader<String> reader =
-                new BackfillSplitReader<>(
+                reader(
                         log,
                         new TestingReaderContext(),
-                        mode,
-                        Duration.ofMillis(1),
-                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
                         OffsetGapPolicy.SKIP,
-                        skipped);
+                        skipped,
+                        BackfillRateLimit.unlimited());
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 8))));
         List<String> out = new ArrayList<>();
         for (int i = 0; i < 10 && !out.contains("a@7"); i++) {
@@ -328,19 +345,108 @@ class BackfillSplitReaderTest {
         Configuration config = new Configuration();
         config.set(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS, true);
         BackfillSplitReader<String> lenient =
-                new BackfillSplitReader<>(
+                reader(
                         log,
                         new TestingReaderContext(config, null),
-                        mode,
-                        Duration.ofMillis(1),
-                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
                         OffsetGapPolicy.FAIL,
-                        new SimpleCounter());
+                        new SimpleCounter(),
+                        BackfillRateLimit.unlimited());
         lenient.handleSplitsChanges(new SplitsAddition<>(List.of(a)));
         lenient.pauseOrResumeSplits(splits(a), List.of());
         // read unaligned, as Flink reads a split its reader cannot pause
         List<String> out = new ArrayList<>(fetch(lenient));
         out.addAll(fetch(lenient));
         assertThat(out).containsExactly("CACHING_UP@3", "FINISHED@3", "a@3", "a@4");
+    }
+
+    // ------------------------------------------------------------------ backfill rate limit
+
+    /** A limiter that records what it is asked and grants only what the test releases. */
+    private static final class ManualLimiter implements RateLimiter<BackfillSplit> {
+        final List<Integer> acquired = new ArrayList<>();
+        final List<String> added = new ArrayList<>();
+        final List<Long> checkpoints = new ArrayList<>();
+        CompletableFuture<Void> pending = new CompletableFuture<>();
+
+        @Override
+        public CompletionStage<Void> acquire(int numberOfEvents) {
+            acquired.add(numberOfEvents);
+            pending = new CompletableFuture<>();
+            return pending;
+        }
+
+        @Override
+        public void notifyAddingSplit(BackfillSplit split) {
+            added.add(split.splitId());
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            checkpoints.add(checkpointId);
+        }
+    }
+
+    @Test
+    void aRateLimitedBackfillWaitsForItsPermissionWhileLiveRecordsFlow() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2).write("b", 0, 1);
+        ManualLimiter limiter = new ManualLimiter();
+        BackfillRateLimit rateLimit = BackfillRateLimit.of(limiter);
+        BackfillSplitReader<String> reader =
+                reader(
+                        log,
+                        new TestingReaderContext(),
+                        OffsetGapPolicy.FAIL,
+                        new SimpleCounter(),
+                        rateLimit);
+        BackfillSplit live =
+                new BackfillSplit("b", HandoverState.FINISHED, 0, 0, OptionalLong.empty());
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 100), live)));
+        assertThat(limiter.added).containsExactly("a", "b");
+
+        assertThat(fetch(reader)).containsExactly("b@0", "b@1", "a@0", "a@1", "a@2");
+        // one permission per poll, for the backfill records only
+        assertThat(limiter.acquired).containsExactly(3);
+
+        log.write("a", 3, 4).write("b", 2, 3);
+        assertThat(fetch(reader)).containsExactly("b@2", "b@3");
+        assertThat(fetch(reader)).isEmpty();
+        assertThat(limiter.acquired).containsExactly(3);
+
+        limiter.pending.complete(null);
+        assertThat(fetch(reader)).containsExactly("a@3", "a@4");
+        assertThat(limiter.acquired).containsExactly(3, 2);
+
+        rateLimit.notifyCheckpointComplete(7);
+        assertThat(limiter.checkpoints).containsExactly(7L);
+    }
+
+    @Test
+    void aWaitForAPermissionEndsAtAWakeUp() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1);
+        ManualLimiter limiter = new ManualLimiter();
+        BackfillSplitReader<String> reader =
+                new BackfillSplitReader<>(
+                        log,
+                        new TestingReaderContext(),
+                        mode,
+                        Duration.ofSeconds(60),
+                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
+                        OffsetGapPolicy.FAIL,
+                        new SimpleCounter(),
+                        BackfillRateLimit.of(limiter));
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 100))));
+        assertThat(fetch(reader)).containsExactly("a@0", "a@1");
+        CompletableFuture<List<String>> waiting =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return fetch(reader);
+                            } catch (Exception e) {
+                                throw new RuntimeException(e);
+                            }
+                        });
+        reader.wakeUp();
+        // the wait is up to the 60 s poll timeout; the wake-up ends it
+        assertThat(waiting.get(30, TimeUnit.SECONDS)).isEmpty();
     }
 }

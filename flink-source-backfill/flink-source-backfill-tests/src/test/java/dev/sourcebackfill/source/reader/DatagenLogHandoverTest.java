@@ -53,7 +53,8 @@ class DatagenLogHandoverTest {
                 Duration.ofMillis(1),
                 (splitId, t) -> finished |= t.newState() == HandoverState.FINISHED,
                 OffsetGapPolicy.FAIL,
-                new SimpleCounter());
+                new SimpleCounter(),
+                BackfillRateLimit.unlimited());
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {

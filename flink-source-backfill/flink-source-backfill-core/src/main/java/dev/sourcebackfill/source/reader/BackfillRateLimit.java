@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.reader;
+
+import dev.sourcebackfill.source.split.BackfillSplit;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
+
+import javax.annotation.Nullable;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Limits the rate of one reader's backfill records with a Flink {@link RateLimiter}; live records
+ * are never counted. The fetcher asks for permission once per backfill poll, for the records that
+ * poll delivered, and does not poll the backfill again until the permission is granted; the
+ * upstream is polled meanwhile. That is one {@link RateLimiter#acquire(int)} per poll instead of
+ * one per record (Flink's rate-limited readers acquire per record).
+ *
+ * <p>The limiter is not thread-safe: the fetcher thread acquires and announces splits, the task
+ * thread announces completed checkpoints; both go through this object's lock.
+ */
+@Internal
+final class BackfillRateLimit {
+
+    private static final CompletableFuture<Void> GRANTED = CompletableFuture.completedFuture(null);
+
+    @Nullable private final RateLimiter<BackfillSplit> limiter;
+
+    /** The permission for the next backfill poll. */
+    private volatile CompletableFuture<Void> permit = GRANTED;
+
+    /** Completed by a wake-up of the fetcher while it waits for a permission. */
+    private volatile CompletableFuture<Void> wakeUp = new CompletableFuture<>();
+
+    private BackfillRateLimit(@Nullable RateLimiter<BackfillSplit> limiter) {
+        this.limiter = limiter;
+    }
+
+    static BackfillRateLimit unlimited() {
+        return new BackfillRateLimit(null);
+    }
+
+    static BackfillRateLimit of(RateLimiter<BackfillSplit> limiter) {
+        return new BackfillRateLimit(limiter);
+    }
+
+    boolean isLimited() {
+        return limiter != null;
+    }
+
+    /** Whether the backfill may be polled now. */
+    boolean mayPoll() {
+        return permit.isDone();
+    }
+
+    /**
+     * Asks for the permission to go on after a backfill poll that delivered {@code records}.
+     *
+     * @param onGranted run when a permission that was not granted at once is granted (from the
+     *     limiter's thread): wakes a poll that waits for live records
+     */
+    void delivered(int records, Runnable onGranted) {
+        if (limiter == null || records == 0) {
+            return;
+        }
+        CompletableFuture<Void> next;
+        synchronized (this) {
+            next = limiter.acquire(records).toCompletableFuture();
+        }
+        permit = next;
+        if (!next.isDone()) {
+            next.thenRun(onGranted);
+        }
+    }
+
+    /** Waits for the permission, at most {@code maxWait} or until {@link #wakeUp()}. */
+    void awaitPermit(Duration maxWait) throws InterruptedException {
+        CompletableFuture<Void> waiting = permit;
+        if (waiting.isDone()) {
+            return;
+        }
+        CompletableFuture<Void> woken = wakeUp;
+        try {
+            CompletableFuture.anyOf(waiting, woken).get(maxWait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // timed out: the fetcher looks at its splits and comes back; a failed permission is
+            // the limiter's to report when it is asked again
+        }
+        if (woken.isDone()) {
+            wakeUp = new CompletableFuture<>();
+        }
+    }
+
+    /** Ends a wait for a permission; from any thread. */
+    void wakeUp() {
+        wakeUp.complete(null);
+    }
+
+    synchronized void notifyAddingSplit(BackfillSplit split) {
+        if (limiter != null) {
+            limiter.notifyAddingSplit(split);
+        }
+    }
+
+    synchronized void notifyCheckpointComplete(long checkpointId) {
+        if (limiter != null) {
+            limiter.notifyCheckpointComplete(checkpointId);
+        }
+    }
+}
