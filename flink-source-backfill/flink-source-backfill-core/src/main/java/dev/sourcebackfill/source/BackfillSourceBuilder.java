@@ -68,6 +68,7 @@ public final class BackfillSourceBuilder<T> {
     private OffsetGapPolicy gapPolicy = OffsetGapPolicy.FAIL;
     private RecordOrigin.Marker<T> originMarker = RecordOrigin.Marker.none();
     @Nullable private RateLimiterStrategy<BackfillSplit> backfillRateLimit;
+    @Nullable private Double backfillRecordsPerSecond;
 
     BackfillSourceBuilder() {}
 
@@ -140,12 +141,7 @@ public final class BackfillSourceBuilder<T> {
      * #setBackfillRateLimit}); the whole source backfills at most parallelism times that.
      */
     public BackfillSourceBuilder<T> setBackfillRecordsPerSecond(double recordsPerSecond) {
-        checkOption(
-                recordsPerSecond > 0 && !Double.isInfinite(recordsPerSecond),
-                "backfill records per second",
-                "setBackfillRecordsPerSecond",
-                "must be positive and finite, was " + recordsPerSecond);
-        this.backfillRateLimit = new PerReaderRate(recordsPerSecond);
+        this.backfillRecordsPerSecond = recordsPerSecond;
         return this;
     }
 
@@ -160,7 +156,9 @@ public final class BackfillSourceBuilder<T> {
                 listener,
                 gapPolicy,
                 originMarker,
-                backfillRateLimit);
+                backfillRecordsPerSecond != null
+                        ? new PerReaderRate(backfillRecordsPerSecond)
+                        : backfillRateLimit);
     }
 
     private void sanityCheck() {
@@ -190,6 +188,18 @@ public final class BackfillSourceBuilder<T> {
         checkOption(listener != null, "listener", "setListener", "must not be null");
         checkOption(
                 gapPolicy != null, "offset gap policy", "setOffsetGapPolicy", "must not be null");
+        checkOption(
+                backfillRecordsPerSecond == null || backfillRateLimit == null,
+                "backfill rate limit",
+                "setBackfillRecordsPerSecond, setBackfillRateLimit",
+                "is set twice: set one of them");
+        checkOption(
+                backfillRecordsPerSecond == null
+                        || (backfillRecordsPerSecond > 0
+                                && !Double.isInfinite(backfillRecordsPerSecond)),
+                "backfill records per second",
+                "setBackfillRecordsPerSecond",
+                "must be positive and finite, was " + backfillRecordsPerSecond);
     }
 
     /** The same rate for every reader, whatever the parallelism. */

@@ -19,6 +19,7 @@ import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
 
 import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.util.InstantiationUtil;
 
 import org.junit.jupiter.api.Test;
@@ -112,5 +113,45 @@ class BackfillSourceBuilderTest {
                                         .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'listener'");
+    }
+
+    @Test
+    void rejectsABackfillRateThatIsNotPositiveAndFiniteAtBuildTime() {
+        for (double rate : new double[] {0, -5, Double.NaN, Double.POSITIVE_INFINITY}) {
+            BackfillSourceBuilder<DatagenRecord> builder =
+                    BackfillSource.<DatagenRecord>builder()
+                            .setLog(LOG)
+                            .setBackfillRecordsPerSecond(rate);
+            assertThatThrownBy(builder::build)
+                    .as("rate %s", rate)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(
+                            "option 'backfill records per second' (setBackfillRecordsPerSecond)")
+                    .hasMessageContaining("was " + rate);
+        }
+    }
+
+    @Test
+    void rejectsTwoBackfillRateLimits() {
+        assertThatThrownBy(
+                        () ->
+                                BackfillSource.<DatagenRecord>builder()
+                                        .setLog(LOG)
+                                        .setBackfillRecordsPerSecond(10)
+                                        .setBackfillRateLimit(RateLimiterStrategy.noOp())
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'backfill rate limit'")
+                .hasMessageContaining("set one of them");
+    }
+
+    @Test
+    void aRateLimitedSourceSerializesIntoTheJobGraph() throws Exception {
+        BackfillSource<DatagenRecord> source =
+                BackfillSource.<DatagenRecord>builder()
+                        .setLog(LOG)
+                        .setBackfillRecordsPerSecond(250)
+                        .build();
+        assertThat(InstantiationUtil.clone(source, getClass().getClassLoader())).isNotNull();
     }
 }

@@ -43,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertExactlyOnce;
@@ -278,6 +279,39 @@ class BackfillSourceITCase {
         assertThat(Observations.of(spec.checkerRun).failuresInjected.get()).isEqualTo(2);
         assertExactlyOnce(Observations.of(spec.checkerRun), log);
         assertForwardModeSound(Observations.of(spec.sourceRun), 2, true);
+    }
+
+    /**
+     * A rate-limited backfill with a failure in it: still exactly-once, and no faster than the
+     * limit allows (a lower bound on time, which a slow machine cannot break; the accuracy is
+     * measured in the benchmark).
+     */
+    @Test
+    void rateLimitedBackfillWithAFailure() throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(4)
+                        .historyPerPartition(2_000)
+                        .liveRatePerSecond(250)
+                        .boundedAfterLiveRecords(1_250)
+                        // the limiter is asked once per poll, for what the poll delivered
+                        .maxRecordsPerPoll(100)
+                        .build();
+        BackfillTestJobs.Spec spec = spec(log, 2);
+        double perReader = 2_000;
+        spec.backfillRecordsPerSecond = perReader;
+        spec.failures = List.of(Trigger.at("backfill", 1, 1_001));
+        long start = System.nanoTime();
+        run(spec, "rate-limited backfill");
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        report("rate-limited backfill with a failure", spec);
+        assertThat(Observations.of(spec.checkerRun).failuresInjected.get()).isEqualTo(1);
+        assertExactlyOnce(Observations.of(spec.checkerRun), log);
+        assertForwardModeSound(Observations.of(spec.sourceRun), 2, true);
+        // 8,000 history records at 2 x 2,000 per second take 2 s; Guava's limiter may lend up to
+        // one second of permits ahead
+        long leastMillis = (long) (4 * 2_000 / (2 * perReader) * 1000) - 1000;
+        assertThat(tookMillis).as("job time, ms").isGreaterThanOrEqualTo(leastMillis);
     }
 
     // ------------------------------------------------------------------ helpers

@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.testutils;
 
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.BackfillSourceBuilder;
 import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
@@ -53,6 +54,10 @@ public final class BackfillTestJobs {
         public boolean keyed = true;
 
         public double throttlePerSubtask = 0;
+
+        /** The source's backfill rate limit per reader; none unless positive. */
+        public double backfillRecordsPerSecond = 0;
+
         public List<FailureInjector.Trigger> failures = List.of();
         public String checkerRun;
         public String sourceRun;
@@ -89,14 +94,17 @@ public final class BackfillTestJobs {
     }
 
     static void build(StreamExecutionEnvironment env, Spec spec) {
-        BackfillSource<DatagenRecord> source =
+        BackfillSourceBuilder<DatagenRecord> builder =
                 BackfillSource.<DatagenRecord>builder()
                         .setLog(spec.log)
                         .setBounded()
                         .setSplitDiscoveryInterval(Duration.ofMillis(200))
                         .setPollTimeout(Duration.ofMillis(20))
-                        .setListener(new RecordingListener(spec.sourceRun))
-                        .build();
+                        .setListener(new RecordingListener(spec.sourceRun));
+        if (spec.backfillRecordsPerSecond > 0) {
+            builder.setBackfillRecordsPerSecond(spec.backfillRecordsPerSecond);
+        }
+        BackfillSource<DatagenRecord> source = builder.build();
         DataStream<DatagenRecord> stream =
                 env.fromSource(
                                 new ObservedSource<>(source, spec.sourceRun),
