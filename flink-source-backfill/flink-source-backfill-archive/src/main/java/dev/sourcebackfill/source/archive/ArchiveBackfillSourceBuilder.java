@@ -72,6 +72,7 @@ public final class ArchiveBackfillSourceBuilder<T> {
     @Nullable private KafkaBackfillSourceBuilder<T> live;
     private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
     @Nullable private OffsetGapPolicy gapPolicy;
+    @Nullable private Double backfillRecordsPerSecond;
     private boolean skipUnreadableRecords;
     private ArchivedRecordMapper<T> recordMapper = ArchivedRecordMapper.identity();
 
@@ -128,6 +129,15 @@ public final class ArchiveBackfillSourceBuilder<T> {
     }
 
     /**
+     * Limits each reader to {@code recordsPerSecond} archived records per second; the live topic is
+     * never throttled. Sets the live builder's backfill rate limit.
+     */
+    public ArchiveBackfillSourceBuilder<T> setBackfillRecordsPerSecond(double recordsPerSecond) {
+        this.backfillRecordsPerSecond = recordsPerSecond;
+        return this;
+    }
+
+    /**
      * Skips a line that the format's schema cannot read, with a warning naming the file and the
      * line, and counts it in the {@code backfill.skippedArchiveRecords} metric; by default such a
      * line fails the job. Applies to {@link ArchiveFormat#lines}; other read errors always fail.
@@ -153,6 +163,9 @@ public final class ArchiveBackfillSourceBuilder<T> {
         Path root = rootOf(archive);
         if (gapPolicy != null) {
             live.setOffsetGapPolicy(gapPolicy);
+        }
+        if (backfillRecordsPerSecond != null) {
+            live.setBackfillRecordsPerSecond(backfillRecordsPerSecond);
         }
         return live.build(
                 kafka ->

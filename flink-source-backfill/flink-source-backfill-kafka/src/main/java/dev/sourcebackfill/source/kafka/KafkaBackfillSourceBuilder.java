@@ -21,16 +21,20 @@ import dev.sourcebackfill.source.BackfillSourceBuilder;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.RecordOrigin;
 import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.IsolationLevel;
+
+import javax.annotation.Nullable;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -72,6 +76,8 @@ public final class KafkaBackfillSourceBuilder<T> {
     private RecordOrigin.Marker<T> originMarker = RecordOrigin.Marker.none();
     private BackfillListener listener = BackfillListener.NO_OP;
     private OffsetGapPolicy gapPolicy = OffsetGapPolicy.FAIL;
+    @Nullable private Double backfillRecordsPerSecond;
+    @Nullable private RateLimiterStrategy<BackfillSplit> backfillRateLimit;
 
     KafkaBackfillSourceBuilder() {}
 
@@ -193,7 +199,25 @@ public final class KafkaBackfillSourceBuilder<T> {
         return this;
     }
 
-    /** Checks every option, naming the first that is wrong, then builds the source. */
+    /**
+     * Limits each reader's backfill to {@code recordsPerSecond} records per second; the live topic
+     * is never throttled (see {@link BackfillSourceBuilder#setBackfillRecordsPerSecond}).
+     */
+    public KafkaBackfillSourceBuilder<T> setBackfillRecordsPerSecond(double recordsPerSecond) {
+        this.backfillRecordsPerSecond = recordsPerSecond;
+        return this;
+    }
+
+    /**
+     * Limits the backfill with one of Flink's rate limiter strategies (see {@link
+     * BackfillSourceBuilder#setBackfillRateLimit}).
+     */
+    public KafkaBackfillSourceBuilder<T> setBackfillRateLimit(
+            RateLimiterStrategy<BackfillSplit> rateLimiterStrategy) {
+        this.backfillRateLimit = rateLimiterStrategy;
+        return this;
+    }
+
     /**
      * Marks each record with where it was read (a partition's backfill or its live upstream) as the
      * source emits it; by default records are emitted as they are.
@@ -204,6 +228,7 @@ public final class KafkaBackfillSourceBuilder<T> {
         return this;
     }
 
+    /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         return build(UnaryOperator.identity());
     }
@@ -245,6 +270,12 @@ public final class KafkaBackfillSourceBuilder<T> {
                         .setListener(listener)
                         .setOffsetGapPolicy(gapPolicy)
                         .setRecordOriginMarker(originMarker);
+        if (backfillRecordsPerSecond != null) {
+            builder.setBackfillRecordsPerSecond(backfillRecordsPerSecond);
+        }
+        if (backfillRateLimit != null) {
+            builder.setBackfillRateLimit(backfillRateLimit);
+        }
         return (bounded ? builder.setBounded() : builder.setUnbounded()).build();
     }
 

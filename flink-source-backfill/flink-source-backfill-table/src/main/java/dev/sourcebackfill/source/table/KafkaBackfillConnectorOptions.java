@@ -78,6 +78,15 @@ public final class KafkaBackfillConnectorOptions {
                                     + " the value format cannot read, instead of failing the job"
                                     + " naming the file and line.");
 
+    public static final ConfigOption<Double> BACKFILL_RECORDS_PER_SECOND =
+            ConfigOptions.key("backfill.rate-limit.records-per-second")
+                    .doubleType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Limits each source reader's backfill (history from the topic or the"
+                                    + " archive) to this many records per second; live records are"
+                                    + " never throttled. No limit unless set.");
+
     public static final ConfigOption<Duration> POLL_TIMEOUT =
             ConfigOptions.key("backfill.poll-timeout")
                     .durationType()

@@ -76,6 +76,7 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                 KafkaConnectorOptions.SCAN_PARALLELISM,
                 KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY,
                 KafkaBackfillConnectorOptions.POLL_TIMEOUT,
+                KafkaBackfillConnectorOptions.BACKFILL_RECORDS_PER_SECOND,
                 KafkaBackfillConnectorOptions.ARCHIVE_PATH,
                 KafkaBackfillConnectorOptions.ARCHIVE_OFFSET_FIELD,
                 KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS);

@@ -52,6 +52,7 @@ record KafkaReadOptions(
         boolean commitOffsetsOnCheckpoint,
         OffsetGapPolicy gapPolicy,
         Duration pollTimeout,
+        @Nullable Double backfillRecordsPerSecond,
         @Nullable Integer parallelism) {
 
     private static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -77,6 +78,17 @@ record KafkaReadOptions(
                             KafkaTableOptions.COMMIT_OFFSETS_ON_CHECKPOINT,
                             commit));
         }
+        Double backfillRate =
+                options.getOptional(KafkaBackfillConnectorOptions.BACKFILL_RECORDS_PER_SECOND)
+                        .orElse(null);
+        if (backfillRate != null && !(backfillRate > 0 && !backfillRate.isInfinite())) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is %s; it must be a positive, finite number of records"
+                                    + " per second.",
+                            KafkaBackfillConnectorOptions.BACKFILL_RECORDS_PER_SECOND.key(),
+                            backfillRate));
+        }
         boolean hasGroup = options.getOptional(KafkaConnectorOptions.PROPS_GROUP_ID).isPresent();
         return new KafkaReadOptions(
                 options.getOptional(KafkaConnectorOptions.TOPIC).orElse(null),
@@ -91,6 +103,7 @@ record KafkaReadOptions(
                 hasGroup && (commit == null || Boolean.parseBoolean(commit)),
                 options.get(KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY),
                 options.get(KafkaBackfillConnectorOptions.POLL_TIMEOUT),
+                backfillRate,
                 options.getOptional(KafkaConnectorOptions.SCAN_PARALLELISM).orElse(null));
     }
 
@@ -121,6 +134,9 @@ record KafkaReadOptions(
                         .setCommitOffsetsOnCheckpoint(commitOffsetsOnCheckpoint)
                         .setOffsetGapPolicy(gapPolicy)
                         .setPollTimeout(pollTimeout);
+        if (backfillRecordsPerSecond != null) {
+            builder.setBackfillRecordsPerSecond(backfillRecordsPerSecond);
+        }
         if (topics != null) {
             builder.setTopics(topics);
         } else {

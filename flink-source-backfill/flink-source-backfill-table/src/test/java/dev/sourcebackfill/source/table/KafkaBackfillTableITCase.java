@@ -144,6 +144,8 @@ class KafkaBackfillTableITCase {
                         + "',\n"
                         + "  'scan.startup.mode' = 'earliest-offset',\n"
                         + "  'backfill.poll-timeout' = '20 ms',\n"
+                        // the history at most 2 x 2,000 rows per second, the live rows unlimited
+                        + "  'backfill.rate-limit.records-per-second' = '2000',\n"
                         + "  'format' = 'json'\n"
                         + ")");
         String run = UUID.randomUUID().toString();
@@ -661,6 +663,13 @@ class KafkaBackfillTableITCase {
                         "'format' = 'raw', 'backfill.archive.path' = 'file:///tmp/none',"
                                 + " 'backfill.archive.offset-field' = 'v'"),
                 "backfill.archive.offset-field");
+        assertPlanningFails(
+                ddl(
+                        "t12",
+                        "v STRING",
+                        topic,
+                        "'format' = 'raw', 'backfill.rate-limit.records-per-second' = '0'"),
+                "backfill.rate-limit.records-per-second");
     }
 
     // ------------------------------------------------------------------ helpers
