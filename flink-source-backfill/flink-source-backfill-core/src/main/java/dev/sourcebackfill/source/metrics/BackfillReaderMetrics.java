@@ -21,11 +21,14 @@ import dev.sourcebackfill.source.split.HandoverState;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
+import org.apache.flink.runtime.metrics.MetricNames;
 import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -36,6 +39,10 @@ import java.util.function.Supplier;
  * held ({@code backfill.split.<split id>}) {@value #SPLIT_STATE} (the state's code), {@value
  * #SPLIT_NEXT_OFFSET}, {@value #SPLIT_TARGET_END_OFFSET} and {@value #SPLIT_BACKFILLED_RECORDS}; a
  * split's group is closed (its gauges unregistered) when the split ends on this reader.
+ *
+ * <p>Flink's standard source gauges in the reader's own group: {@code pendingRecords} (records of
+ * the held splits still to backfill up to their target, plus the live reader's lag behind the log's
+ * end where the log knows it, as Kafka does) and {@code currentFetchEventTimeLag}.
  */
 @Internal
 public final class BackfillReaderMetrics {
@@ -80,9 +87,12 @@ public final class BackfillReaderMetrics {
     private final Map<String, MetricGroup> splitGroups = new HashMap<>();
 
     public BackfillReaderMetrics(
-            MetricGroup parent,
+            SourceReaderMetricGroup parent,
             Supplier<Collection<BackfillSplitState>> splits,
-            BooleanSupplier forwardMode) {
+            BooleanSupplier forwardMode,
+            FetchProgress progress) {
+        parent.setPendingRecordsGauge(() -> pendingRecords(splits.get(), progress));
+        parent.gauge(MetricNames.CURRENT_FETCH_EVENT_TIME_LAG, progress::fetchEventTimeLag);
         this.group = parent.addGroup(GROUP);
         this.backfilledRecords = group.counter(BACKFILLED_RECORDS);
         this.skippedOffsets = group.counter(SKIPPED_OFFSETS);
@@ -121,6 +131,23 @@ public final class BackfillReaderMetrics {
         if (splitGroup instanceof AbstractMetricGroup) {
             ((AbstractMetricGroup<?>) splitGroup).close();
         }
+    }
+
+    /**
+     * Records to backfill up to each split's target, plus the live reader's lag. A split caching up
+     * is already on the live reader, whose lag covers it when known.
+     */
+    static long pendingRecords(Collection<BackfillSplitState> splits, FetchProgress progress) {
+        OptionalLong upstreamLag = progress.upstreamLag();
+        long pending = upstreamLag.orElse(0);
+        for (BackfillSplitState split : splits) {
+            HandoverState state = split.state();
+            if (state == HandoverState.BACKFILLING
+                    || (state == HandoverState.CACHING_UP && upstreamLag.isEmpty())) {
+                pending += Math.max(0, split.targetEndOffset() - split.nextOffset());
+            }
+        }
+        return pending;
     }
 
     private static int count(Collection<BackfillSplitState> splits, HandoverState state) {

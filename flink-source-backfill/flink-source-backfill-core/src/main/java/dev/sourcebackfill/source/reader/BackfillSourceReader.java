@@ -21,6 +21,7 @@ import dev.sourcebackfill.source.RecordOrigin;
 import dev.sourcebackfill.source.event.ReaderBoundEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
 import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
+import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.BackfillSplitState;
@@ -166,9 +167,10 @@ public final class BackfillSourceReader<T>
                 log.createOffsetCommitter(context).map(CheckpointOffsets::new).orElse(null);
         ReaderMode mode = new ReaderMode();
         Map<String, BackfillSplitState> heldSplits = new ConcurrentHashMap<>();
+        FetchProgress progress = new FetchProgress();
         BackfillReaderMetrics metrics =
                 new BackfillReaderMetrics(
-                        context.metricGroup(), heldSplits::values, mode::isForward);
+                        context.metricGroup(), heldSplits::values, mode::isForward, progress);
         StatusReporter reporter =
                 new StatusReporter(context, ThreadLocalRandom.current().nextLong());
         BackfillRateLimit rateLimit =
@@ -189,7 +191,8 @@ public final class BackfillSourceReader<T>
                                         transitions,
                                         gapPolicy,
                                         metrics.skippedOffsets(),
-                                        rateLimit),
+                                        rateLimit,
+                                        progress),
                         config);
         BackfillRecordEmitter<T> emitter =
                 new BackfillRecordEmitter<>(metrics.backfilledRecords(), originMarker);

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
 import dev.sourcebackfill.source.split.BackfillSplit;
@@ -47,7 +48,9 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Reads the splits of one source reader from the backfill and the upstream {@link LogReader}s and
@@ -68,6 +71,9 @@ final class BackfillSplitReader<T>
         implements SplitReader<BackfillRecord<T>, BackfillSplit>, SplitHandover.HandoverOutput<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackfillSplitReader.class);
+
+    /** How often the live reader is asked for its lag, at most. */
+    private static final long LAG_CHECK_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final BackfillLog<T> log;
     private final SourceReaderContext context;
@@ -95,6 +101,13 @@ final class BackfillSplitReader<T>
     private final OffsetGapPolicy gapPolicy;
     private final Counter skippedOffsets;
     private final BackfillRateLimit rateLimit;
+    private final FetchProgress progress;
+
+    /** The log timestamp of the last record emitted in this fetch, if {@link #emittedInFetch}. */
+    private long lastEmittedTimestamp;
+
+    private boolean emittedInFetch;
+    private long nextLagCheckNanos;
     private BackfillFetch<T> batch;
 
     /** Records the backfill reader delivered in the current poll, for the rate limit. */
@@ -133,8 +146,10 @@ final class BackfillSplitReader<T>
             BackfillFetch.TransitionSink transitionSink,
             OffsetGapPolicy gapPolicy,
             Counter skippedOffsets,
-            BackfillRateLimit rateLimit) {
+            BackfillRateLimit rateLimit,
+            FetchProgress progress) {
         this.log = log;
+        this.progress = progress;
         this.rateLimit = rateLimit;
         this.gapPolicy = gapPolicy;
         this.skippedOffsets = skippedOffsets;
@@ -174,6 +189,7 @@ final class BackfillSplitReader<T>
         observePositions();
         removeStoppedBackfills();
         completeFinishedSplits();
+        publishProgress();
         // transitions decided while adding splits are in the batch as well
         BackfillFetch<T> fetched = batch;
         batch = new BackfillFetch<>(transitionSink);
@@ -295,6 +311,8 @@ final class BackfillSplitReader<T>
 
     @Override
     public void emit(String splitId, long offset, long timestamp, T value) {
+        lastEmittedTimestamp = timestamp;
+        emittedInFetch = true;
         runOf(splitId).addRecord(new BackfillRecord<>(value, offset, timestamp));
     }
 
@@ -504,6 +522,20 @@ final class BackfillSplitReader<T>
             batch.addFinishedSplit(splitId);
         }
         completedSplits.clear();
+    }
+
+    /** For the reader's gauges: the fetch lag every fetch, the live reader's lag every 200 ms. */
+    private void publishProgress() throws IOException {
+        if (emittedInFetch) {
+            progress.fetched(System.currentTimeMillis(), lastEmittedTimestamp);
+            emittedInFetch = false;
+        }
+        long now = System.nanoTime();
+        if (now - nextLagCheckNanos >= 0) {
+            nextLagCheckNanos = now + LAG_CHECK_INTERVAL_NANOS;
+            progress.upstreamLag(
+                    upstreamReader != null ? upstreamReader.pendingRecords() : OptionalLong.of(0));
+        }
     }
 
     private void releaseBackfillReaderInForwardMode() throws IOException {

@@ -20,6 +20,7 @@ import org.apache.flink.annotation.PublicEvolving;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.OptionalLong;
 
 /**
  * Reads records of many splits of one log; used once for the backfill and once for the upstream.
@@ -86,6 +87,16 @@ public interface LogReader<T> extends AutoCloseable {
                         + " cannot pause splits, which watermark alignment needs; implement"
                         + " LogReader.pauseOrResumeSplits, or set"
                         + " pipeline.watermark-alignment.allow-unaligned-source-splits");
+    }
+
+    /**
+     * How many records of its splits this reader has not delivered yet that are in the log now (a
+     * Kafka consumer's lag behind each partition's end offset), for the {@code pendingRecords}
+     * metric; empty if the reader cannot tell cheaply. Called in the fetcher thread, at most a few
+     * times a second.
+     */
+    default OptionalLong pendingRecords() throws IOException {
+        return OptionalLong.empty();
     }
 
     /** Makes a blocking {@link #poll} return early; may be called from any thread. */

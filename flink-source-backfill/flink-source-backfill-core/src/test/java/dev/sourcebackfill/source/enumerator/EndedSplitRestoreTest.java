@@ -24,13 +24,13 @@ import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
+import dev.sourcebackfill.source.testutils.IdleAwareReaderOutput;
 
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
-import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +58,7 @@ class EndedSplitRestoreTest {
     private BackfillSplitEnumerator enumerator;
     private TestingReaderContext readerContext;
     private BackfillSourceReader<String> reader;
-    private final TestingReaderOutput<String> output = new TestingReaderOutput<>();
+    private final IdleAwareReaderOutput<String> output = new IdleAwareReaderOutput<>();
     private int assignmentsDelivered;
     private int eventsDelivered;
 

@@ -22,6 +22,7 @@ import dev.sourcebackfill.source.split.HandoverState;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.metrics.groups.GenericMetricGroup;
+import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 import org.apache.flink.runtime.metrics.util.TestingMetricRegistry;
 
 import org.junit.jupiter.api.Test;
@@ -58,12 +59,22 @@ class BackfillReaderMetricsTest {
                         new BackfillSplit(
                                 "a", HandoverState.BACKFILLING, 3, 10, OptionalLong.of(20)));
         BackfillReaderMetrics metrics =
-                new BackfillReaderMetrics(readerGroup, () -> List.of(a), () -> false);
+                new BackfillReaderMetrics(
+                        InternalSourceReaderMetricGroup.mock(readerGroup),
+                        () -> List.of(a),
+                        () -> false,
+                        new FetchProgress());
         metrics.registerSplit(a);
         metrics.registerSplit(a); // a second registration changes nothing
 
         assertThat(reported.keySet())
                 .containsExactlyInAnyOrder(
+                        // Flink's standard source gauges, two of them the reader's
+                        "reader.currentEmitEventTimeLag",
+                        "reader.numRecordsInErrors",
+                        "reader.sourceIdleTime",
+                        "reader.pendingRecords",
+                        "reader.currentFetchEventTimeLag",
                         "reader.backfill.backfilledRecords",
                         "reader.backfill.splitsBackfilling",
                         "reader.backfill.splitsCachingUp",
@@ -82,6 +93,39 @@ class BackfillReaderMetricsTest {
         metrics.unregisterSplit("a");
         assertThat(reported.keySet()).noneMatch(id -> id.contains(".split."));
         assertThat(reported).containsKey("reader.backfill.splitsBackfilling");
+    }
+
+    @Test
+    void pendingRecordsAreWhatIsLeftToBackfillPlusTheLiveReadersLag() {
+        BackfillSplitState backfilling =
+                new BackfillSplitState(
+                        new BackfillSplit(
+                                "a", HandoverState.BACKFILLING, 3, 10, OptionalLong.empty()));
+        BackfillSplitState cachingUp =
+                new BackfillSplitState(
+                        new BackfillSplit(
+                                "b", HandoverState.CACHING_UP, 5, 9, OptionalLong.empty()));
+        BackfillSplitState finished =
+                new BackfillSplitState(
+                        new BackfillSplit(
+                                "c", HandoverState.FINISHED, 20, 9, OptionalLong.empty()));
+        FetchProgress progress = new FetchProgress();
+        new BackfillReaderMetrics(
+                InternalSourceReaderMetricGroup.mock(readerGroup),
+                () -> List.of(backfilling, cachingUp, finished),
+                () -> false,
+                progress);
+        // the live reader cannot tell its lag: what is left to each target
+        assertThat(gauge("reader.pendingRecords")).isEqualTo(7L + 4L);
+        // it can: its lag covers the split it is catching up with
+        progress.upstreamLag(OptionalLong.of(100));
+        assertThat(gauge("reader.pendingRecords")).isEqualTo(7L + 100L);
+        backfilling.recordEmitted(9);
+        assertThat(gauge("reader.pendingRecords")).isEqualTo(100L);
+
+        assertThat(gauge("reader.currentFetchEventTimeLag")).isEqualTo(-1L);
+        progress.fetched(5_000, 4_200);
+        assertThat(gauge("reader.currentFetchEventTimeLag")).isEqualTo(800L);
     }
 
     private Object gauge(String id) {

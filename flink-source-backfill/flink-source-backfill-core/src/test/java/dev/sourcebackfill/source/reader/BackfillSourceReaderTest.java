@@ -24,10 +24,10 @@ import dev.sourcebackfill.source.event.SplitStatusReportEvent;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
+import dev.sourcebackfill.source.testutils.IdleAwareReaderOutput;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
-import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
@@ -53,7 +53,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BackfillSourceReaderTest {
 
     private final TestingReaderContext context = new TestingReaderContext();
-    private final TestingReaderOutput<String> output = new TestingReaderOutput<>();
+    private final IdleAwareReaderOutput<String> output = new IdleAwareReaderOutput<>();
     private BackfillSourceReader<String> reader;
 
     private BackfillSourceReader<String> start(FakeLog log) throws Exception {
@@ -97,6 +97,22 @@ class BackfillSourceReaderTest {
 
     private List<SplitStatus> reportedStatuses() {
         return reports().stream().flatMap(r -> r.statuses().stream()).collect(Collectors.toList());
+    }
+
+    /** More readers than splits: one without a split must not hold the job's watermark back. */
+    @Test
+    void aReaderWithoutSplitsMarksItsOutputIdleAndOneWithASplitDoesNot() throws Exception {
+        start(new FakeLog(true));
+        reader.pollNext(output);
+        assertThat(output.idleMarks()).isEqualTo(1);
+
+        IdleAwareReaderOutput<String> holding = new IdleAwareReaderOutput<>();
+        reader.addSplits(List.of(split("r", FINISHED, 7, 7)));
+        for (int i = 0; i < 20; i++) {
+            reader.pollNext(holding);
+            Thread.sleep(1);
+        }
+        assertThat(holding.idleMarks()).as("idle marks while holding a split").isZero();
     }
 
     @Test

@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.OffsetGapException;
 import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
@@ -73,7 +74,8 @@ class BackfillSplitReaderTest {
                 (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
                 gapPolicy,
                 skipped,
-                rateLimit);
+                rateLimit,
+                new FetchProgress());
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {
@@ -433,7 +435,8 @@ class BackfillSplitReaderTest {
                         (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
                         OffsetGapPolicy.FAIL,
                         new SimpleCounter(),
-                        BackfillRateLimit.of(limiter));
+                        BackfillRateLimit.of(limiter),
+                        new FetchProgress());
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 100))));
         assertThat(fetch(reader)).containsExactly("a@0", "a@1");
         CompletableFuture<List<String>> waiting =

@@ -19,10 +19,10 @@ import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
+import dev.sourcebackfill.source.testutils.IdleAwareReaderOutput;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
-import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
 
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +63,7 @@ class EmptyBoundedSplitTest {
                     List.of(
                             new BackfillSplit(
                                     "e", HandoverState.BACKFILLING, 7, 7, OptionalLong.of(7))));
-            TestingReaderOutput<String> output = new TestingReaderOutput<>();
+            IdleAwareReaderOutput<String> output = new IdleAwareReaderOutput<>();
             for (int i = 0; i < 50 && ended.isEmpty(); i++) {
                 reader.pollNext(output);
                 Thread.sleep(2);

@@ -24,12 +24,12 @@ import dev.sourcebackfill.source.spi.OffsetCommitter;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
+import dev.sourcebackfill.source.testutils.IdleAwareReaderOutput;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
-import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
 
 import org.junit.jupiter.api.Test;
 
@@ -95,7 +95,7 @@ class EndedSplitOffsetCommitTest {
         CommittingLog log =
                 new CommittingLog(new FakeLog(true).write("a", 0, 1, 2).write("b", 0, 1));
         TestingReaderContext context = new TestingReaderContext();
-        TestingReaderOutput<String> output = new TestingReaderOutput<>();
+        IdleAwareReaderOutput<String> output = new IdleAwareReaderOutput<>();
         BackfillSourceReader<String> reader =
                 BackfillSourceReader.create(
                         log,

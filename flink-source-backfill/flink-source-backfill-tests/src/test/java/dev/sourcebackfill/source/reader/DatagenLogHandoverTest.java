@@ -19,6 +19,7 @@ import dev.sourcebackfill.source.OffsetGapException;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
+import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 
@@ -54,7 +55,8 @@ class DatagenLogHandoverTest {
                 (splitId, t) -> finished |= t.newState() == HandoverState.FINISHED,
                 OffsetGapPolicy.FAIL,
                 new SimpleCounter(),
-                BackfillRateLimit.unlimited());
+                BackfillRateLimit.unlimited(),
+                new FetchProgress());
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {
