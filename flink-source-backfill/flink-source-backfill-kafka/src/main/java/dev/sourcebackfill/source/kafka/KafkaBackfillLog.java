@@ -98,8 +98,21 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
                         return context.getUserCodeClassLoader();
                     }
                 });
+        MetricGroup consumerMetrics =
+                properties.registerConsumerMetrics()
+                        ? context.metricGroup()
+                                .addGroup(KafkaPartitionReader.READER_METRIC_GROUP)
+                                .addGroup(
+                                        role.equals("upstream")
+                                                ? KafkaPartitionReader.LIVE_CONSUMER_METRIC_GROUP
+                                                : KafkaPartitionReader
+                                                        .BACKFILL_CONSUMER_METRIC_GROUP)
+                        : null;
         return new KafkaPartitionReader<>(
-                role, properties.consumer(role, context.getIndexOfSubtask()), copy);
+                role,
+                properties.consumer(role, context.getIndexOfSubtask()),
+                copy,
+                consumerMetrics);
     }
 
     @Override

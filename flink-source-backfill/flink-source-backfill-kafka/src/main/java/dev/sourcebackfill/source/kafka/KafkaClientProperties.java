@@ -42,6 +42,18 @@ final class KafkaClientProperties implements Serializable {
     /** Kafka's default of {@code default.api.timeout.ms}. */
     static final long DEFAULT_API_TIMEOUT_MS = 60_000L;
 
+    /**
+     * Flink's Kafka source option (same key, same default, true): whether the consumers' own
+     * metrics are registered in Flink's metric system. Not a Kafka client setting.
+     */
+    static final String REGISTER_CONSUMER_METRICS = "register.consumer.metrics";
+
+    /** Whether the consumers' metrics are registered (see {@link #REGISTER_CONSUMER_METRICS}). */
+    boolean registerConsumerMetrics() {
+        String set = properties.getProperty(REGISTER_CONSUMER_METRICS);
+        return set == null || Boolean.parseBoolean(set.trim());
+    }
+
     private final Properties properties;
     private final String clientIdPrefix;
 
@@ -79,6 +91,7 @@ final class KafkaClientProperties implements Serializable {
         Properties consumer = new Properties();
         consumer.putAll(properties);
         consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        consumer.remove(REGISTER_CONSUMER_METRICS);
         consumer.put(
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
                 ByteArrayDeserializer.class.getName());
@@ -96,8 +109,9 @@ final class KafkaClientProperties implements Serializable {
         Properties admin = new Properties();
         // consumer-only keys make the admin client warn; it takes the common ones
         for (String key : properties.stringPropertyNames()) {
-            if (!ConsumerConfig.configNames().contains(key)
-                    || AdminClientConfig.configNames().contains(key)) {
+            if ((!ConsumerConfig.configNames().contains(key)
+                            || AdminClientConfig.configNames().contains(key))
+                    && !key.equals(REGISTER_CONSUMER_METRICS)) {
                 admin.put(key, properties.getProperty(key));
             }
         }

@@ -20,6 +20,8 @@ import dev.sourcebackfill.source.spi.LogRecordCollector;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 import org.apache.flink.util.Collector;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,6 +34,8 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +44,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +67,15 @@ import java.util.concurrent.TimeUnit;
 final class KafkaPartitionReader<T> implements LogReader<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionReader.class);
+
+    /** The reader's group for the consumers' metrics, as Flink's Kafka source names it. */
+    static final String READER_METRIC_GROUP = "KafkaSourceReader";
+
+    /** The live consumer's metrics: the group Flink's Kafka source registers its consumer's in. */
+    static final String LIVE_CONSUMER_METRIC_GROUP = "KafkaConsumer";
+
+    /** The backfill consumer's metrics; closed with the consumer (in forward mode). */
+    static final String BACKFILL_CONSUMER_METRIC_GROUP = "KafkaBackfillConsumer";
 
     /** How often the end offsets of waiting partitions are looked up, at most. */
     private static final long END_CHECK_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -93,13 +107,33 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
                 public void close() {}
             };
 
+    /** Where the consumer's metrics are registered; {@code null} if they are not. */
+    @Nullable private final MetricGroup consumerMetrics;
+
+    /**
+     * @param consumerMetrics the group to register the consumer's own metrics in, one gauge per
+     *     metric name as Flink's Kafka source does; {@code null} to register none
+     */
     KafkaPartitionReader(
             String role,
             Properties consumerProperties,
-            KafkaRecordDeserializationSchema<T> deserializer) {
+            KafkaRecordDeserializationSchema<T> deserializer,
+            @Nullable MetricGroup consumerMetrics) {
         this.role = role;
         this.deserializer = deserializer;
         this.consumer = new KafkaConsumer<>(consumerProperties);
+        this.consumerMetrics = consumerMetrics;
+        if (consumerMetrics != null) {
+            Set<String> names = new HashSet<>();
+            consumer.metrics()
+                    .forEach(
+                            (name, metric) -> {
+                                // one gauge per name: the first of the client-level metrics
+                                if (names.add(name.name())) {
+                                    consumerMetrics.gauge(name.name(), metric::metricValue);
+                                }
+                            });
+        }
     }
 
     @Override
@@ -348,6 +382,21 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         }
     }
 
+    /** The consumer's lag behind each assigned partition's end offset, from its last fetch. */
+    @Override
+    public OptionalLong pendingRecords() {
+        long lag = 0;
+        for (TopicPartition tp : assigned.values()) {
+            if (!waiting.containsKey(tp)) {
+                OptionalLong partitionLag = consumer.currentLag(tp);
+                if (partitionLag.isPresent()) {
+                    lag += Math.max(0, partitionLag.getAsLong());
+                }
+            }
+        }
+        return OptionalLong.of(lag);
+    }
+
     @Override
     public void wakeUp() {
         consumer.wakeup();
@@ -355,6 +404,13 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
 
     @Override
     public void close() {
-        consumer.close();
+        try {
+            consumer.close();
+        } finally {
+            // Flink's groups unregister their gauges when closed
+            if (consumerMetrics instanceof AbstractMetricGroup) {
+                ((AbstractMetricGroup<?>) consumerMetrics).close();
+            }
+        }
     }
 }

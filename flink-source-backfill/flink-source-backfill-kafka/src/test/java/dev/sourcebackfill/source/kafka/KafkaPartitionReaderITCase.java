@@ -18,6 +18,9 @@ package dev.sourcebackfill.source.kafka;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.util.Collector;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -29,9 +32,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import javax.annotation.Nullable;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -44,7 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * paused partition delivers nothing, keeps its position, and goes on exactly where it stood; a
  * partition waiting beyond its end stays paused while alignment holds it, whichever ends first.
  */
-class KafkaPartitionReaderPauseITCase {
+class KafkaPartitionReaderITCase {
 
     private static InProcessKafka kafka;
 
@@ -59,13 +65,19 @@ class KafkaPartitionReaderPauseITCase {
     }
 
     private static KafkaPartitionReader<String> reader() {
+        return reader(new Properties(), null);
+    }
+
+    private static KafkaPartitionReader<String> reader(
+            Properties extra, @Nullable MetricGroup consumerMetrics) {
         Properties props = new Properties();
+        props.putAll(extra);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // as the source sets it
-        return new KafkaPartitionReader<>("backfill", props, new Values());
+        return new KafkaPartitionReader<>("backfill", props, new Values(), consumerMetrics);
     }
 
     /** Each record's value as a string. */
@@ -152,6 +164,35 @@ class KafkaPartitionReaderPauseITCase {
 
             reader.pauseOrResumeSplits(List.of(), List.of(p0));
             assertThat(pollFor(reader, 2)).containsExactly(p0 + "@4", p0 + "@5");
+        }
+    }
+
+    @Test
+    void pendingRecordsAreTheConsumersLagAndItsMetricsAreRegisteredUntilItCloses()
+            throws Exception {
+        String topic = "lag-" + System.nanoTime();
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 0, 0, 10);
+        String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
+        Map<String, Gauge<?>> gauges = new HashMap<>();
+        MetricGroup group =
+                new UnregisteredMetricsGroup() {
+                    @Override
+                    public <T, G extends Gauge<T>> G gauge(String name, G gauge) {
+                        gauges.put(name, gauge);
+                        return gauge;
+                    }
+                };
+        Properties fewPerPoll = new Properties();
+        fewPerPoll.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "3");
+        try (KafkaPartitionReader<String> reader = reader(fewPerPoll, group)) {
+            assertThat(gauges).containsKeys("records-consumed-total", "fetch-rate");
+            reader.addSplit(p0, 0);
+            assertThat(pollFor(reader, 3)).hasSize(3);
+            assertThat(reader.pendingRecords()).hasValue(7);
+            assertThat(pollFor(reader, 7)).hasSize(7);
+            assertThat(reader.pendingRecords()).hasValue(0);
+            assertThat((Double) gauges.get("records-consumed-total").getValue()).isEqualTo(10.0);
         }
     }
 }
