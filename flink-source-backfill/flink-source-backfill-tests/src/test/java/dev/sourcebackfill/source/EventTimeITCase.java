@@ -18,6 +18,10 @@ package dev.sourcebackfill.source;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenLogBuilder;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
+import dev.sourcebackfill.source.testutils.FailureInjector;
+import dev.sourcebackfill.source.testutils.FailureInjector.Trigger;
+import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.ObservedSource;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
@@ -28,6 +32,7 @@ import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
@@ -36,18 +41,32 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.base.source.reader.SourceReaderOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -137,6 +156,174 @@ class EventTimeITCase {
         JobExecutionResult result = runAlignmentJob(false, false, "no alignment");
         assertThat(result.<Long>getAccumulatorResult(SpreadChecker.MAX_SPREAD))
                 .isGreaterThan(10 * (DRIFT.toMillis() + SLACK_MS));
+    }
+
+    /**
+     * Tumbling one-second windows per partition over the history and the live records, with a
+     * failure during the backfill and one at the handover: every window's count equals the count
+     * computed from the log itself, and no record is late (a split's watermark lives in its own
+     * split output through the handover, so partitions racing each other make no record late).
+     */
+    @Test
+    void windowCountsOverHistoryAndLiveEqualTheLogsWithFailuresAndNoLateRecord() throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(4)
+                        .historyPerPartition(6_000)
+                        .liveRatePerSecond(400)
+                        .boundedAfterLiveRecords(1_200)
+                        .build();
+        String run = UUID.randomUUID().toString();
+        String sourceRun = UUID.randomUUID().toString();
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        env.enableCheckpointing(100);
+        BackfillSource<DatagenRecord> source =
+                BackfillSource.<DatagenRecord>builder()
+                        .setLog(log)
+                        .setBounded()
+                        .setPollTimeout(Duration.ofMillis(20))
+                        .build();
+        OutputTag<DatagenRecord> lateTag = new OutputTag<>("late") {};
+        SingleOutputStreamOperator<WindowCount> counts =
+                env.fromSource(
+                                new ObservedSource<>(source, sourceRun),
+                                WatermarkStrategy.<DatagenRecord>forMonotonousTimestamps()
+                                        .withTimestampAssigner((r, previous) -> r.timestamp),
+                                "backfill-source")
+                        .map(new Throttle<>(6_000))
+                        .map(
+                                new FailureInjector(
+                                        run,
+                                        sourceRun,
+                                        List.of(
+                                                // during the backfill
+                                                Trigger.at("backfill", 1, 2_001),
+                                                // just past the history: at the handover
+                                                Trigger.at("handover", 2, 6_010)),
+                                        true))
+                        .keyBy(r -> r.partition)
+                        .window(TumblingEventTimeWindows.of(Duration.ofSeconds(1)))
+                        .sideOutputLateData(lateTag)
+                        .process(new CountPerWindow());
+        counts.map(new RecordWindowCount(run)).sinkTo(new DiscardingSink<>());
+        counts.getSideOutput(lateTag).map(new RecordLate(run)).sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync("event-time windows");
+        try {
+            job.getJobExecutionResult().get();
+            assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
+                    .as("restarts (one per injected failure)")
+                    .isEqualTo(Observations.of(run).failureEpisodes.size());
+            assertThat(Observations.of(run).failuresInjected.get()).isEqualTo(2);
+            assertThat(WINDOW_CONFLICTS.getOrDefault(run, new ConcurrentLinkedQueue<>()))
+                    .as("windows fired again with another count")
+                    .isEmpty();
+            assertThat(LATE.getOrDefault(run, new AtomicLong()).get()).as("late records").isZero();
+            assertThat(WINDOWS.get(run)).isEqualTo(expectedWindowCounts(log));
+        } finally {
+            Observations.forget(run);
+            Observations.forget(sourceRun);
+            WINDOWS.remove(run);
+            LATE.remove(run);
+            WINDOW_CONFLICTS.remove(run);
+        }
+    }
+
+    /** Per partition and window start, the count of the log's records, from the log itself. */
+    private static Map<String, Long> expectedWindowCounts(DatagenLog log) {
+        Map<String, Long> expected = new TreeMap<>();
+        for (int p = 0; p < log.totalPartitions(); p++) {
+            for (long o = 0; o < log.stoppingOffset(p); o++) {
+                if (log.exists(p, o)) {
+                    long start = Math.floorDiv(log.record(p, o).timestamp, 1000L) * 1000L;
+                    expected.merge(p + "@" + start, 1L, Long::sum);
+                }
+            }
+        }
+        return expected;
+    }
+
+    /** What the windows emitted, by run; a window emitted twice must have one count. */
+    private static final Map<String, Map<String, Long>> WINDOWS = new ConcurrentHashMap<>();
+
+    private static final Map<String, Queue<String>> WINDOW_CONFLICTS = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> LATE = new ConcurrentHashMap<>();
+
+    /** A window's count of one partition. */
+    public static final class WindowCount {
+        public int partition;
+        public long windowStart;
+        public long count;
+
+        public WindowCount() {}
+
+        WindowCount(int partition, long windowStart, long count) {
+            this.partition = partition;
+            this.windowStart = windowStart;
+            this.count = count;
+        }
+    }
+
+    static final class CountPerWindow
+            extends ProcessWindowFunction<DatagenRecord, WindowCount, Integer, TimeWindow> {
+        @Override
+        public void process(
+                Integer partition,
+                Context context,
+                Iterable<DatagenRecord> records,
+                Collector<WindowCount> out) {
+            long n = 0;
+            for (DatagenRecord ignored : records) {
+                n++;
+            }
+            out.collect(new WindowCount(partition, context.window().getStart(), n));
+        }
+    }
+
+    static final class RecordWindowCount implements MapFunction<WindowCount, WindowCount> {
+        private final String run;
+
+        RecordWindowCount(String run) {
+            this.run = run;
+        }
+
+        @Override
+        public WindowCount map(WindowCount w) {
+            Long before =
+                    WINDOWS.computeIfAbsent(run, k -> new ConcurrentSkipListMap<>())
+                            .put(w.partition + "@" + w.windowStart, w.count);
+            if (before != null && before != w.count) {
+                WINDOW_CONFLICTS
+                        .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
+                        .add(
+                                w.partition
+                                        + "@"
+                                        + w.windowStart
+                                        + ": "
+                                        + before
+                                        + " then "
+                                        + w.count);
+            }
+            return w;
+        }
+    }
+
+    static final class RecordLate implements MapFunction<DatagenRecord, DatagenRecord> {
+        private final String run;
+
+        RecordLate(String run) {
+            this.run = run;
+        }
+
+        @Override
+        public DatagenRecord map(DatagenRecord r) {
+            LATE.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
+            return r;
+        }
     }
 
     /**
