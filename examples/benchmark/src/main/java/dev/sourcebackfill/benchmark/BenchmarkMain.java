@@ -94,6 +94,8 @@ public final class BenchmarkMain {
             double backfillRate = backfillThroughput(report, throughput, settings);
             forwardThroughput(report, throughput, settings, backfillRate);
             handoverLatency(report, new HandoverLatency(cluster, settings), settings);
+            rateLimitAccuracy(report, throughput, settings);
+            alignmentCost(report, throughput, settings);
             memoryAndState(
                     report,
                     new MemoryAndState(cluster, settings, checkpoints),
@@ -172,6 +174,58 @@ public final class BenchmarkMain {
                         "NumberSequenceSource",
                         baseline,
                         "ratio >= 0.95"));
+    }
+
+    private static void rateLimitAccuracy(
+            Report report, DatagenThroughput throughput, BenchmarkSettings settings)
+            throws Exception {
+        double perReader = settings.rateLimitPerReader;
+        long records = (long) (perReader * settings.parallelism * settings.rateLimitSeconds);
+        say(
+                "9. backfill rate limit: %s records at %s records/s per reader, %d rounds",
+                Report.format(records), Report.format(perReader), settings.rounds);
+        Samples accuracy = new Samples();
+        for (int round = 0; round < settings.rounds; round++) {
+            accuracy.add(throughput.rateLimitedRun(perReader, records));
+            say("   round %d: achieved / requested %.3f", round + 1, accuracy.get(round));
+        }
+        report.add(
+                "ratelimit.accuracy",
+                "9. backfill rate limit, achieved / requested, "
+                        + Report.format(perReader)
+                        + " records/s per reader",
+                "ratio",
+                accuracy,
+                "0.95-1.05");
+    }
+
+    private static void alignmentCost(
+            Report report, DatagenThroughput throughput, BenchmarkSettings settings)
+            throws Exception {
+        say(
+                "10. watermark alignment with nothing to pause: event-time backfill, aligned against unaligned");
+        Samples ours = new Samples();
+        Samples baseline = new Samples();
+        if (settings.rounds > 1) {
+            throughput.eventTimeRun(true); // warm-up, not counted
+            throughput.eventTimeRun(false);
+        }
+        alternate(
+                settings.rounds,
+                () -> throughput.eventTimeRun(true),
+                ours,
+                () -> throughput.eventTimeRun(false),
+                baseline,
+                "unaligned");
+        report.add(
+                new Report.Row(
+                        "alignment.throughput",
+                        "10. event-time backfill throughput with watermark alignment",
+                        "records/s",
+                        ours,
+                        "the same without alignment",
+                        baseline,
+                        "ratio >= 0.97"));
     }
 
     private static void handoverLatency(

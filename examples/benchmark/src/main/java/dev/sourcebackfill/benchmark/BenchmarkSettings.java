@@ -43,6 +43,11 @@ final class BenchmarkSettings {
     final int enumeratorIterations;
     final long kafkaRecords;
 
+    /** The backfill rate limit of the accuracy runs, per reader, and how long a run lasts. */
+    final double rateLimitPerReader;
+
+    final double rateLimitSeconds;
+
     private BenchmarkSettings(
             String name,
             int rounds,
@@ -53,7 +58,11 @@ final class BenchmarkSettings {
             long memoryHistory,
             int enumeratorSplits,
             int enumeratorIterations,
-            long kafkaRecords) {
+            long kafkaRecords,
+            double rateLimitPerReader,
+            double rateLimitSeconds) {
+        this.rateLimitPerReader = rateLimitPerReader;
+        this.rateLimitSeconds = rateLimitSeconds;
         this.name = name;
         this.rounds = rounds;
         this.records = records;
@@ -77,7 +86,9 @@ final class BenchmarkSettings {
                 4_000_000,
                 10_000,
                 1_000,
-                6_000_000);
+                6_000_000,
+                250_000,
+                4);
     }
 
     /** Every figure, tiny: for the smoke test, which checks only that each was produced. */
@@ -92,7 +103,9 @@ final class BenchmarkSettings {
                 200_000,
                 500,
                 20,
-                20_000);
+                20_000,
+                20_000,
+                1);
     }
 
     static BenchmarkSettings named(String name) {

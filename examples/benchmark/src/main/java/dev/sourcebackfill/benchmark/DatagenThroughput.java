@@ -26,6 +26,8 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import java.time.Duration;
+
 /**
  * Backfill and forward-mode throughput of {@link BackfillSource} over the datagen log, each against
  * Flink's {@link NumberSequenceSource} mapped through the datagen log's own record function: both
@@ -97,6 +99,50 @@ final class DatagenThroughput {
         }
     }
 
+    /**
+     * A backfill limited to {@code perReader} records per second on each reader, over {@code
+     * records} records of history: the achieved rate over the requested one.
+     */
+    double rateLimitedRun(double perReader, long records) throws Exception {
+        DatagenLog log = historyOnlyLog(records);
+        try (RunProbe probe = RunProbe.open("rate-limited")) {
+            StreamExecutionEnvironment env = cluster.env(jobConf());
+            ProbedBackfillJob.addTo(
+                    env,
+                    log,
+                    probe,
+                    true,
+                    source -> source.setBackfillRecordsPerSecond(perReader),
+                    WatermarkStrategy.noWatermarks());
+            env.execute("benchmark: rate-limited backfill");
+            check(probe.totalRecords(), records, "rate-limited run");
+            return probe.recordsPerSecond() / (perReader * settings.parallelism);
+        }
+    }
+
+    /**
+     * The backfill run with event time: each record's timestamp, per-split watermarks, and with
+     * {@code aligned} watermark alignment whose drift is too large to pause anything.
+     */
+    double eventTimeRun(boolean aligned) throws Exception {
+        DatagenLog log = historyOnlyLog();
+        WatermarkStrategy<DatagenRecord> watermarks =
+                WatermarkStrategy.<DatagenRecord>forMonotonousTimestamps()
+                        .withTimestampAssigner((r, previous) -> r.timestamp);
+        if (aligned) {
+            watermarks =
+                    watermarks.withWatermarkAlignment(
+                            "benchmark", Duration.ofDays(365), Duration.ofMillis(100));
+        }
+        try (RunProbe probe = RunProbe.open(aligned ? "aligned" : "unaligned")) {
+            StreamExecutionEnvironment env = cluster.env(jobConf());
+            ProbedBackfillJob.addTo(env, log, probe, true, source -> {}, watermarks);
+            env.execute("benchmark: event-time backfill" + (aligned ? ", aligned" : ""));
+            check(probe.totalRecords(), settings.records, "event-time run");
+            return probe.recordsPerSecond();
+        }
+    }
+
     /** The baseline: the same records from Flink's NumberSequenceSource, through a map. */
     double baselineRun() throws Exception {
         DatagenLog log = historyOnlyLog();
@@ -117,9 +163,13 @@ final class DatagenThroughput {
 
     /** {@code records} records of history over the partitions, and nothing live. */
     private DatagenLog historyOnlyLog() {
+        return historyOnlyLog(settings.records);
+    }
+
+    private DatagenLog historyOnlyLog(long records) {
         return DatagenLog.builder()
                 .partitions(settings.partitions)
-                .historyPerPartition(settings.records / settings.partitions)
+                .historyPerPartition(records / settings.partitions)
                 .liveRatePerSecond(1)
                 .boundedAfterLiveRecords(0)
                 .build();

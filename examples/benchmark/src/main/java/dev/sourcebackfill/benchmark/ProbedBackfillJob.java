@@ -24,6 +24,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /** The job every datagen-log benchmark runs: our source into the probe's sink, observed. */
 final class ProbedBackfillJob {
@@ -36,6 +37,20 @@ final class ProbedBackfillJob {
      */
     static void addTo(
             StreamExecutionEnvironment env, DatagenLog log, RunProbe probe, boolean bounded) {
+        addTo(env, log, probe, bounded, source -> {}, WatermarkStrategy.noWatermarks());
+    }
+
+    /**
+     * @param options sets further options of the source
+     * @param watermarks the job's watermark strategy
+     */
+    static void addTo(
+            StreamExecutionEnvironment env,
+            DatagenLog log,
+            RunProbe probe,
+            boolean bounded,
+            Consumer<BackfillSourceBuilder<DatagenRecord>> options,
+            WatermarkStrategy<DatagenRecord> watermarks) {
         BackfillSourceBuilder<DatagenRecord> source =
                 BackfillSource.<DatagenRecord>builder()
                         .setLog(log)
@@ -43,7 +58,8 @@ final class ProbedBackfillJob {
         if (bounded) {
             source.setBounded().setSplitDiscoveryInterval(Duration.ZERO);
         }
-        env.fromSource(source.build(), WatermarkStrategy.noWatermarks(), "backfill-source")
+        options.accept(source);
+        env.fromSource(source.build(), watermarks, "backfill-source")
                 .sinkTo(new ProbeSink<>(probe.id()));
     }
 }

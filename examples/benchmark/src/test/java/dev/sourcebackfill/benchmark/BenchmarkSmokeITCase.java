@@ -51,6 +51,7 @@ class BenchmarkSmokeITCase {
                         "forward.throughput",
                         "kafka.throughput",
                         "archive.throughput",
+                        "alignment.throughput",
                         "skewed.smallPartitionsLive",
                         "skewed.everyPartitionLive");
         List<String> expected = new ArrayList<>(paired);
@@ -71,7 +72,8 @@ class BenchmarkSmokeITCase {
                         "enumerator.snapshotState",
                         "enumerator.serialize",
                         "enumerator.statusReport",
-                        "enumerator.stateBytes"));
+                        "enumerator.stateBytes",
+                        "ratelimit.accuracy"));
 
         assertThat(figures.keySet()).containsExactlyInAnyOrderElementsOf(expected);
         for (String id : expected) {

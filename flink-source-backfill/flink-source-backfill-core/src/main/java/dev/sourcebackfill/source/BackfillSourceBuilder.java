@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source;
 
+import dev.sourcebackfill.source.reader.SteadyRateLimiter;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.split.BackfillSplit;
 
@@ -138,7 +139,8 @@ public final class BackfillSourceBuilder<T> {
 
     /**
      * Limits each reader's backfill to {@code recordsPerSecond} records per second (see {@link
-     * #setBackfillRateLimit}); the whole source backfills at most parallelism times that.
+     * #setBackfillRateLimit}); the whole source backfills at most parallelism times that. The pace
+     * is steady from the first record: no burst is stored while a reader starts or waits.
      */
     public BackfillSourceBuilder<T> setBackfillRecordsPerSecond(double recordsPerSecond) {
         this.backfillRecordsPerSecond = recordsPerSecond;
@@ -212,11 +214,8 @@ public final class BackfillSourceBuilder<T> {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public RateLimiter<BackfillSplit> createRateLimiter(int parallelism) {
-            // Flink's strategy divides by the parallelism it is given: give it one reader's share
-            return (RateLimiter<BackfillSplit>)
-                    RateLimiterStrategy.perSecond(recordsPerSecond).createRateLimiter(1);
+            return new SteadyRateLimiter(recordsPerSecond);
         }
 
         @Override
