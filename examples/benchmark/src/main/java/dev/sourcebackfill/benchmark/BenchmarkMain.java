@@ -32,7 +32,7 @@ import java.util.Locale;
  *
  * <p>Options: {@code --scale full|smoke} (default full), {@code --output <json file>} (default
  * {@code target/benchmark-results.json}), {@code --skip-kafka} (no broker: sections 1-5), {@code
- * --only-archive} (sections 7 and 8 alone).
+ * --only-archive} (sections 7 and 8 alone), {@code --only-flow-control} (sections 9 and 10 alone).
  */
 public final class BenchmarkMain {
 
@@ -42,10 +42,14 @@ public final class BenchmarkMain {
         ParameterTool params = ParameterTool.fromArgs(args);
         BenchmarkSettings settings = BenchmarkSettings.named(params.get("scale", "full"));
         Path output = Paths.get(params.get("output", "target/benchmark-results.json"));
-        Report report =
-                params.has("only-archive")
-                        ? runArchiveOnly(settings, output)
-                        : run(settings, output, !params.has("skip-kafka"));
+        Report report;
+        if (params.has("only-archive")) {
+            report = runArchiveOnly(settings, output);
+        } else if (params.has("only-flow-control")) {
+            report = runFlowControlOnly(settings, output);
+        } else {
+            report = run(settings, output, !params.has("skip-kafka"));
+        }
         report.printTable(System.out);
         System.out.println("[benchmark] figures written to " + output.toAbsolutePath());
         System.exit(0); // the broker's and the cluster's non-daemon threads must not hold the JVM
@@ -63,6 +67,25 @@ public final class BenchmarkMain {
         try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
             archive(report, cluster, settings);
             skewedLiveTime(report, cluster, settings);
+        }
+        report.environment("durationSeconds", Math.round((System.nanoTime() - started) / 1e9));
+        report.writeJson(output);
+        return report;
+    }
+
+    /** Sections 9 and 10 alone: the backfill rate limit and the cost of watermark alignment. */
+    static Report runFlowControlOnly(BenchmarkSettings settings, Path output) throws Throwable {
+        long started = System.nanoTime();
+        Report report = new Report();
+        report.environment("scale", settings.name);
+        report.environment("cores", Runtime.getRuntime().availableProcessors());
+        report.environment("flink", EnvironmentInformation.getVersion());
+        report.environment("parallelism", settings.parallelism);
+        report.environment("date", Instant.now().toString());
+        try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
+            DatagenThroughput throughput = new DatagenThroughput(cluster, settings);
+            rateLimitAccuracy(report, throughput, settings);
+            alignmentCost(report, throughput, settings);
         }
         report.environment("durationSeconds", Math.round((System.nanoTime() - started) / 1e9));
         report.writeJson(output);

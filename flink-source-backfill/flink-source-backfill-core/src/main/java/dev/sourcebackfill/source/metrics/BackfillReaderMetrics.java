@@ -134,8 +134,9 @@ public final class BackfillReaderMetrics {
     }
 
     /**
-     * Records to backfill up to each split's target, plus the live reader's lag. A split caching up
-     * is already on the live reader, whose lag covers it when known.
+     * Records to backfill up to each split's target (or its stopping offset, if lower), plus the
+     * live reader's lag. A split caching up is already on the live reader, whose lag covers it when
+     * known.
      */
     static long pendingRecords(Collection<BackfillSplitState> splits, FetchProgress progress) {
         OptionalLong upstreamLag = progress.upstreamLag();
@@ -144,7 +145,7 @@ public final class BackfillReaderMetrics {
             HandoverState state = split.state();
             if (state == HandoverState.BACKFILLING
                     || (state == HandoverState.CACHING_UP && upstreamLag.isEmpty())) {
-                pending += Math.max(0, split.targetEndOffset() - split.nextOffset());
+                pending += Math.max(0, split.readsBackfillUpTo() - split.nextOffset());
             }
         }
         return pending;

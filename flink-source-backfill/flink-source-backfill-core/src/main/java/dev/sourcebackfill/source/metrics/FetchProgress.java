@@ -46,9 +46,14 @@ public final class FetchProgress {
         return upstreamLagKnown ? OptionalLong.of(upstreamLag) : OptionalLong.empty();
     }
 
-    /** A fetch at {@code fetchTimeMillis} whose last record has the log timestamp given. */
+    /**
+     * A fetch at {@code fetchTimeMillis} whose last record has the log timestamp given; a record
+     * without a timestamp (negative: Flink's {@code NO_TIMESTAMP}, Kafka's -1) changes nothing.
+     */
     public void fetched(long fetchTimeMillis, long lastRecordTimestamp) {
-        fetchEventTimeLag = fetchTimeMillis - lastRecordTimestamp;
+        if (lastRecordTimestamp >= 0) {
+            fetchEventTimeLag = fetchTimeMillis - lastRecordTimestamp;
+        }
     }
 
     /**

@@ -242,23 +242,33 @@ final class BackfillSplitReader<T>
                 context.getIndexOfSubtask(),
                 pause,
                 resume);
-        try {
-            pauseOrResumeIn(backfillReader, onBackfill, pause, resume);
-            pauseOrResumeIn(upstreamReader, onUpstream, pause, resume);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        // each reader on its own: one that cannot pause (tolerated with Flink's
+        // allow-unaligned-source-splits) must not keep the other from pausing or resuming
+        UnsupportedOperationException backfillCannot =
+                pauseOrResumeIn(backfillReader, onBackfill, pause, resume);
+        UnsupportedOperationException upstreamCannot =
+                pauseOrResumeIn(upstreamReader, onUpstream, pause, resume);
+        if (backfillCannot != null) {
+            throw backfillCannot;
+        }
+        if (upstreamCannot != null) {
+            throw upstreamCannot;
         }
     }
 
-    /** Pauses and resumes in one log reader the splits of those that it reads. */
-    private static void pauseOrResumeIn(
+    /**
+     * Pauses and resumes in one log reader the splits of those that it reads.
+     *
+     * @return the reader's refusal if it cannot pause splits, else {@code null}
+     */
+    @Nullable
+    private static UnsupportedOperationException pauseOrResumeIn(
             @Nullable LogReader<?> reader,
             Set<String> readsSplits,
             List<String> pause,
-            List<String> resume)
-            throws IOException {
+            List<String> resume) {
         if (reader == null) {
-            return;
+            return null;
         }
         List<String> readerPause = new ArrayList<>(pause.size());
         for (String splitId : pause) {
@@ -273,8 +283,15 @@ final class BackfillSplitReader<T>
             }
         }
         if (!readerPause.isEmpty() || !readerResume.isEmpty()) {
-            reader.pauseOrResumeSplits(readerPause, readerResume);
+            try {
+                reader.pauseOrResumeSplits(readerPause, readerResume);
+            } catch (UnsupportedOperationException e) {
+                return e;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
+        return null;
     }
 
     /** A backfill permission came while the upstream may wait for live records. */
@@ -344,6 +361,10 @@ final class BackfillSplitReader<T>
             try {
                 upstreamReader.removeSplit(splitId);
                 upstreamReader.addSplit(splitId, to);
+                if (paused.contains(splitId)) {
+                    // removing the split dropped its pause in the reader
+                    pauseOnUpstream(splitId);
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

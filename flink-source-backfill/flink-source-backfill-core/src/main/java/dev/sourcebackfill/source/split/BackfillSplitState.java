@@ -17,6 +17,8 @@ package dev.sourcebackfill.source.split;
 
 import org.apache.flink.annotation.Internal;
 
+import java.util.OptionalLong;
+
 /**
  * The mutable, task-thread view of a split: updated by the record emitter as elements are emitted,
  * so that a checkpoint always holds exactly what was emitted.
@@ -58,6 +60,15 @@ public final class BackfillSplitState {
 
     public long backfilledRecords() {
         return backfilledRecords;
+    }
+
+    /**
+     * The offset below which the split still has records to read before it is live (its target), or
+     * where a bounded split stops if that comes first.
+     */
+    public long readsBackfillUpTo() {
+        OptionalLong stop = initial.stoppingOffset();
+        return stop.isPresent() ? Math.min(targetEndOffset, stop.getAsLong()) : targetEndOffset;
     }
 
     public void countBackfilled() {

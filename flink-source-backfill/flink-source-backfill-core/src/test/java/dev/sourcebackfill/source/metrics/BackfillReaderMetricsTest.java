@@ -131,4 +131,24 @@ class BackfillReaderMetricsTest {
     private Object gauge(String id) {
         return ((Gauge<?>) reported.get(id)).getValue();
     }
+
+    /**
+     * A bounded split stops at its stopping offset; what lies between the stopping offset and the
+     * discovery target is never read, so it is not pending.
+     */
+    @Test
+    void pendingRecordsOfABoundedSplitStopAtItsStoppingOffset() {
+        BackfillSplitState bounded =
+                new BackfillSplitState(
+                        new BackfillSplit(
+                                "a", HandoverState.BACKFILLING, 3, 10, OptionalLong.of(5)));
+        new BackfillReaderMetrics(
+                InternalSourceReaderMetricGroup.mock(readerGroup),
+                () -> List.of(bounded),
+                () -> false,
+                new FetchProgress());
+        assertThat(gauge("reader.pendingRecords"))
+                .as("records the reader will still read (offsets 3 and 4)")
+                .isEqualTo(2L);
+    }
 }

@@ -18,10 +18,17 @@ package dev.sourcebackfill.source.reader;
 import dev.sourcebackfill.source.OffsetGapException;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.metrics.FetchProgress;
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
 
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -32,6 +39,7 @@ import org.apache.flink.metrics.SimpleCounter;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -451,5 +459,238 @@ class BackfillSplitReaderTest {
         reader.wakeUp();
         // the wait is up to the 60 s poll timeout; the wake-up ends it
         assertThat(waiting.get(30, TimeUnit.SECONDS)).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ found in review
+
+    /**
+     * a paused split whose handover skips a gap (SKIP policy) is started again on the seekable
+     * upstream at its earliest offset (removeSplit + addSplit): the re-added split must stay paused
+     * while alignment holds it.
+     */
+    @Test
+    void aPausedSplitStaysPausedWhenItsHandoverSkipsAGap() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 6, 7);
+        log.backfillEnds.put("a", 3L); // the archive ends at 3
+        log.earliest.put("a", 6L); // the upstream starts at 6: offsets 3..5 are a gap
+        BackfillSplitReader<String> reader =
+                reader(
+                        log,
+                        new TestingReaderContext(),
+                        OffsetGapPolicy.SKIP,
+                        new SimpleCounter(),
+                        BackfillRateLimit.unlimited());
+        BackfillSplit a = backfilling("a", 3, 8);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(a)));
+        reader.pauseOrResumeSplits(splits(a), List.of());
+
+        assertThat(fetch(reader)).containsExactly("CACHING_UP@3", "FINISHED@6");
+        assertThat(log.calls)
+                .containsSubsequence(
+                        "upstream.add a@3",
+                        "upstream.pause [a]",
+                        "upstream.remove a",
+                        "upstream.add a@6");
+        // alignment still holds the split: nothing of it may be read
+        assertThat(fetch(reader)).as("records of a split alignment holds paused").isEmpty();
+
+        reader.pauseOrResumeSplits(List.of(), splits(a));
+        assertThat(fetch(reader)).containsExactly("a@6", "a@7");
+    }
+
+    /**
+     * the archive's backfill reader delivers its records with {@code
+     * TimestampAssigner.NO_TIMESTAMP} (ArchiveReader.SplitRead#read): the fetch lag of such a
+     * record is undefined, not "now minus Long.MIN_VALUE".
+     */
+    @Test
+    void theFetchLagOfRecordsWithoutATimestampIsLeftUndefined() throws Exception {
+        FakeLog fake = new FakeLog(true).write("a", 0, 1);
+        BackfillLog<String> archiveLike =
+                new BackfillLog<>() {
+                    @Override
+                    public LogSplitDiscoverer createSplitDiscoverer() {
+                        return fake.createSplitDiscoverer();
+                    }
+
+                    @Override
+                    public LogReader<String> createBackfillReader(SourceReaderContext context) {
+                        return new NoTimestamps(fake.createBackfillReader(context));
+                    }
+
+                    @Override
+                    public LogReader<String> createUpstreamReader(SourceReaderContext context) {
+                        return fake.createUpstreamReader(context);
+                    }
+
+                    @Override
+                    public boolean isUpstreamSeekable() {
+                        return true;
+                    }
+
+                    @Override
+                    public TypeInformation<String> getProducedType() {
+                        return fake.getProducedType();
+                    }
+                };
+        FetchProgress progress = new FetchProgress();
+        BackfillSplitReader<String> reader =
+                new BackfillSplitReader<>(
+                        archiveLike,
+                        new TestingReaderContext(),
+                        mode,
+                        Duration.ofMillis(1),
+                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
+                        OffsetGapPolicy.FAIL,
+                        new SimpleCounter(),
+                        BackfillRateLimit.unlimited(),
+                        progress);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 10))));
+        assertThat(fetch(reader)).containsExactly("a@0", "a@1");
+        assertThat(progress.fetchEventTimeLag())
+                .as("currentFetchEventTimeLag after records without a timestamp")
+                .isGreaterThanOrEqualTo(-1L);
+    }
+
+    /** Delivers the records of another reader without their timestamps, as the archive does. */
+    private static class NoTimestamps implements LogReader<String> {
+        private final LogReader<String> reader;
+        private final boolean dropTimestamps;
+
+        NoTimestamps(LogReader<String> reader) {
+            this(reader, true);
+        }
+
+        NoTimestamps(LogReader<String> reader, boolean dropTimestamps) {
+            this.reader = reader;
+            this.dropTimestamps = dropTimestamps;
+        }
+
+        @Override
+        public void addSplit(String splitId, long startOffset) throws IOException {
+            reader.addSplit(splitId, startOffset);
+        }
+
+        @Override
+        public void removeSplit(String splitId) throws IOException {
+            reader.removeSplit(splitId);
+        }
+
+        @Override
+        public void poll(Duration maxWait, LogRecordCollector<String> collector)
+                throws IOException {
+            reader.poll(
+                    maxWait,
+                    (splitId, offset, timestamp, value) ->
+                            collector.collect(
+                                    splitId,
+                                    offset,
+                                    dropTimestamps ? TimestampAssigner.NO_TIMESTAMP : timestamp,
+                                    value));
+        }
+
+        @Override
+        public long position(String splitId) throws IOException {
+            return reader.position(splitId);
+        }
+
+        @Override
+        public long earliestOffset(String splitId) throws IOException {
+            return reader.earliestOffset(splitId);
+        }
+
+        @Override
+        public void wakeUp() {
+            reader.wakeUp();
+        }
+
+        @Override
+        public void close() throws Exception {
+            reader.close();
+        }
+    }
+
+    /**
+     * a backfill reader that cannot pause (the SPI's default), with {@code
+     * allow-unaligned-source-splits} set, as the SPI's javadoc allows. Flink sends one call with
+     * the splits to pause and those to resume; its task swallows the UnsupportedOperationException.
+     * The live split resumed in that call must be read again.
+     */
+    @Test
+    void aResumeInTheSameCallAsAPauseTheBackfillCannotDoStillResumesTheUpstream() throws Exception {
+        FakeLog fake = new FakeLog(true).write("a", 0, 1).write("b", 0, 1);
+        BackfillLog<String> log =
+                new BackfillLog<>() {
+                    @Override
+                    public LogSplitDiscoverer createSplitDiscoverer() {
+                        return fake.createSplitDiscoverer();
+                    }
+
+                    @Override
+                    public LogReader<String> createBackfillReader(SourceReaderContext context) {
+                        // keeps timestamps; pauseOrResumeSplits is the SPI default (throws)
+                        return new NoTimestamps(fake.createBackfillReader(context), false);
+                    }
+
+                    @Override
+                    public LogReader<String> createUpstreamReader(SourceReaderContext context) {
+                        return fake.createUpstreamReader(context);
+                    }
+
+                    @Override
+                    public boolean isUpstreamSeekable() {
+                        return true;
+                    }
+
+                    @Override
+                    public TypeInformation<String> getProducedType() {
+                        return fake.getProducedType();
+                    }
+                };
+        Configuration config = new Configuration();
+        config.set(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS, true);
+        BackfillSplitReader<String> reader =
+                new BackfillSplitReader<>(
+                        log,
+                        new TestingReaderContext(config, null),
+                        mode,
+                        Duration.ofMillis(1),
+                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
+                        OffsetGapPolicy.FAIL,
+                        new SimpleCounter(),
+                        BackfillRateLimit.unlimited(),
+                        new FetchProgress());
+        BackfillSplit a = backfilling("a", 0, 100);
+        BackfillSplit b =
+                new BackfillSplit("b", HandoverState.FINISHED, 0, 0, OptionalLong.empty());
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(a, b)));
+        assertThat(fetch(reader)).containsExactly("b@0", "b@1", "a@0", "a@1");
+
+        // alignment pauses the live split b (only the upstream reads it)
+        pauseOrResumeAsFlinkDoes(reader, List.of(b), List.of());
+        assertThat(fake.calls).contains("upstream.pause [b]");
+        fake.write("b", 2);
+        assertThat(fetch(reader)).isEmpty();
+
+        // one call: pause a (the backfill cannot), resume b
+        pauseOrResumeAsFlinkDoes(reader, List.of(a), List.of(b));
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            out.addAll(fetch(reader));
+        }
+        assertThat(fake.calls).as("calls to the log's readers").contains("upstream.resume [b]");
+        assertThat(out).as("records of the resumed live split").contains("b@2");
+    }
+
+    /** As Flink's PauseOrResumeSplitsTask runs it with allow-unaligned-source-splits set. */
+    private static void pauseOrResumeAsFlinkDoes(
+            BackfillSplitReader<String> reader,
+            List<BackfillSplit> pause,
+            List<BackfillSplit> resume) {
+        try {
+            reader.pauseOrResumeSplits(pause, resume);
+        } catch (UnsupportedOperationException e) {
+            // allowed unaligned: swallowed
+        }
     }
 }

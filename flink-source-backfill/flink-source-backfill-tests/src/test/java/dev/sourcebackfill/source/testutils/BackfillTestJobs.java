@@ -146,7 +146,10 @@ public final class BackfillTestJobs {
         @Override
         public void onTransition(SplitTransition transition) {
             if (transition.to() == HandoverState.FINISHED) {
-                Observations.of(runId).finishedSplits.add(transition.splitId());
+                Observations observed = Observations.of(runId);
+                observed.finishedSplits.add(transition.splitId());
+                observed.lastFinishedAtMillis.accumulateAndGet(
+                        System.currentTimeMillis(), Math::max);
             }
         }
     }

@@ -76,6 +76,9 @@ public final class Observations {
     /** Splits some reader reported FINISHED at least once (through the source's listener). */
     public final Set<String> finishedSplits = ConcurrentHashMap.newKeySet();
 
+    /** When a split last reached FINISHED (epoch ms); 0 before any. */
+    public final AtomicLong lastFinishedAtMillis = new AtomicLong();
+
     /**
      * Checkpoints some reader task was notified of as completed. Not the enumerator's
      * notifications: forward mode is decided in those, so they would prove nothing.
