@@ -58,12 +58,7 @@ public final class BenchmarkMain {
     /** Sections 7 and 8 alone: the archive adapter against FileSource and HybridSource. */
     static Report runArchiveOnly(BenchmarkSettings settings, Path output) throws Throwable {
         long started = System.nanoTime();
-        Report report = new Report();
-        report.environment("scale", settings.name);
-        report.environment("cores", Runtime.getRuntime().availableProcessors());
-        report.environment("flink", EnvironmentInformation.getVersion());
-        report.environment("parallelism", settings.parallelism);
-        report.environment("date", Instant.now().toString());
+        Report report = reportOf(settings);
         try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
             archive(report, cluster, settings);
             skewedLiveTime(report, cluster, settings);
@@ -73,15 +68,21 @@ public final class BenchmarkMain {
         return report;
     }
 
-    /** Sections 9 and 10 alone: the backfill rate limit and the cost of watermark alignment. */
-    static Report runFlowControlOnly(BenchmarkSettings settings, Path output) throws Throwable {
-        long started = System.nanoTime();
+    /** A report with the environment every run states. */
+    private static Report reportOf(BenchmarkSettings settings) {
         Report report = new Report();
         report.environment("scale", settings.name);
         report.environment("cores", Runtime.getRuntime().availableProcessors());
         report.environment("flink", EnvironmentInformation.getVersion());
         report.environment("parallelism", settings.parallelism);
         report.environment("date", Instant.now().toString());
+        return report;
+    }
+
+    /** Sections 9 and 10 alone: the backfill rate limit and the cost of watermark alignment. */
+    static Report runFlowControlOnly(BenchmarkSettings settings, Path output) throws Throwable {
+        long started = System.nanoTime();
+        Report report = reportOf(settings);
         try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
             DatagenThroughput throughput = new DatagenThroughput(cluster, settings);
             rateLimitAccuracy(report, throughput, settings);
@@ -249,6 +250,25 @@ public final class BenchmarkMain {
                         "the same without alignment",
                         baseline,
                         "ratio >= 0.97"));
+        say("    for reference, Flink's own: NumberSequenceSource, aligned against unaligned");
+        Samples flinkAligned = new Samples();
+        Samples flinkUnaligned = new Samples();
+        alternate(
+                settings.rounds,
+                () -> throughput.eventTimeBaselineRun(true),
+                flinkAligned,
+                () -> throughput.eventTimeBaselineRun(false),
+                flinkUnaligned,
+                "unaligned");
+        report.add(
+                new Report.Row(
+                        "alignment.flinkThroughput",
+                        "10. for reference: NumberSequenceSource with watermark alignment",
+                        "records/s",
+                        flinkAligned,
+                        "the same without alignment",
+                        flinkUnaligned,
+                        "(Flink's own cost)"));
     }
 
     private static void handoverLatency(

@@ -52,6 +52,7 @@ class BenchmarkSmokeITCase {
                         "kafka.throughput",
                         "archive.throughput",
                         "alignment.throughput",
+                        "alignment.flinkThroughput",
                         "skewed.smallPartitionsLive",
                         "skewed.everyPartitionLive");
         List<String> expected = new ArrayList<>(paired);

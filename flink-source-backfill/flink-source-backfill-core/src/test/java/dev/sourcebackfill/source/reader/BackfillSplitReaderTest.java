@@ -18,17 +18,10 @@ package dev.sourcebackfill.source.reader;
 import dev.sourcebackfill.source.OffsetGapException;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.metrics.FetchProgress;
-import dev.sourcebackfill.source.spi.BackfillLog;
-import dev.sourcebackfill.source.spi.LogReader;
-import dev.sourcebackfill.source.spi.LogRecordCollector;
-import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
 
-import org.apache.flink.api.common.eventtime.TimestampAssigner;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -39,7 +32,6 @@ import org.apache.flink.metrics.SimpleCounter;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -505,34 +497,8 @@ class BackfillSplitReaderTest {
      */
     @Test
     void theFetchLagOfRecordsWithoutATimestampIsLeftUndefined() throws Exception {
-        FakeLog fake = new FakeLog(true).write("a", 0, 1);
-        BackfillLog<String> archiveLike =
-                new BackfillLog<>() {
-                    @Override
-                    public LogSplitDiscoverer createSplitDiscoverer() {
-                        return fake.createSplitDiscoverer();
-                    }
-
-                    @Override
-                    public LogReader<String> createBackfillReader(SourceReaderContext context) {
-                        return new NoTimestamps(fake.createBackfillReader(context));
-                    }
-
-                    @Override
-                    public LogReader<String> createUpstreamReader(SourceReaderContext context) {
-                        return fake.createUpstreamReader(context);
-                    }
-
-                    @Override
-                    public boolean isUpstreamSeekable() {
-                        return true;
-                    }
-
-                    @Override
-                    public TypeInformation<String> getProducedType() {
-                        return fake.getProducedType();
-                    }
-                };
+        FakeLog archiveLike = new FakeLog(true).write("a", 0, 1);
+        archiveLike.backfillWithoutTimestamps = true;
         FetchProgress progress = new FetchProgress();
         BackfillSplitReader<String> reader =
                 new BackfillSplitReader<>(
@@ -552,64 +518,6 @@ class BackfillSplitReaderTest {
                 .isGreaterThanOrEqualTo(-1L);
     }
 
-    /** Delivers the records of another reader without their timestamps, as the archive does. */
-    private static class NoTimestamps implements LogReader<String> {
-        private final LogReader<String> reader;
-        private final boolean dropTimestamps;
-
-        NoTimestamps(LogReader<String> reader) {
-            this(reader, true);
-        }
-
-        NoTimestamps(LogReader<String> reader, boolean dropTimestamps) {
-            this.reader = reader;
-            this.dropTimestamps = dropTimestamps;
-        }
-
-        @Override
-        public void addSplit(String splitId, long startOffset) throws IOException {
-            reader.addSplit(splitId, startOffset);
-        }
-
-        @Override
-        public void removeSplit(String splitId) throws IOException {
-            reader.removeSplit(splitId);
-        }
-
-        @Override
-        public void poll(Duration maxWait, LogRecordCollector<String> collector)
-                throws IOException {
-            reader.poll(
-                    maxWait,
-                    (splitId, offset, timestamp, value) ->
-                            collector.collect(
-                                    splitId,
-                                    offset,
-                                    dropTimestamps ? TimestampAssigner.NO_TIMESTAMP : timestamp,
-                                    value));
-        }
-
-        @Override
-        public long position(String splitId) throws IOException {
-            return reader.position(splitId);
-        }
-
-        @Override
-        public long earliestOffset(String splitId) throws IOException {
-            return reader.earliestOffset(splitId);
-        }
-
-        @Override
-        public void wakeUp() {
-            reader.wakeUp();
-        }
-
-        @Override
-        public void close() throws Exception {
-            reader.close();
-        }
-    }
-
     /**
      * a backfill reader that cannot pause (the SPI's default), with {@code
      * allow-unaligned-source-splits} set, as the SPI's javadoc allows. Flink sends one call with
@@ -619,39 +527,12 @@ class BackfillSplitReaderTest {
     @Test
     void aResumeInTheSameCallAsAPauseTheBackfillCannotDoStillResumesTheUpstream() throws Exception {
         FakeLog fake = new FakeLog(true).write("a", 0, 1).write("b", 0, 1);
-        BackfillLog<String> log =
-                new BackfillLog<>() {
-                    @Override
-                    public LogSplitDiscoverer createSplitDiscoverer() {
-                        return fake.createSplitDiscoverer();
-                    }
-
-                    @Override
-                    public LogReader<String> createBackfillReader(SourceReaderContext context) {
-                        // keeps timestamps; pauseOrResumeSplits is the SPI default (throws)
-                        return new NoTimestamps(fake.createBackfillReader(context), false);
-                    }
-
-                    @Override
-                    public LogReader<String> createUpstreamReader(SourceReaderContext context) {
-                        return fake.createUpstreamReader(context);
-                    }
-
-                    @Override
-                    public boolean isUpstreamSeekable() {
-                        return true;
-                    }
-
-                    @Override
-                    public TypeInformation<String> getProducedType() {
-                        return fake.getProducedType();
-                    }
-                };
+        fake.backfillPausable = false; // the SPI's default: throws
         Configuration config = new Configuration();
         config.set(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS, true);
         BackfillSplitReader<String> reader =
                 new BackfillSplitReader<>(
-                        log,
+                        fake,
                         new TestingReaderContext(config, null),
                         mode,
                         Duration.ofMillis(1),

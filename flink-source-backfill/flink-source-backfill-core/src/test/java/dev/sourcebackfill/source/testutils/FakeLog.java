@@ -62,6 +62,12 @@ public final class FakeLog implements BackfillLog<String> {
     /** Whether the upstream reader can pause splits; the backfill reader always can. */
     public volatile boolean upstreamPausable = true;
 
+    /** Whether the backfill reader can pause splits. */
+    public volatile boolean backfillPausable = true;
+
+    /** Whether the backfill reader delivers records without a timestamp, as an archive may. */
+    public volatile boolean backfillWithoutTimestamps;
+
     private final boolean seekable;
 
     public FakeLog(boolean seekable) {
@@ -136,7 +142,7 @@ public final class FakeLog implements BackfillLog<String> {
         @Override
         public void pauseOrResumeSplits(Collection<String> toPause, Collection<String> toResume)
                 throws IOException {
-            if (role.equals("upstream") && !upstreamPausable) {
+            if (role.equals("upstream") ? !upstreamPausable : !backfillPausable) {
                 LogReader.super.pauseOrResumeSplits(toPause, toResume);
             }
             if (!toPause.isEmpty()) {
@@ -163,7 +169,11 @@ public final class FakeLog implements BackfillLog<String> {
                 NavigableMap<Long, String> r = records.getOrDefault(split, new TreeMap<>());
                 for (Map.Entry<Long, String> rec :
                         r.subMap(e.getValue(), true, end, false).entrySet()) {
-                    collector.collect(split, rec.getKey(), rec.getKey(), rec.getValue());
+                    long timestamp =
+                            role.equals("backfill") && backfillWithoutTimestamps
+                                    ? Long.MIN_VALUE
+                                    : rec.getKey();
+                    collector.collect(split, rec.getKey(), timestamp, rec.getValue());
                 }
                 positions.put(split, Math.max(e.getValue(), end));
             }
