@@ -18,6 +18,10 @@ package dev.sourcebackfill.source;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenLogBuilder;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.testutils.FailureInjector;
 import dev.sourcebackfill.source.testutils.FailureInjector.Trigger;
 import dev.sourcebackfill.source.testutils.Observations;
@@ -35,6 +39,8 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -56,7 +62,9 @@ import org.apache.flink.util.OutputTag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -94,8 +102,23 @@ class EventTimeITCase {
                             .build());
 
     private static final int PARTITIONS = 4;
-    private static final long HISTORY = 6_000;
-    private static final long LIVE = 100;
+
+    /**
+     * History of partition 0, the fast one; each further partition has {@link #HISTORY_STEP} more.
+     * The fast partition is soon live, read by the upstream reader while the others backfill, so
+     * that alignment must pause it there.
+     */
+    private static final long HISTORY = 200;
+
+    private static final long HISTORY_STEP = 1_000;
+
+    /** Live records of each partition, 1,000 a second, read by the upstream reader. */
+    private static final long LIVE = 4_000;
+
+    /** Every record of the alignment jobs' logs. */
+    private static final long ALIGNMENT_RECORDS =
+            PARTITIONS * (HISTORY + LIVE) + HISTORY_STEP * PARTITIONS * (PARTITIONS - 1) / 2;
+
     private static final int RECORDS_PER_POLL = 64;
     private static final int QUEUE_CAPACITY = 2;
 
@@ -130,36 +153,54 @@ class EventTimeITCase {
 
     @Test
     void alignedSplitsNeverDriftFurtherApartThanTheDriftPlusWhatWasFetched() throws Exception {
-        assertAligned(runAlignmentJob(true, false, "alignment, seekable upstream"));
+        String run = UUID.randomUUID().toString();
+        assertAligned(runAlignmentJob(true, false, false, run), run);
     }
 
     @Test
     void alignedSplitsOfAFeedUpstreamArePausedInBothReaders() throws Exception {
-        assertAligned(runAlignmentJob(true, true, "alignment, feed upstream"));
+        String run = UUID.randomUUID().toString();
+        assertAligned(runAlignmentJob(true, true, false, run), run);
     }
 
-    private static void assertAligned(JobExecutionResult result) {
+    private static void assertAligned(JobExecutionResult result, String run) {
         assertThat(result.<Long>getAccumulatorResult(SpreadChecker.CHECKED))
                 .as("records checked")
-                .isEqualTo(PARTITIONS * (HISTORY + LIVE));
+                .isEqualTo(ALIGNMENT_RECORDS);
         assertThat(result.<Long>getAccumulatorResult(SpreadChecker.MAX_SPREAD))
                 .as("largest event-time lead of a split over another still read, ms")
                 .isLessThanOrEqualTo(DRIFT.toMillis() + SLACK_MS);
+        // the pauses reached the live reader too, which read a good share of the records
+        assertThat(UpstreamCounts.PAUSES.get(run).get()).as("pauses of the upstream").isPositive();
+        assertThat(UpstreamCounts.RECORDS.get(run).get())
+                .as("records the upstream delivered")
+                .isGreaterThan(PARTITIONS * LIVE / 2);
+    }
+
+    /** The measure sees an upstream that does not pause: the live fast split runs away. */
+    @Test
+    void anUpstreamThatIgnoresPausesLetsTheFastSplitRunAway() throws Exception {
+        JobExecutionResult result =
+                runAlignmentJob(true, false, true, UUID.randomUUID().toString());
+        assertThat(result.<Long>getAccumulatorResult(SpreadChecker.MAX_SPREAD))
+                .isGreaterThan(2 * (DRIFT.toMillis() + SLACK_MS));
     }
 
     /** The same job without alignment: the measure does see a runaway split. */
     @Test
     void withoutAlignmentTheFastSplitRunsAway() throws Exception {
-        JobExecutionResult result = runAlignmentJob(false, false, "no alignment");
+        JobExecutionResult result =
+                runAlignmentJob(false, false, false, UUID.randomUUID().toString());
         assertThat(result.<Long>getAccumulatorResult(SpreadChecker.MAX_SPREAD))
-                .isGreaterThan(10 * (DRIFT.toMillis() + SLACK_MS));
+                .isGreaterThan(3 * (DRIFT.toMillis() + SLACK_MS));
     }
 
     /**
      * Tumbling one-second windows per partition over the history and the live records, with a
-     * failure during the backfill and one at the handover: every window's count equals the count
-     * computed from the log itself, and no record is late (a split's watermark lives in its own
-     * split output through the handover, so partitions racing each other make no record late).
+     * failure during the backfill and one at the first live record of a partition: every window's
+     * count equals the count computed from the log itself, and no record is late (a split's
+     * watermark lives in its own split output through the handover, so partitions racing each other
+     * make no record late).
      */
     @Test
     void windowCountsOverHistoryAndLiveEqualTheLogsWithFailuresAndNoLateRecord() throws Exception {
@@ -167,6 +208,8 @@ class EventTimeITCase {
                 DatagenLog.builder()
                         .partitions(4)
                         .historyPerPartition(6_000)
+                        // the backfill ends exactly at 6,000: offset 6,000 is the first live
+                        .archiveBackfill(true)
                         .liveRatePerSecond(400)
                         .boundedAfterLiveRecords(1_200)
                         .build();
@@ -200,8 +243,8 @@ class EventTimeITCase {
                                         List.of(
                                                 // during the backfill
                                                 Trigger.at("backfill", 1, 2_001),
-                                                // just past the history: at the handover
-                                                Trigger.at("handover", 2, 6_010)),
+                                                // the first live record: at the handover
+                                                Trigger.at("handover", 2, 6_000)),
                                         true))
                         .keyBy(r -> r.partition)
                         .window(TumblingEventTimeWindows.of(Duration.ofSeconds(1)))
@@ -381,13 +424,23 @@ class EventTimeITCase {
         }
     }
 
-    private static JobExecutionResult runAlignmentJob(boolean aligned, boolean feed, String name)
+    /**
+     * @param ignoreUpstreamPauses the upstream reader ignores pauses, to show the measure sees it
+     * @param run names the counts of the upstream reader in {@link UpstreamCounts}
+     */
+    private static JobExecutionResult runAlignmentJob(
+            boolean aligned, boolean feed, boolean ignoreUpstreamPauses, String run)
             throws Exception {
+        String name =
+                (aligned ? "alignment" : "no alignment")
+                        + (feed ? ", feed upstream" : ", seekable upstream")
+                        + (ignoreUpstreamPauses ? ", upstream ignores pauses" : "");
         DatagenLogBuilder logBuilder =
                 DatagenLog.builder()
                         .partitions(PARTITIONS)
                         .historyPerPartition(HISTORY)
-                        .liveRatePerSecond(500)
+                        .historyStepPerPartition(HISTORY_STEP)
+                        .liveRatePerSecond(1_000)
                         .boundedAfterLiveRecords(LIVE)
                         .maxRecordsPerPoll(RECORDS_PER_POLL);
         if (feed) {
@@ -409,7 +462,7 @@ class EventTimeITCase {
         }
         BackfillSource<DatagenRecord> source =
                 BackfillSource.<DatagenRecord>builder()
-                        .setLog(log)
+                        .setLog(new UpstreamCounts(log, run, ignoreUpstreamPauses))
                         .setBounded()
                         .setPollTimeout(Duration.ofMillis(20))
                         .build();
@@ -422,12 +475,120 @@ class EventTimeITCase {
         JobExecutionResult result = job.getJobExecutionResult().get();
         assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(60))).as("restarts").isZero();
         System.out.printf(
-                "%s: largest event-time lead %d ms over %d records (bound with alignment %d ms)%n",
+                "%s: largest event-time lead %d ms over %d records (bound with alignment %d ms);"
+                        + " the upstream delivered %d records and was asked to pause %d times%n",
                 name,
                 result.<Long>getAccumulatorResult(SpreadChecker.MAX_SPREAD),
                 result.<Long>getAccumulatorResult(SpreadChecker.CHECKED),
-                DRIFT.toMillis() + SLACK_MS);
+                DRIFT.toMillis() + SLACK_MS,
+                UpstreamCounts.RECORDS.get(run).get(),
+                UpstreamCounts.PAUSES.get(run).get());
         return result;
+    }
+
+    /**
+     * The datagen log, counting what its upstream reader delivers and how often it is paused (by
+     * run, in this JVM), and with {@code ignorePauses} an upstream that does not pause at all.
+     */
+    static final class UpstreamCounts implements BackfillLog<DatagenRecord> {
+        static final Map<String, AtomicLong> RECORDS = new ConcurrentHashMap<>();
+        static final Map<String, AtomicLong> PAUSES = new ConcurrentHashMap<>();
+
+        private final DatagenLog log;
+        private final String run;
+        private final boolean ignorePauses;
+
+        UpstreamCounts(DatagenLog log, String run, boolean ignorePauses) {
+            this.log = log;
+            this.run = run;
+            this.ignorePauses = ignorePauses;
+            RECORDS.put(run, new AtomicLong());
+            PAUSES.put(run, new AtomicLong());
+        }
+
+        @Override
+        public LogSplitDiscoverer createSplitDiscoverer() {
+            return log.createSplitDiscoverer();
+        }
+
+        @Override
+        public LogReader<DatagenRecord> createBackfillReader(SourceReaderContext context) {
+            return log.createBackfillReader(context);
+        }
+
+        @Override
+        public LogReader<DatagenRecord> createUpstreamReader(SourceReaderContext context) {
+            LogReader<DatagenRecord> upstream = log.createUpstreamReader(context);
+            AtomicLong records = RECORDS.get(run);
+            AtomicLong pauses = PAUSES.get(run);
+            return new LogReader<>() {
+                @Override
+                public void addSplit(String splitId, long startOffset) throws IOException {
+                    upstream.addSplit(splitId, startOffset);
+                }
+
+                @Override
+                public void removeSplit(String splitId) throws IOException {
+                    upstream.removeSplit(splitId);
+                }
+
+                @Override
+                public void poll(Duration maxWait, LogRecordCollector<DatagenRecord> collector)
+                        throws IOException {
+                    upstream.poll(
+                            maxWait,
+                            (split, offset, timestamp, value) -> {
+                                records.incrementAndGet();
+                                collector.collect(split, offset, timestamp, value);
+                            });
+                }
+
+                @Override
+                public void pauseOrResumeSplits(
+                        Collection<String> toPause, Collection<String> toResume)
+                        throws IOException {
+                    pauses.addAndGet(toPause.size());
+                    if (!ignorePauses) {
+                        upstream.pauseOrResumeSplits(toPause, toResume);
+                    }
+                }
+
+                @Override
+                public long position(String splitId) throws IOException {
+                    return upstream.position(splitId);
+                }
+
+                @Override
+                public long earliestOffset(String splitId) throws IOException {
+                    return upstream.earliestOffset(splitId);
+                }
+
+                @Override
+                public void wakeUp() {
+                    upstream.wakeUp();
+                }
+
+                @Override
+                public void close() throws Exception {
+                    upstream.close();
+                }
+            };
+        }
+
+        @Override
+        public boolean isUpstreamSeekable() {
+            return log.isUpstreamSeekable();
+        }
+
+        @Override
+        public boolean hasStoppingOffsets() {
+            return log.hasStoppingOffsets();
+        }
+
+        @Override
+        public TypeInformation<DatagenRecord> getProducedType() {
+            return log.getProducedType();
+        }
     }
 
     /** A watermark at every record: a split's watermark is its latest event time. */

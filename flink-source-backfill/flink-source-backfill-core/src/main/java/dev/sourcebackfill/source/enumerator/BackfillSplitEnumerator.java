@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.enumerator;
 
+import dev.sourcebackfill.source.event.AssignmentSentEvent;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
 import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
 import dev.sourcebackfill.source.event.SplitStatusReportEvent;
@@ -68,6 +69,10 @@ public final class BackfillSplitEnumerator
     private final ForwardModeGate gate = new ForwardModeGate();
 
     private volatile boolean initialDiscoveryDone;
+
+    /** Readers told that every split for them has been sent ({@link AssignmentSentEvent}). */
+    private final Set<Integer> assignmentSentTo = new HashSet<>();
+
     private boolean noMoreSplits;
 
     /** The latest checkpoint known complete; {@code null} before the first. */
@@ -196,6 +201,15 @@ public final class BackfillSplitEnumerator
                     });
             context.assignSplits(new SplitsAssignment<>(assignment));
         }
+        if (initialDiscoveryDone && !noMoreSplits) {
+            // after its splits, in order: a reader holding none may now be idle (not once no
+            // more splits come: such a reader finishes, and an event must not reach it then)
+            for (int reader : context.registeredReaders().keySet()) {
+                if (assignmentSentTo.add(reader)) {
+                    context.sendEventToSourceReader(reader, new AssignmentSentEvent());
+                }
+            }
+        }
         if (noMoreSplits) {
             // once per registered reader: a reader told so may finish, and an event that reaches
             // a task while it finishes fails the job
@@ -242,6 +256,8 @@ public final class BackfillSplitEnumerator
     @Override
     public void addReader(int subtaskId) {
         LOG.debug("Reader {} registered", subtaskId);
+        // a reader that registers anew (a failover) is a new reader: it is told again
+        assignmentSentTo.remove(subtaskId);
         assignPendingSplits();
     }
 

@@ -27,6 +27,8 @@ public interface ReaderBoundEvent extends SourceEvent {
         void onReportAcknowledged(long readerIncarnation, long reportId);
 
         void onForwardMode(long checkpointId);
+
+        void onAssignmentSent();
     }
 
     void dispatchTo(Handler handler);

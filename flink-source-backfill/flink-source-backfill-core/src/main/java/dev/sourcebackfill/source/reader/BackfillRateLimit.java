@@ -51,6 +51,15 @@ final class BackfillRateLimit {
     /** Completed by a wake-up of the fetcher while it waits for a permission. */
     private volatile CompletableFuture<Void> wakeUp = new CompletableFuture<>();
 
+    /**
+     * What the fetcher waits on: the permit or the wake-up, made once for each pair, so that waits
+     * timing out again and again leave nothing behind on either (fetcher thread only).
+     */
+    @Nullable private CompletableFuture<Object> permitOrWakeUp;
+
+    @Nullable private CompletableFuture<Void> waitedPermit;
+    @Nullable private CompletableFuture<Void> waitedWakeUp;
+
     private BackfillRateLimit(@Nullable RateLimiter<BackfillSplit> limiter) {
         this.limiter = limiter;
     }
@@ -99,8 +108,13 @@ final class BackfillRateLimit {
             return;
         }
         CompletableFuture<Void> woken = wakeUp;
+        if (permitOrWakeUp == null || waitedPermit != waiting || waitedWakeUp != woken) {
+            permitOrWakeUp = CompletableFuture.anyOf(waiting, woken);
+            waitedPermit = waiting;
+            waitedWakeUp = woken;
+        }
         try {
-            CompletableFuture.anyOf(waiting, woken).get(maxWait.toNanos(), TimeUnit.NANOSECONDS);
+            permitOrWakeUp.get(maxWait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException | ExecutionException e) {
             // timed out: the fetcher looks at its splits and comes back; a failed permission is
             // the limiter's to report when it is asked again

@@ -65,8 +65,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Each split's watermark is generated in its own split output for its whole life, backfill and
  * live alike, so a handover changes nothing for it. A reader holding no split is idle: it marks its
  * output idle, so it does not hold the job's watermark back (an unbounded reader never finishes for
- * want of splits). Splits with no data become idle as Flink's {@code
- * WatermarkStrategy.withIdleness} decides.
+ * want of splits), once the enumerator has said that every split for it was sent ({@link
+ * dev.sourcebackfill.source.event.AssignmentSentEvent}). Splits with no data become idle as Flink's
+ * {@code WatermarkStrategy.withIdleness} decides.
  *
  * <p>A bounded split that ended stays in the reader's checkpointed state (as an {@linkplain
  * BackfillSplit#isEnded() ended} split, never read again): Flink restores a reader to a checkpoint
@@ -99,6 +100,12 @@ public final class BackfillSourceReader<T>
 
     /** The checkpoint that confirmed the current forward mode; {@code null} before the first. */
     @Nullable private Long forwardModeCheckpoint;
+
+    /** The output of the last poll (the task's one main output); {@code null} before the first. */
+    @Nullable private ReaderOutput<T> mainOutput;
+
+    /** Whether the enumerator said every split it has for this reader was sent. */
+    private boolean assignmentSent;
 
     /** Completed whenever no report is unacknowledged; replaced while the reader waits. */
     private volatile CompletableFuture<Void> acknowledged = CompletableFuture.completedFuture(null);
@@ -306,11 +313,10 @@ public final class BackfillSourceReader<T>
      */
     @Override
     public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
+        mainOutput = output;
         InputStatus status = super.pollNext(output);
-        if (status == InputStatus.NOTHING_AVAILABLE && heldSplits.isEmpty()) {
-            // a reader without splits (more readers than splits, or all ended) must not hold the
-            // job's watermark back; its first split's watermark makes it active again
-            output.markIdle();
+        if (status == InputStatus.NOTHING_AVAILABLE) {
+            markIdleWithoutSplits();
         }
         if (status == InputStatus.END_OF_INPUT && reporter.unacknowledgedCount() > 0) {
             if (acknowledged.isDone()) {
@@ -325,6 +331,28 @@ public final class BackfillSourceReader<T>
     public CompletableFuture<Void> isAvailable() {
         CompletableFuture<Void> waiting = acknowledged;
         return waiting.isDone() ? super.isAvailable() : waiting;
+    }
+
+    /**
+     * Every split the enumerator has for this reader has arrived: holding none, the reader is idle
+     * (in the task thread, as every source event).
+     */
+    @Override
+    public void onAssignmentSent() {
+        assignmentSent = true;
+        markIdleWithoutSplits();
+    }
+
+    /**
+     * A reader without splits (more readers than splits, or all ended) must not hold the job's
+     * watermark back; its first split's watermark makes it active again. Not before the enumerator
+     * said every split for it was sent: a reader about to get its splits must not let the other
+     * readers' watermark pass their records.
+     */
+    private void markIdleWithoutSplits() {
+        if (assignmentSent && heldSplits.isEmpty() && mainOutput != null) {
+            mainOutput.markIdle();
+        }
     }
 
     @Override

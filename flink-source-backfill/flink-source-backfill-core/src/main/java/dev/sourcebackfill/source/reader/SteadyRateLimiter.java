@@ -79,7 +79,8 @@ public final class SteadyRateLimiter implements RateLimiter<BackfillSplit> {
             nextGrantNanos = now;
             started = true;
         }
-        nextGrantNanos += (long) (records * nanosPerRecord);
+        // rounded up: many small polls at a high rate must not add up to more than the rate
+        nextGrantNanos += (long) Math.ceil(records * nanosPerRecord);
         return nextGrantNanos - now;
     }
 }

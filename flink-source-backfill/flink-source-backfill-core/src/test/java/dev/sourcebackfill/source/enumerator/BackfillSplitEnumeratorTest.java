@@ -139,6 +139,33 @@ class BackfillSplitEnumeratorTest {
     // ------------------------------------------------------------------ assignment
 
     @Test
+    void eachReaderIsToldOnceAfterItsSplitsThatEverySplitForItWasSent() {
+        assertThat(context.toReader.get(0))
+                .containsExactly("assign s-0,s-2", "AssignmentSentEvent");
+        assertThat(context.toReader.get(1))
+                .containsExactly("assign s-1,s-3", "AssignmentSentEvent");
+
+        // a regional failover: the reader registers anew and is told again, after its splits
+        context.toReader.clear();
+        regionalFailover(1, List.of());
+        assertThat(context.toReader.get(1)).containsExactly("AssignmentSentEvent");
+        assertThat(context.toReader.get(0)).isNull();
+    }
+
+    @Test
+    void aReaderRegisteredBeforeTheFirstDiscoveryIsToldOnlyAfterIt() throws Throwable {
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        enumerator = newEnumerator(null);
+        enumerator.start();
+        registerReader(0);
+        assertThat(context.toReader.get(0)).as("before the first discovery").isNull();
+        context.runNextOneTimeCallable();
+        assertThat(context.toReader.get(0))
+                .containsExactly("assign s-0,s-2", "AssignmentSentEvent");
+    }
+
+    @Test
     void assignsEverySplitOnceToItsFixedOwner() {
         assertThat(owned(0)).hasSize(2);
         assertThat(owned(1)).hasSize(2);
@@ -449,6 +476,9 @@ class BackfillSplitEnumeratorTest {
         registerReader(1);
         assertThat(context.hasNoMoreSplits(0)).isTrue();
         assertThat(context.hasNoMoreSplits(1)).isTrue();
+        // readers told that no more splits come may finish: no event may reach them
+        assertThat(context.toReader.get(0)).doesNotContain("AssignmentSentEvent");
+        assertThat(context.toReader.get(1)).isNull();
 
         bounded.splits.add(DiscoveredSplit.backfilled("s-unbounded", 0, 10));
         BackfillSplitEnumerator other =
@@ -563,8 +593,35 @@ class BackfillSplitEnumeratorTest {
         final List<Boolean> backlogSignals = new CopyOnWriteArrayList<>();
         final List<Integer> noMoreSplitsSignals = new CopyOnWriteArrayList<>();
 
+        /** What went to each reader, in order: "assign s-0,s-2" and events by their names. */
+        final Map<Integer, List<String>> toReader = new HashMap<>();
+
         RecordingContext(int parallelism) {
             super(parallelism);
+        }
+
+        @Override
+        public void assignSplits(SplitsAssignment<BackfillSplit> assignment) {
+            assignment
+                    .assignment()
+                    .forEach(
+                            (subtask, splits) ->
+                                    toReader.computeIfAbsent(subtask, k -> new ArrayList<>())
+                                            .add(
+                                                    "assign "
+                                                            + splits.stream()
+                                                                    .map(BackfillSplit::splitId)
+                                                                    .collect(
+                                                                            Collectors.joining(
+                                                                                    ","))));
+            super.assignSplits(assignment);
+        }
+
+        @Override
+        public void sendEventToSourceReader(int subtask, SourceEvent event) {
+            toReader.computeIfAbsent(subtask, k -> new ArrayList<>())
+                    .add(event.getClass().getSimpleName());
+            super.sendEventToSourceReader(subtask, event);
         }
 
         @Override

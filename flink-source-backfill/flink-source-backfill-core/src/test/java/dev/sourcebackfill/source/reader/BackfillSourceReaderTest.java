@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.SplitTransition;
+import dev.sourcebackfill.source.event.AssignmentSentEvent;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
 import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
@@ -99,12 +100,21 @@ class BackfillSourceReaderTest {
         return reports().stream().flatMap(r -> r.statuses().stream()).collect(Collectors.toList());
     }
 
-    /** More readers than splits: one without a split must not hold the job's watermark back. */
+    /**
+     * More readers than splits: one without a split must not hold the job's watermark back, but
+     * only once it knows its splits were sent (a reader still waiting for them is not idle).
+     */
     @Test
     void aReaderWithoutSplitsMarksItsOutputIdleAndOneWithASplitDoesNot() throws Exception {
         start(new FakeLog(true));
         reader.pollNext(output);
+        assertThat(output.idleMarks())
+                .as("idle marks before the enumerator said every split was sent")
+                .isZero();
+        reader.handleSourceEvents(new AssignmentSentEvent());
         assertThat(output.idleMarks()).isEqualTo(1);
+        reader.pollNext(output);
+        assertThat(output.idleMarks()).isEqualTo(2);
 
         IdleAwareReaderOutput<String> holding = new IdleAwareReaderOutput<>();
         reader.addSplits(List.of(split("r", FINISHED, 7, 7)));

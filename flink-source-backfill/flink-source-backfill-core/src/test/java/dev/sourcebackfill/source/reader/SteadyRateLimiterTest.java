@@ -59,4 +59,24 @@ class SteadyRateLimiterTest {
         assertThat(real.acquire(1).toCompletableFuture().isDone()).isFalse();
         real.acquire(1).toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
+
+    /** Each wait is rounded up: a long run of tiny polls at a high rate is not faster. */
+    @Test
+    void aLongRunOfSmallPollsIsNoFasterThanAsked() {
+        double rate = 3e8; // 3.33 ns a record
+        SteadyRateLimiter fast = new SteadyRateLimiter(rate, now::get);
+        long start = now.get();
+        long records = 3_000_000;
+        for (long i = 0; i < records; i++) {
+            now.addAndGet(Math.max(0, fast.reserve(1)));
+        }
+        double seconds = (now.get() - start) / 1e9;
+        assertThat(records / seconds).as("records per second granted").isLessThanOrEqualTo(rate);
+    }
+
+    @Test
+    void theSmallestRatesAndLargestPollsStillWait() {
+        assertThat(new SteadyRateLimiter(1e-9, now::get).reserve(10)).isPositive();
+        assertThat(new SteadyRateLimiter(0.1, now::get).reserve(Integer.MAX_VALUE)).isPositive();
+    }
 }

@@ -48,11 +48,16 @@ final class KafkaClientProperties implements Serializable {
      */
     static final String REGISTER_CONSUMER_METRICS = "register.consumer.metrics";
 
-    /** Whether the consumers' metrics are registered (see {@link #REGISTER_CONSUMER_METRICS}). */
-    boolean registerConsumerMetrics() {
-        String set = properties.getProperty(REGISTER_CONSUMER_METRICS);
-        return set == null || Boolean.parseBoolean(set.trim());
-    }
+    /**
+     * What the backfill consumer reads with unless the properties set it: it reads history, which
+     * is all there, so it fetches in bulk (more records per poll, larger fetches per partition, a
+     * larger socket buffer). The live consumer keeps Kafka's defaults, as Flink's Kafka source.
+     */
+    static final Map<String, String> BACKFILL_CONSUMER_DEFAULTS =
+            Map.of(
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000",
+                    ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(4 << 20),
+                    ConsumerConfig.RECEIVE_BUFFER_CONFIG, String.valueOf(1 << 20));
 
     private final Properties properties;
     private final String clientIdPrefix;
@@ -65,6 +70,12 @@ final class KafkaClientProperties implements Serializable {
 
     String bootstrapServers() {
         return properties.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+    }
+
+    /** Whether the consumers' metrics are registered (see {@link #REGISTER_CONSUMER_METRICS}). */
+    boolean registerConsumerMetrics() {
+        String set = properties.getProperty(REGISTER_CONSUMER_METRICS);
+        return set == null || Boolean.parseBoolean(set.trim());
     }
 
     /** The isolation level both consumers read with, and the end offsets discovery lists. */
@@ -89,6 +100,9 @@ final class KafkaClientProperties implements Serializable {
      */
     Properties consumer(String role, int subtask) {
         Properties consumer = new Properties();
+        if (role.equals("backfill")) {
+            consumer.putAll(BACKFILL_CONSUMER_DEFAULTS);
+        }
         consumer.putAll(properties);
         consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
         consumer.remove(REGISTER_CONSUMER_METRICS);

@@ -65,6 +65,23 @@ class KafkaClientPropertiesTest {
     }
 
     @Test
+    void theBackfillConsumerReadsInBulkUnlessToldOtherwiseAndTheLiveOneKeepsKafkasDefaults() {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", "b:1");
+        p.setProperty("max.partition.fetch.bytes", "12345");
+        KafkaClientProperties properties = new KafkaClientProperties(p, "job");
+        Properties backfill = properties.consumer("backfill", 0);
+        assertThat(backfill.getProperty("max.poll.records")).isEqualTo("2000");
+        assertThat(backfill.getProperty("receive.buffer.bytes")).isEqualTo("1048576");
+        assertThat(backfill.getProperty("max.partition.fetch.bytes"))
+                .as("set by the user")
+                .isEqualTo("12345");
+        Properties live = properties.consumer("upstream", 0);
+        assertThat(live.getProperty("max.poll.records")).isNull();
+        assertThat(live.getProperty("receive.buffer.bytes")).isNull();
+    }
+
+    @Test
     void splitIdsRoundTripTopicsWithDashes() {
         TopicPartition tp = new TopicPartition("orders-eu-west", 12);
         assertThat(KafkaSplitIds.of(tp)).isEqualTo("orders-eu-west-12");
