@@ -32,7 +32,8 @@ import java.util.Locale;
  *
  * <p>Options: {@code --scale full|smoke} (default full), {@code --output <json file>} (default
  * {@code target/benchmark-results.json}), {@code --skip-kafka} (no broker: sections 1-5), {@code
- * --only-archive} (sections 7 and 8 alone), {@code --only-flow-control} (sections 9 and 10 alone).
+ * --only-archive} (sections 7 and 8 alone), {@code --only-flow-control} (sections 9 and 10 alone),
+ * {@code --only-kafka} (section 6 alone).
  */
 public final class BenchmarkMain {
 
@@ -47,6 +48,8 @@ public final class BenchmarkMain {
             report = runArchiveOnly(settings, output);
         } else if (params.has("only-flow-control")) {
             report = runFlowControlOnly(settings, output);
+        } else if (params.has("only-kafka")) {
+            report = runKafkaOnly(settings, output);
         } else {
             report = run(settings, output, !params.has("skip-kafka"));
         }
@@ -76,6 +79,18 @@ public final class BenchmarkMain {
         report.environment("flink", EnvironmentInformation.getVersion());
         report.environment("parallelism", settings.parallelism);
         report.environment("date", Instant.now().toString());
+        return report;
+    }
+
+    /** Section 6 alone: the Kafka adapter against KafkaSource. */
+    static Report runKafkaOnly(BenchmarkSettings settings, Path output) throws Throwable {
+        long started = System.nanoTime();
+        Report report = reportOf(settings);
+        try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
+            kafka(report, cluster, settings);
+        }
+        report.environment("durationSeconds", Math.round((System.nanoTime() - started) / 1e9));
+        report.writeJson(output);
         return report;
     }
 

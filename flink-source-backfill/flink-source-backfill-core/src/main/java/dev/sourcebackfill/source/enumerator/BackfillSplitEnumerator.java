@@ -70,6 +70,12 @@ public final class BackfillSplitEnumerator
 
     private volatile boolean initialDiscoveryDone;
 
+    /**
+     * Whether this enumerator (not one it was restored from) has discovered the splits: a reader
+     * told before that could be idle while a split created meanwhile is on its way.
+     */
+    private boolean discoveredInThisRun;
+
     /** Readers told that every split for them has been sent ({@link AssignmentSentEvent}). */
     private final Set<Integer> assignmentSentTo = new HashSet<>();
 
@@ -150,6 +156,7 @@ public final class BackfillSplitEnumerator
             }
         }
         initialDiscoveryDone = true;
+        discoveredInThisRun = true;
         if (bounded && !discoverer.mayDiscoverMoreSplits()) {
             noMoreSplits = true;
         }
@@ -201,7 +208,7 @@ public final class BackfillSplitEnumerator
                     });
             context.assignSplits(new SplitsAssignment<>(assignment));
         }
-        if (initialDiscoveryDone && !noMoreSplits) {
+        if (discoveredInThisRun && !noMoreSplits) {
             // after its splits, in order: a reader holding none may now be idle (not once no
             // more splits come: such a reader finishes, and an event must not reach it then)
             for (int reader : context.registeredReaders().keySet()) {

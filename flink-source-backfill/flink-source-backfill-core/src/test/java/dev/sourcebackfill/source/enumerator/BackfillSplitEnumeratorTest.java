@@ -165,6 +165,29 @@ class BackfillSplitEnumeratorTest {
                 .containsExactly("assign s-0,s-2", "AssignmentSentEvent");
     }
 
+    /**
+     * A restored enumerator has not discovered yet in this run (initialDiscoveryDone is restored
+     * true): a reader registering before that discovery must not be told that every split for it
+     * was sent before the splits that discovery finds (here one created while the job was down).
+     */
+    @Test
+    void aReaderRegisteredBeforeARestoredEnumeratorsFirstDiscoveryIsToldOnlyAfterIt()
+            throws Throwable {
+        BackfillEnumeratorState state = enumerator.snapshotState(1);
+        context.close();
+        context = new RecordingContext(PARALLELISM);
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-4", 0, 100));
+        int owner = BackfillSplitEnumerator.ownerOf("s-4", PARALLELISM);
+        enumerator = newEnumerator(state);
+        enumerator.start();
+        registerReader(0);
+        registerReader(1);
+        context.runNextOneTimeCallable();
+        assertThat(context.toReader.get(owner))
+                .as("what reached reader %d, whose split s-4 the first discovery found", owner)
+                .containsExactly("assign s-4", "AssignmentSentEvent");
+    }
+
     @Test
     void assignsEverySplitOnceToItsFixedOwner() {
         assertThat(owned(0)).hasSize(2);
