@@ -45,11 +45,27 @@ public final class BenchmarkMain {
         Path output = Paths.get(params.get("output", "target/benchmark-results.json"));
         Report report;
         if (params.has("only-archive")) {
-            report = runArchiveOnly(settings, output);
+            report =
+                    runOnly(
+                            settings,
+                            output,
+                            (r, cluster) -> {
+                                archive(r, cluster, settings);
+                                skewedLiveTime(r, cluster, settings);
+                            });
         } else if (params.has("only-flow-control")) {
-            report = runFlowControlOnly(settings, output);
+            report =
+                    runOnly(
+                            settings,
+                            output,
+                            (r, cluster) -> {
+                                DatagenThroughput throughput =
+                                        new DatagenThroughput(cluster, settings);
+                                rateLimitAccuracy(r, throughput, settings);
+                                alignmentCost(r, throughput, settings);
+                            });
         } else if (params.has("only-kafka")) {
-            report = runKafkaOnly(settings, output);
+            report = runOnly(settings, output, (r, cluster) -> kafka(r, cluster, settings));
         } else {
             report = run(settings, output, !params.has("skip-kafka"));
         }
@@ -58,13 +74,21 @@ public final class BenchmarkMain {
         System.exit(0); // the broker's and the cluster's non-daemon threads must not hold the JVM
     }
 
-    /** Sections 7 and 8 alone: the archive adapter against FileSource and HybridSource. */
-    static Report runArchiveOnly(BenchmarkSettings settings, Path output) throws Throwable {
+    /** Some sections on one cluster. */
+    private interface Sections {
+        void run(Report report, BenchCluster cluster) throws Throwable;
+    }
+
+    /**
+     * Only some sections: 7 and 8 (the archive adapter against FileSource and HybridSource), 6
+     * (Kafka against KafkaSource), or 9 and 10 (the backfill rate limit, the cost of alignment).
+     */
+    static Report runOnly(BenchmarkSettings settings, Path output, Sections sections)
+            throws Throwable {
         long started = System.nanoTime();
         Report report = reportOf(settings);
         try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
-            archive(report, cluster, settings);
-            skewedLiveTime(report, cluster, settings);
+            sections.run(report, cluster);
         }
         report.environment("durationSeconds", Math.round((System.nanoTime() - started) / 1e9));
         report.writeJson(output);
@@ -82,44 +106,13 @@ public final class BenchmarkMain {
         return report;
     }
 
-    /** Section 6 alone: the Kafka adapter against KafkaSource. */
-    static Report runKafkaOnly(BenchmarkSettings settings, Path output) throws Throwable {
-        long started = System.nanoTime();
-        Report report = reportOf(settings);
-        try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
-            kafka(report, cluster, settings);
-        }
-        report.environment("durationSeconds", Math.round((System.nanoTime() - started) / 1e9));
-        report.writeJson(output);
-        return report;
-    }
-
-    /** Sections 9 and 10 alone: the backfill rate limit and the cost of watermark alignment. */
-    static Report runFlowControlOnly(BenchmarkSettings settings, Path output) throws Throwable {
-        long started = System.nanoTime();
-        Report report = reportOf(settings);
-        try (BenchCluster cluster = BenchCluster.start(settings.parallelism)) {
-            DatagenThroughput throughput = new DatagenThroughput(cluster, settings);
-            rateLimitAccuracy(report, throughput, settings);
-            alignmentCost(report, throughput, settings);
-        }
-        report.environment("durationSeconds", Math.round((System.nanoTime() - started) / 1e9));
-        report.writeJson(output);
-        return report;
-    }
-
     static Report run(BenchmarkSettings settings, Path output, boolean withKafka) throws Throwable {
         long started = System.nanoTime();
-        Report report = new Report();
-        report.environment("scale", settings.name);
-        report.environment("cores", Runtime.getRuntime().availableProcessors());
+        Report report = reportOf(settings);
         report.environment("maxHeapMegabytes", Runtime.getRuntime().maxMemory() / 1_000_000);
         report.environment(
                 "java",
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        report.environment("flink", EnvironmentInformation.getVersion());
-        report.environment("parallelism", settings.parallelism);
-        report.environment("date", Instant.now().toString());
         say(
                 "%s scale: %d cores, heap %d MB, Flink %s, parallelism %d",
                 settings.name,

@@ -45,12 +45,19 @@ final class DatagenThroughput {
 
     /** Every record is history: the job backfills all partitions and ends at their ends. */
     double backfillRun() throws Exception {
+        return backfillRun(WatermarkStrategy.noWatermarks(), "backfill", "backfill throughput");
+    }
+
+    /** Our source over the history alone, with these watermarks, into the probe's sink. */
+    private double backfillRun(
+            WatermarkStrategy<DatagenRecord> watermarks, String probeName, String name)
+            throws Exception {
         DatagenLog log = historyOnlyLog();
-        try (RunProbe probe = RunProbe.open("backfill")) {
+        try (RunProbe probe = RunProbe.open(probeName)) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
-            ProbedBackfillJob.addTo(env, log, probe, true);
-            env.execute("benchmark: backfill throughput");
-            check(probe.totalRecords(), settings.records, "backfill run");
+            ProbedBackfillJob.addTo(env, log, probe, true, source -> {}, watermarks);
+            env.execute("benchmark: " + name);
+            check(probe.totalRecords(), settings.records, name + " run");
             return probe.recordsPerSecond();
         }
     }
@@ -125,15 +132,10 @@ final class DatagenThroughput {
      * {@code aligned} watermark alignment whose drift is too large to pause anything.
      */
     double eventTimeRun(boolean aligned) throws Exception {
-        DatagenLog log = historyOnlyLog();
-        WatermarkStrategy<DatagenRecord> watermarks = eventTime(aligned);
-        try (RunProbe probe = RunProbe.open(aligned ? "aligned" : "unaligned")) {
-            StreamExecutionEnvironment env = cluster.env(jobConf());
-            ProbedBackfillJob.addTo(env, log, probe, true, source -> {}, watermarks);
-            env.execute("benchmark: event-time backfill" + (aligned ? ", aligned" : ""));
-            check(probe.totalRecords(), settings.records, "event-time run");
-            return probe.recordsPerSecond();
-        }
+        return backfillRun(
+                eventTime(aligned),
+                aligned ? "aligned" : "unaligned",
+                "event-time backfill" + (aligned ? ", aligned" : ""));
     }
 
     /**
@@ -141,27 +143,16 @@ final class DatagenThroughput {
      * the sequence number (its one split's watermark), with and without alignment.
      */
     double eventTimeBaselineRun(boolean aligned) throws Exception {
-        DatagenLog log = historyOnlyLog();
         WatermarkStrategy<Long> watermarks =
                 WatermarkStrategy.<Long>forMonotonousTimestamps()
                         .withTimestampAssigner((n, previous) -> n);
         if (aligned) {
             watermarks = watermarks.withWatermarkAlignment("benchmark", YEAR, UPDATE_INTERVAL);
         }
-        try (RunProbe probe = RunProbe.open(aligned ? "baseline-aligned" : "baseline")) {
-            StreamExecutionEnvironment env = cluster.env(jobConf());
-            env.fromSource(
-                            new NumberSequenceSource(0, settings.records - 1),
-                            watermarks,
-                            "number-sequence")
-                    .map(new RecordOfSequenceNumber(log, settings.partitions))
-                    .returns(TypeInformation.of(DatagenRecord.class))
-                    .sinkTo(new ProbeSink<>(probe.id()));
-            env.execute(
-                    "benchmark: NumberSequenceSource event time" + (aligned ? ", aligned" : ""));
-            check(probe.totalRecords(), settings.records, "event-time baseline run");
-            return probe.recordsPerSecond();
-        }
+        return sequenceRun(
+                watermarks,
+                aligned ? "baseline-aligned" : "baseline",
+                "NumberSequenceSource event time" + (aligned ? ", aligned" : ""));
     }
 
     private static final Duration YEAR = Duration.ofDays(365);
@@ -179,18 +170,25 @@ final class DatagenThroughput {
 
     /** The baseline: the same records from Flink's NumberSequenceSource, through a map. */
     double baselineRun() throws Exception {
+        return sequenceRun(
+                WatermarkStrategy.noWatermarks(), "baseline", "NumberSequenceSource baseline");
+    }
+
+    /** The history's records from NumberSequenceSource, through a map, into the probe's sink. */
+    private double sequenceRun(WatermarkStrategy<Long> watermarks, String probeName, String name)
+            throws Exception {
         DatagenLog log = historyOnlyLog();
-        try (RunProbe probe = RunProbe.open("baseline")) {
+        try (RunProbe probe = RunProbe.open(probeName)) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
             env.fromSource(
                             new NumberSequenceSource(0, settings.records - 1),
-                            WatermarkStrategy.noWatermarks(),
+                            watermarks,
                             "number-sequence")
                     .map(new RecordOfSequenceNumber(log, settings.partitions))
                     .returns(TypeInformation.of(DatagenRecord.class))
                     .sinkTo(new ProbeSink<>(probe.id()));
-            env.execute("benchmark: NumberSequenceSource baseline");
-            check(probe.totalRecords(), settings.records, "baseline run");
+            env.execute("benchmark: " + name);
+            check(probe.totalRecords(), settings.records, name + " run");
             return probe.recordsPerSecond();
         }
     }

@@ -35,8 +35,6 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
-import javax.annotation.Nullable;
-
 import java.time.Duration;
 
 /**
@@ -62,7 +60,7 @@ public class BackfillSource<T>
     private final BackfillListener listener;
     private final OffsetGapPolicy gapPolicy;
     private final RecordOrigin.Marker<T> originMarker;
-    @Nullable private final RateLimiterStrategy<BackfillSplit> backfillRateLimit;
+    private final RateLimiterStrategy<BackfillSplit> backfillRateLimit;
 
     BackfillSource(
             BackfillLog<T> log,
@@ -72,7 +70,7 @@ public class BackfillSource<T>
             BackfillListener listener,
             OffsetGapPolicy gapPolicy,
             RecordOrigin.Marker<T> originMarker,
-            @Nullable RateLimiterStrategy<BackfillSplit> backfillRateLimit) {
+            RateLimiterStrategy<BackfillSplit> backfillRateLimit) {
         this.originMarker = originMarker;
         this.backfillRateLimit = backfillRateLimit;
         this.listener = listener;

@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source;
 
+import dev.sourcebackfill.source.reader.BackfillSourceReader;
 import dev.sourcebackfill.source.reader.SteadyRateLimiter;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.split.BackfillSplit;
@@ -158,9 +159,15 @@ public final class BackfillSourceBuilder<T> {
                 listener,
                 gapPolicy,
                 originMarker,
-                backfillRecordsPerSecond != null
-                        ? new PerReaderRate(backfillRecordsPerSecond)
-                        : backfillRateLimit);
+                backfillRateLimit());
+    }
+
+    /** The rate limit set, or Flink's strategy that limits nothing. */
+    private RateLimiterStrategy<BackfillSplit> backfillRateLimit() {
+        if (backfillRecordsPerSecond != null) {
+            return new PerReaderRate(backfillRecordsPerSecond);
+        }
+        return backfillRateLimit != null ? backfillRateLimit : BackfillSourceReader.noRateLimit();
     }
 
     private void sanityCheck() {

@@ -67,9 +67,6 @@ final class ArchiveReader<T> implements LogReader<T> {
     private final Counter skippedRecords;
     private final Map<String, SplitRead> reads = new LinkedHashMap<>();
 
-    /** How many of {@link #reads} are paused for watermark alignment. */
-    private int pausedSplits;
-
     @Nullable private Map<String, List<ArchiveListing.Entry>> listing;
 
     ArchiveReader(
@@ -106,7 +103,6 @@ final class ArchiveReader<T> implements LogReader<T> {
         SplitRead read = reads.remove(splitId);
         if (read != null) {
             read.closeFile();
-            pausedSplits -= read.paused ? 1 : 0;
         }
     }
 
@@ -115,23 +111,25 @@ final class ArchiveReader<T> implements LogReader<T> {
     public void pauseOrResumeSplits(Collection<String> toPause, Collection<String> toResume) {
         for (String splitId : toPause) {
             SplitRead read = reads.get(splitId);
-            if (read != null && !read.paused) {
+            if (read != null) {
                 read.paused = true;
-                pausedSplits++;
             }
         }
         for (String splitId : toResume) {
             SplitRead read = reads.get(splitId);
-            if (read != null && read.paused) {
+            if (read != null) {
                 read.paused = false;
-                pausedSplits--;
             }
         }
     }
 
     @Override
     public void poll(Duration maxWait, LogRecordCollector<T> collector) throws IOException {
-        int perSplit = Math.max(1, maxRecordsPerPoll / Math.max(1, reads.size() - pausedSplits));
+        int running = 0;
+        for (SplitRead read : reads.values()) {
+            running += read.paused ? 0 : 1;
+        }
+        int perSplit = Math.max(1, maxRecordsPerPoll / Math.max(1, running));
         boolean delivered = false;
         for (SplitRead read : reads.values()) {
             if (!read.paused) {
@@ -188,7 +186,6 @@ final class ArchiveReader<T> implements LogReader<T> {
             read.closeFile();
         }
         reads.clear();
-        pausedSplits = 0;
     }
 
     private List<ArchiveListing.Entry> filesOf(String splitId) {

@@ -23,7 +23,6 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.flink.runtime.metrics.MetricNames;
-import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 
 import java.util.Collection;
 import java.util.HashMap;
@@ -125,12 +124,7 @@ public final class BackfillReaderMetrics {
 
     /** The split ended on this reader: its gauges are unregistered. */
     public void unregisterSplit(String splitId) {
-        MetricGroup splitGroup = splitGroups.remove(splitId);
-        // Flink's groups unregister their metrics when closed; a group that is not one of
-        // Flink's (a test's unregistered group) has nothing registered
-        if (splitGroup instanceof AbstractMetricGroup) {
-            ((AbstractMetricGroup<?>) splitGroup).close();
-        }
+        MetricGroups.close(splitGroups.remove(splitId));
     }
 
     /**

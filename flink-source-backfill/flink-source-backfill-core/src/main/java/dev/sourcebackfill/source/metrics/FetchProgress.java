@@ -28,22 +28,17 @@ import java.util.OptionalLong;
 @Internal
 public final class FetchProgress {
 
-    private volatile boolean upstreamLagKnown;
-    private volatile long upstreamLag;
+    private volatile OptionalLong upstreamLag = OptionalLong.empty();
     private volatile long fetchEventTimeLag = InternalSourceReaderMetricGroup.UNDEFINED;
 
     /** The upstream reader's records behind the end of the log; empty if it cannot tell. */
     public void upstreamLag(OptionalLong records) {
-        if (records.isPresent()) {
-            upstreamLag = Math.max(0, records.getAsLong());
-            upstreamLagKnown = true;
-        } else {
-            upstreamLagKnown = false;
-        }
+        upstreamLag =
+                records.isPresent() ? OptionalLong.of(Math.max(0, records.getAsLong())) : records;
     }
 
     public OptionalLong upstreamLag() {
-        return upstreamLagKnown ? OptionalLong.of(upstreamLag) : OptionalLong.empty();
+        return upstreamLag;
     }
 
     /**

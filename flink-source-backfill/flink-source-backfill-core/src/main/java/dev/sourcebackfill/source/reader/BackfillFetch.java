@@ -71,6 +71,15 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
         return bySplit.isEmpty() && finishedSplits.isEmpty();
     }
 
+    /** The records added so far, over all splits (fetcher thread; one sum per split run). */
+    int recordCount() {
+        int n = 0;
+        for (SplitRun<T> run : bySplit.values()) {
+            n += run.records.size();
+        }
+        return n;
+    }
+
     @Nullable
     @Override
     public String nextSplit() {
@@ -119,6 +128,12 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
 
         void addRecord(BackfillRecord<T> record) {
             records.add(record);
+        }
+
+        /** The run's last record so far; {@code null} if it has none (only transitions). */
+        @Nullable
+        BackfillRecord<T> lastRecord() {
+            return records.isEmpty() ? null : records.get(records.size() - 1);
         }
 
         /** The transition applies after the records added so far and before the next one. */

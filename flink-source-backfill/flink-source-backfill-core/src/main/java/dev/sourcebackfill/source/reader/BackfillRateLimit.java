@@ -18,6 +18,7 @@ package dev.sourcebackfill.source.reader;
 import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.util.ratelimit.NoOpRateLimiter;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 
 import javax.annotation.Nullable;
@@ -31,9 +32,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * Limits the rate of one reader's backfill records with a Flink {@link RateLimiter}; live records
  * are never counted. The fetcher asks for permission once per backfill poll, for the records that
- * poll delivered, and does not poll the backfill again until the permission is granted; the
- * upstream is polled meanwhile. That is one {@link RateLimiter#acquire(int)} per poll instead of
- * one per record (Flink's rate-limited readers acquire per record).
+ * poll emitted, and does not poll the backfill again until the permission is granted; the upstream
+ * is polled meanwhile. That is one {@link RateLimiter#acquire(int)} per poll instead of one per
+ * record (Flink's rate-limited readers acquire per record).
  *
  * <p>The limiter is not thread-safe: the fetcher thread acquires and announces splits, the task
  * thread announces completed checkpoints; both go through this object's lock.
@@ -43,7 +44,7 @@ final class BackfillRateLimit {
 
     private static final CompletableFuture<Void> GRANTED = CompletableFuture.completedFuture(null);
 
-    @Nullable private final RateLimiter<BackfillSplit> limiter;
+    private final RateLimiter<BackfillSplit> limiter;
 
     /** The permission for the next backfill poll. */
     private volatile CompletableFuture<Void> permit = GRANTED;
@@ -60,20 +61,17 @@ final class BackfillRateLimit {
     @Nullable private CompletableFuture<Void> waitedPermit;
     @Nullable private CompletableFuture<Void> waitedWakeUp;
 
-    private BackfillRateLimit(@Nullable RateLimiter<BackfillSplit> limiter) {
+    private BackfillRateLimit(RateLimiter<BackfillSplit> limiter) {
         this.limiter = limiter;
     }
 
+    /** No limit: Flink's limiter that grants everything at once. */
     static BackfillRateLimit unlimited() {
-        return new BackfillRateLimit(null);
+        return new BackfillRateLimit(new NoOpRateLimiter<>());
     }
 
     static BackfillRateLimit of(RateLimiter<BackfillSplit> limiter) {
         return new BackfillRateLimit(limiter);
-    }
-
-    boolean isLimited() {
-        return limiter != null;
     }
 
     /** Whether the backfill may be polled now. */
@@ -88,7 +86,7 @@ final class BackfillRateLimit {
      *     limiter's thread): wakes a poll that waits for live records
      */
     void delivered(int records, Runnable onGranted) {
-        if (limiter == null || records == 0) {
+        if (records == 0) {
             return;
         }
         CompletableFuture<Void> next;
@@ -130,14 +128,10 @@ final class BackfillRateLimit {
     }
 
     synchronized void notifyAddingSplit(BackfillSplit split) {
-        if (limiter != null) {
-            limiter.notifyAddingSplit(split);
-        }
+        limiter.notifyAddingSplit(split);
     }
 
     synchronized void notifyCheckpointComplete(long checkpointId) {
-        if (limiter != null) {
-            limiter.notifyCheckpointComplete(checkpointId);
-        }
+        limiter.notifyCheckpointComplete(checkpointId);
     }
 }

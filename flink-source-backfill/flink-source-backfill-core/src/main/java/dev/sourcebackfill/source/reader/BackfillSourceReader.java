@@ -101,7 +101,10 @@ public final class BackfillSourceReader<T>
     /** The checkpoint that confirmed the current forward mode; {@code null} before the first. */
     @Nullable private Long forwardModeCheckpoint;
 
-    /** The output of the last poll (the task's one main output); {@code null} before the first. */
+    /**
+     * The task's one main output, from the first poll that found nothing; {@code null} before it
+     * (until then the reader was emitting, so it held splits).
+     */
     @Nullable private ReaderOutput<T> mainOutput;
 
     /** Whether the enumerator said every split it has for this reader was sent. */
@@ -152,13 +155,13 @@ public final class BackfillSourceReader<T>
                 listener,
                 OffsetGapPolicy.FAIL,
                 RecordOrigin.Marker.none(),
-                null);
+                noRateLimit());
     }
 
     /**
      * As above, with what a handover does at an offset gap, how records are marked with their
-     * origin, and the rate limit of backfill records ({@code null}: none); the strategy is given
-     * the source's parallelism, as Flink's are.
+     * origin, and the rate limit of backfill records ({@link #noRateLimit()}: none); the strategy
+     * is given the source's parallelism, as Flink's are.
      */
     public static <T> BackfillSourceReader<T> create(
             BackfillLog<T> log,
@@ -168,7 +171,7 @@ public final class BackfillSourceReader<T>
             BackfillListener listener,
             OffsetGapPolicy gapPolicy,
             RecordOrigin.Marker<T> originMarker,
-            @Nullable RateLimiterStrategy<BackfillSplit> backfillRateLimit)
+            RateLimiterStrategy<BackfillSplit> backfillRateLimit)
             throws Exception {
         CheckpointOffsets checkpointOffsets =
                 log.createOffsetCommitter(context).map(CheckpointOffsets::new).orElse(null);
@@ -181,10 +184,8 @@ public final class BackfillSourceReader<T>
         StatusReporter reporter =
                 new StatusReporter(context, ThreadLocalRandom.current().nextLong());
         BackfillRateLimit rateLimit =
-                backfillRateLimit == null
-                        ? BackfillRateLimit.unlimited()
-                        : BackfillRateLimit.of(
-                                backfillRateLimit.createRateLimiter(context.currentParallelism()));
+                BackfillRateLimit.of(
+                        backfillRateLimit.createRateLimiter(context.currentParallelism()));
         TransitionApplier transitions =
                 new TransitionApplier(context.getIndexOfSubtask(), heldSplits, reporter, listener);
         SingleThreadFetcherManager<BackfillRecord<T>, BackfillSplit> fetcherManager =
@@ -215,6 +216,12 @@ public final class BackfillSourceReader<T>
                 listener,
                 checkpointOffsets,
                 rateLimit);
+    }
+
+    /** Flink's strategy that limits nothing. */
+    @SuppressWarnings("unchecked")
+    public static RateLimiterStrategy<BackfillSplit> noRateLimit() {
+        return RateLimiterStrategy.noOp();
     }
 
     @Override
@@ -313,9 +320,10 @@ public final class BackfillSourceReader<T>
      */
     @Override
     public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
-        mainOutput = output;
         InputStatus status = super.pollNext(output);
         if (status == InputStatus.NOTHING_AVAILABLE) {
+            // kept here, not on every poll: a poll emits one record
+            mainOutput = output;
             markIdleWithoutSplits();
         }
         if (status == InputStatus.END_OF_INPUT && reporter.unacknowledgedCount() > 0) {

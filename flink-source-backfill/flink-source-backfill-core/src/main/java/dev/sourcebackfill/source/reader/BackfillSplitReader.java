@@ -102,16 +102,8 @@ final class BackfillSplitReader<T>
     private final Counter skippedOffsets;
     private final BackfillRateLimit rateLimit;
     private final FetchProgress progress;
-
-    /** The log timestamp of the last record emitted in this fetch, if {@link #emittedInFetch}. */
-    private long lastEmittedTimestamp;
-
-    private boolean emittedInFetch;
     private long nextLagCheckNanos;
     private BackfillFetch<T> batch;
-
-    /** Records the backfill reader delivered in the current poll, for the rate limit. */
-    private int backfillDelivered;
 
     /**
      * The part of {@link #batch} of the split emitted last: a log delivers runs of one split, and
@@ -175,8 +167,9 @@ final class BackfillSplitReader<T>
         }
         if (backfillReady) {
             // the upstream goes first: live data waiting is worth more than history
+            int before = batch.recordCount();
             pollBackfill(live ? Duration.ZERO : pollTimeout);
-            rateLimit.delivered(backfillDelivered, this::wakeUpUpstream);
+            rateLimit.delivered(batch.recordCount() - before, this::wakeUpUpstream);
         } else if (!onBackfill.isEmpty() && onUpstream.isEmpty()) {
             try {
                 rateLimit.awaitPermit(pollTimeout);
@@ -328,8 +321,6 @@ final class BackfillSplitReader<T>
 
     @Override
     public void emit(String splitId, long offset, long timestamp, T value) {
-        lastEmittedTimestamp = timestamp;
-        emittedInFetch = true;
         runOf(splitId).addRecord(new BackfillRecord<>(value, offset, timestamp));
     }
 
@@ -486,11 +477,9 @@ final class BackfillSplitReader<T>
 
     private void pollBackfill(Duration wait) throws IOException {
         lastPolledSplitId = null;
-        backfillDelivered = 0;
         backfillReader.poll(
                 wait,
                 (splitId, offset, timestamp, value) -> {
-                    backfillDelivered++;
                     SplitHandover<T> handover = handoverOfPolled(splitId);
                     if (handover != null) {
                         handover.onBackfillRecord(offset, timestamp, value);
@@ -545,11 +534,14 @@ final class BackfillSplitReader<T>
         completedSplits.clear();
     }
 
-    /** For the reader's gauges: the fetch lag every fetch, the live reader's lag every 200 ms. */
+    /**
+     * For the reader's gauges: every fetch, the fetch lag of the last record of the split emitted
+     * last (nothing is noted per record); every 200 ms, the live reader's lag.
+     */
     private void publishProgress() throws IOException {
-        if (emittedInFetch) {
-            progress.fetched(System.currentTimeMillis(), lastEmittedTimestamp);
-            emittedInFetch = false;
+        BackfillRecord<T> last = run == null ? null : run.lastRecord();
+        if (last != null) {
+            progress.fetched(System.currentTimeMillis(), last.timestamp());
         }
         long now = System.nanoTime();
         if (now - nextLagCheckNanos >= 0) {

@@ -66,16 +66,34 @@ class BackfillSplitReaderTest {
             OffsetGapPolicy gapPolicy,
             SimpleCounter skipped,
             BackfillRateLimit rateLimit) {
+        return reader(
+                log,
+                context,
+                gapPolicy,
+                skipped,
+                rateLimit,
+                Duration.ofMillis(1),
+                new FetchProgress());
+    }
+
+    private BackfillSplitReader<String> reader(
+            FakeLog log,
+            TestingReaderContext context,
+            OffsetGapPolicy gapPolicy,
+            SimpleCounter skipped,
+            BackfillRateLimit rateLimit,
+            Duration pollTimeout,
+            FetchProgress progress) {
         return new BackfillSplitReader<>(
                 log,
                 context,
                 mode,
-                Duration.ofMillis(1),
+                pollTimeout,
                 (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
                 gapPolicy,
                 skipped,
                 rateLimit,
-                new FetchProgress());
+                progress);
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {
@@ -427,15 +445,13 @@ class BackfillSplitReaderTest {
         FakeLog log = new FakeLog(true).write("a", 0, 1);
         ManualLimiter limiter = new ManualLimiter();
         BackfillSplitReader<String> reader =
-                new BackfillSplitReader<>(
+                reader(
                         log,
                         new TestingReaderContext(),
-                        mode,
-                        Duration.ofSeconds(60),
-                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
                         OffsetGapPolicy.FAIL,
                         new SimpleCounter(),
                         BackfillRateLimit.of(limiter),
+                        Duration.ofSeconds(60),
                         new FetchProgress());
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 100))));
         assertThat(fetch(reader)).containsExactly("a@0", "a@1");
@@ -501,15 +517,13 @@ class BackfillSplitReaderTest {
         archiveLike.backfillWithoutTimestamps = true;
         FetchProgress progress = new FetchProgress();
         BackfillSplitReader<String> reader =
-                new BackfillSplitReader<>(
+                reader(
                         archiveLike,
                         new TestingReaderContext(),
-                        mode,
-                        Duration.ofMillis(1),
-                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
                         OffsetGapPolicy.FAIL,
                         new SimpleCounter(),
                         BackfillRateLimit.unlimited(),
+                        Duration.ofMillis(1),
                         progress);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 10))));
         assertThat(fetch(reader)).containsExactly("a@0", "a@1");
@@ -531,15 +545,13 @@ class BackfillSplitReaderTest {
         Configuration config = new Configuration();
         config.set(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS, true);
         BackfillSplitReader<String> reader =
-                new BackfillSplitReader<>(
+                reader(
                         fake,
                         new TestingReaderContext(config, null),
-                        mode,
-                        Duration.ofMillis(1),
-                        (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
                         OffsetGapPolicy.FAIL,
                         new SimpleCounter(),
                         BackfillRateLimit.unlimited(),
+                        Duration.ofMillis(1),
                         new FetchProgress());
         BackfillSplit a = backfilling("a", 0, 100);
         BackfillSplit b =

@@ -15,13 +15,13 @@
  */
 package dev.sourcebackfill.source.kafka;
 
+import dev.sourcebackfill.source.metrics.MetricGroups;
 import dev.sourcebackfill.source.spi.LogReader;
 import dev.sourcebackfill.source.spi.LogRecordCollector;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 import org.apache.flink.util.Collector;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -407,10 +407,7 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         try {
             consumer.close();
         } finally {
-            // Flink's groups unregister their gauges when closed
-            if (consumerMetrics instanceof AbstractMetricGroup) {
-                ((AbstractMetricGroup<?>) consumerMetrics).close();
-            }
+            MetricGroups.close(consumerMetrics);
         }
     }
 }
