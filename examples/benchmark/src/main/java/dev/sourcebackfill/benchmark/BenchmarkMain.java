@@ -33,7 +33,7 @@ import java.util.Locale;
  * <p>Options: {@code --scale full|smoke} (default full), {@code --output <json file>} (default
  * {@code target/benchmark-results.json}), {@code --skip-kafka} (no broker: sections 1-5), {@code
  * --only-archive} (sections 7 and 8 alone), {@code --only-flow-control} (sections 9 and 10 alone),
- * {@code --only-kafka} (section 6 alone).
+ * {@code --only-kafka} (section 6 alone), {@code --only-throughput} (sections 1 and 2 alone).
  */
 public final class BenchmarkMain {
 
@@ -63,6 +63,17 @@ public final class BenchmarkMain {
                                         new DatagenThroughput(cluster, settings);
                                 rateLimitAccuracy(r, throughput, settings);
                                 alignmentCost(r, throughput, settings);
+                            });
+        } else if (params.has("only-throughput")) {
+            report =
+                    runOnly(
+                            settings,
+                            output,
+                            (r, cluster) -> {
+                                DatagenThroughput throughput =
+                                        new DatagenThroughput(cluster, settings);
+                                double backfillRate = backfillThroughput(r, throughput, settings);
+                                forwardThroughput(r, throughput, settings, backfillRate);
                             });
         } else if (params.has("only-kafka")) {
             report = runOnly(settings, output, (r, cluster) -> kafka(r, cluster, settings));
@@ -402,6 +413,7 @@ public final class BenchmarkMain {
         say(
                 "6. Kafka: %d records in 8 partitions on an in-process broker; ours against KafkaSource, earliest to latest",
                 settings.kafkaRecords);
+        Path savepoints = Files.createTempDirectory("backfill-benchmark-savepoints");
         try (KafkaThroughput kafka = KafkaThroughput.start(cluster, settings)) {
             if (settings.rounds > 1) {
                 kafka.oursRun(); // warm-up, not counted
@@ -409,11 +421,13 @@ public final class BenchmarkMain {
             }
             Samples ours = new Samples();
             Samples theirs = new Samples();
+            Samples oursCaughtUp = new Samples();
+            Samples theirsCaughtUp = new Samples();
             alternate(
                     settings.rounds,
-                    kafka::oursRun,
+                    () -> kafka.oursRun().noteCaughtUp(oursCaughtUp),
                     ours,
-                    kafka::kafkaSourceRun,
+                    () -> kafka.kafkaSourceRun().noteCaughtUp(theirsCaughtUp),
                     theirs,
                     "KafkaSource");
             report.add(
@@ -425,6 +439,42 @@ public final class BenchmarkMain {
                             "KafkaSource",
                             theirs,
                             "ratio >= 1.0"));
+            report.add(
+                    new Report.Row(
+                            "kafka.caughtUp",
+                            "6. Kafka: time from submitting the job until every partition caught up (lower is better)",
+                            "s",
+                            oursCaughtUp,
+                            "KafkaSource",
+                            theirsCaughtUp,
+                            "ratio <= 1"));
+            say(
+                    "6. Kafka live: our job resumed with every split FINISHED, its live consumer against KafkaSource on the same records");
+            kafka.prepareLive(savepoints);
+            if (settings.rounds > 1) {
+                kafka.oursLiveRun(); // warm-up, not counted
+                kafka.kafkaSourceLiveRun();
+            }
+            Samples oursLive = new Samples();
+            Samples theirsLive = new Samples();
+            alternate(
+                    settings.rounds,
+                    kafka::oursLiveRun,
+                    oursLive,
+                    kafka::kafkaSourceLiveRun,
+                    theirsLive,
+                    "KafkaSource");
+            report.add(
+                    new Report.Row(
+                            "kafka.liveThroughput",
+                            "6. Kafka live throughput (every split FINISHED), 8 partitions",
+                            "records/s",
+                            oursLive,
+                            "KafkaSource",
+                            theirsLive,
+                            "ratio >= 0.97"));
+        } finally {
+            FileUtils.deleteDirectory(savepoints.toFile());
         }
     }
 

@@ -23,21 +23,37 @@ import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
- * the Kafka adapter ({@link KafkaBackfill}) against Flink's {@link KafkaSource}, both from the
- * earliest offsets to the end offsets at start, on one topic of a broker in this JVM, with the same
- * value deserializer and the same counting sink. All of our job's records are backfill (its
- * upstream takes over at the end offsets, where both jobs stop).
+ * The Kafka adapter ({@link KafkaBackfill}) against Flink's {@link KafkaSource} on topics of a
+ * broker in this JVM, with the same value deserializer and the same counting sink.
+ *
+ * <ul>
+ *   <li>History: both from the earliest offsets to the end offsets at start. All of our job's
+ *       records are backfill (its upstream takes over at the end offsets, where both jobs stop).
+ *       Besides the rate, each run gives the time from submitting the job until its last record,
+ *       when every partition has caught up (where ours hands over to its live consumer).
+ *   <li>Live: a second topic, empty when our job first ran on it; that job stopped with a savepoint
+ *       once every split was FINISHED and the readers in forward mode, and the records were written
+ *       after. Each of our runs resumes from that savepoint, so its live consumer reads every
+ *       record; {@code KafkaSource} reads the same records from the earliest offsets. Both are
+ *       cancelled once every record arrived.
+ * </ul>
  */
 final class KafkaThroughput implements AutoCloseable {
 
@@ -47,12 +63,23 @@ final class KafkaThroughput implements AutoCloseable {
     private final BenchmarkSettings settings;
     private final InProcessKafka kafka;
     private final String topic = "benchmark-" + UUID.randomUUID();
+    private final String liveTopic = "benchmark-live-" + UUID.randomUUID();
+
+    /**
+     * The records of the live topic: a multiple of 2,048, so that each of the 2 readers (4
+     * partitions each) ends on a count the probe publishes (every 1,024th record).
+     */
+    private final long liveRecords;
+
+    /** Our job on the live topic, stopped with every split FINISHED before it had any record. */
+    private String liveSavepoint;
 
     private KafkaThroughput(
             BenchCluster cluster, BenchmarkSettings settings, InProcessKafka kafka) {
         this.cluster = cluster;
         this.settings = settings;
         this.kafka = kafka;
+        this.liveRecords = Math.max(2048, settings.kafkaRecords / 2048 * 2048);
     }
 
     /** Starts a broker and writes the topic: {@code kafkaRecords} values of 100 characters. */
@@ -71,9 +98,13 @@ final class KafkaThroughput implements AutoCloseable {
 
     private void produce() throws Exception {
         kafka.createTopic(topic, PARTITIONS, Map.of());
+        produce(topic, settings.kafkaRecords);
+    }
+
+    private void produce(String topic, long records) throws Exception {
         String padding = "x".repeat(90);
         try (KafkaProducer<String, String> producer = kafka.bulkProducer()) {
-            for (long i = 0; i < settings.kafkaRecords; i++) {
+            for (long i = 0; i < records; i++) {
                 producer.send(
                         new ProducerRecord<>(
                                 topic,
@@ -85,7 +116,24 @@ final class KafkaThroughput implements AutoCloseable {
         }
     }
 
-    double oursRun() throws Exception {
+    /** One run over the history: its rate, and the time until every partition caught up. */
+    static final class HistoryRun {
+        final double recordsPerSecond;
+        final double secondsUntilCaughtUp;
+
+        HistoryRun(double recordsPerSecond, double secondsUntilCaughtUp) {
+            this.recordsPerSecond = recordsPerSecond;
+            this.secondsUntilCaughtUp = secondsUntilCaughtUp;
+        }
+
+        /** Adds the time until caught up to {@code times}; the rate is the run's figure. */
+        double noteCaughtUp(Samples times) {
+            times.add(secondsUntilCaughtUp);
+            return recordsPerSecond;
+        }
+    }
+
+    HistoryRun oursRun() throws Exception {
         return run(
                 KafkaBackfill.<String>sourceBuilder()
                         .setBootstrapServers(kafka.bootstrapServers())
@@ -97,7 +145,7 @@ final class KafkaThroughput implements AutoCloseable {
                 "KafkaBackfill source");
     }
 
-    double kafkaSourceRun() throws Exception {
+    HistoryRun kafkaSourceRun() throws Exception {
         return run(
                 KafkaSource.<String>builder()
                         .setBootstrapServers(kafka.bootstrapServers())
@@ -109,19 +157,110 @@ final class KafkaThroughput implements AutoCloseable {
                 "KafkaSource");
     }
 
-    private double run(Source<String, ?, ?> source, String name) throws Exception {
+    private HistoryRun run(Source<String, ?, ?> source, String name) throws Exception {
         try (RunProbe probe = RunProbe.open("kafka-" + name)) {
-            Configuration conf = new Configuration();
-            conf.set(
-                    CheckpointingOptions.CHECKPOINTING_INTERVAL,
-                    settings.throughputCheckpointInterval);
-            StreamExecutionEnvironment env = cluster.env(conf);
+            StreamExecutionEnvironment env = cluster.env(jobConf());
             env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
                     .sinkTo(new ProbeSink<>(probe.id()));
+            long submitted = System.nanoTime();
             env.execute("benchmark: " + name);
             DatagenThroughput.check(probe.totalRecords(), settings.kafkaRecords, name + " run");
-            return probe.recordsPerSecond();
+            return new HistoryRun(
+                    probe.recordsPerSecond(), (probe.lastRecordNanos() - submitted) / 1e9);
         }
+    }
+
+    private Configuration jobConf() {
+        Configuration conf = new Configuration();
+        conf.set(
+                CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.throughputCheckpointInterval);
+        return conf;
+    }
+
+    // ------------------------------------------------------------------ live
+
+    /**
+     * Runs our job on the empty live topic until every reader is in forward mode, stops it with a
+     * savepoint, then writes the live topic's records.
+     */
+    void prepareLive(Path savepoints) throws Exception {
+        kafka.createTopic(liveTopic, PARTITIONS, Map.of());
+        try (RunProbe probe = RunProbe.open("kafka-live-set-up")) {
+            StreamExecutionEnvironment env = cluster.env(jobConf());
+            addLiveJob(env, probe);
+            JobClient job = env.executeAsync("benchmark: Kafka live set-up");
+            BenchCluster.await(
+                    job,
+                    () -> probe.allInForwardMode(cluster.parallelism),
+                    Duration.ofMinutes(2),
+                    "forward mode on the empty live topic");
+            liveSavepoint =
+                    job.stopWithSavepoint(
+                                    false,
+                                    savepoints.toUri().toString(),
+                                    SavepointFormatType.CANONICAL)
+                            .get(2, TimeUnit.MINUTES);
+            job.getJobExecutionResult().get(1, TimeUnit.MINUTES);
+        }
+        produce(liveTopic, liveRecords);
+    }
+
+    /** Our job resumed from the savepoint: every record comes from its live consumer. */
+    double oursLiveRun() throws Exception {
+        Configuration conf = jobConf();
+        conf.set(StateRecoveryOptions.SAVEPOINT_PATH, liveSavepoint);
+        try (RunProbe probe = RunProbe.open("kafka-live-ours")) {
+            StreamExecutionEnvironment env = cluster.env(conf);
+            addLiveJob(env, probe);
+            return liveRun(env, probe, "KafkaBackfill source, live");
+        }
+    }
+
+    /** {@code KafkaSource} over the same records of the live topic, from its earliest offsets. */
+    double kafkaSourceLiveRun() throws Exception {
+        try (RunProbe probe = RunProbe.open("kafka-live-KafkaSource")) {
+            StreamExecutionEnvironment env = cluster.env(jobConf());
+            env.fromSource(
+                            KafkaSource.<String>builder()
+                                    .setBootstrapServers(kafka.bootstrapServers())
+                                    .setTopics(liveTopic)
+                                    .setValueOnlyDeserializer(new SimpleStringSchema())
+                                    .setStartingOffsets(OffsetsInitializer.earliest())
+                                    .build(),
+                            WatermarkStrategy.noWatermarks(),
+                            "KafkaSource")
+                    .sinkTo(new ProbeSink<>(probe.id()));
+            return liveRun(env, probe, "KafkaSource, live");
+        }
+    }
+
+    private void addLiveJob(StreamExecutionEnvironment env, RunProbe probe) {
+        env.fromSource(
+                        KafkaBackfill.<String>sourceBuilder()
+                                .setBootstrapServers(kafka.bootstrapServers())
+                                .setTopics(liveTopic)
+                                .setValueOnlyDeserializer(new SimpleStringSchema())
+                                .setStartingOffsets(OffsetsInitializer.earliest())
+                                .setListener(new ProbeListener(probe.id()))
+                                .build(),
+                        WatermarkStrategy.noWatermarks(),
+                        "KafkaBackfill source")
+                .uid("kafka-backfill-source")
+                .sinkTo(new ProbeSink<>(probe.id()));
+    }
+
+    /** Runs an unbounded job until every live record arrived, then cancels it: its rate. */
+    private double liveRun(StreamExecutionEnvironment env, RunProbe probe, String name)
+            throws Exception {
+        JobClient job = env.executeAsync("benchmark: " + name);
+        BenchCluster.await(
+                job,
+                () -> probe.publishedRecords() >= liveRecords,
+                Duration.ofMinutes(5),
+                "every live record in the " + name + " run");
+        BenchCluster.cancel(job);
+        DatagenThroughput.check(probe.totalRecords(), liveRecords, name + " run");
+        return probe.recordsPerSecond();
     }
 
     @Override

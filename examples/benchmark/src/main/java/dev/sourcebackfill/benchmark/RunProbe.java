@@ -127,6 +127,18 @@ final class RunProbe implements AutoCloseable {
         return n;
     }
 
+    /** When the job's last record reached a sink (after the job ended). */
+    long lastRecordNanos() {
+        long last = -1;
+        for (SubtaskProbe s : subtasks.values()) {
+            last = Math.max(last, s.lastNanos);
+        }
+        if (last < 0) {
+            throw new IllegalStateException("The run saw no record");
+        }
+        return last;
+    }
+
     long totalRecords() {
         long n = 0;
         for (SubtaskProbe s : subtasks.values()) {

@@ -50,6 +50,8 @@ class BenchmarkSmokeITCase {
                         "backfill.throughput",
                         "forward.throughput",
                         "kafka.throughput",
+                        "kafka.caughtUp",
+                        "kafka.liveThroughput",
                         "archive.throughput",
                         "alignment.throughput",
                         "alignment.flinkThroughput",

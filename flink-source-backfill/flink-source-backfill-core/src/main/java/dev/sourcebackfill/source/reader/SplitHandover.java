@@ -63,7 +63,11 @@ final class SplitHandover<T> {
     }
 
     private final String splitId;
-    private final OptionalLong stoppingOffset;
+
+    /** Whether the split is bounded, and where it stops then (two fields: read per record). */
+    private final boolean bounded;
+
+    private final long stoppingOffset;
     private final UpstreamRetention upstream;
     private final HandoverOutput<T> output;
     private final boolean upstreamSeekable;
@@ -98,7 +102,9 @@ final class SplitHandover<T> {
         this.gapPolicy = gapPolicy;
         this.upstreamSeekable = upstreamSeekable;
         this.splitId = split.splitId();
-        this.stoppingOffset = split.stoppingOffset();
+        OptionalLong stop = split.stoppingOffset();
+        this.bounded = stop.isPresent();
+        this.stoppingOffset = stop.orElse(0);
         this.upstream = upstream;
         this.state = split.state();
         this.next = split.nextOffset();
@@ -204,7 +210,7 @@ final class SplitHandover<T> {
     }
 
     boolean stoppingOffsetPresent() {
-        return stoppingOffset.isPresent();
+        return bounded;
     }
 
     void onUpstreamRecord(long offset, long timestamp, T value) throws IOException {
@@ -341,7 +347,7 @@ final class SplitHandover<T> {
 
     /** Marks the split complete if {@code position} reached its stopping offset. */
     private boolean checkStop(long position) {
-        if (!complete && stoppingOffset.isPresent() && position >= stoppingOffset.getAsLong()) {
+        if (bounded && !complete && position >= stoppingOffset) {
             complete = true;
             output.completed(splitId);
         }
