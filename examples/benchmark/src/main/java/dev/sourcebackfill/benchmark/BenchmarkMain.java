@@ -33,7 +33,8 @@ import java.util.Locale;
  * <p>Options: {@code --scale full|smoke} (default full), {@code --output <json file>} (default
  * {@code target/benchmark-results.json}), {@code --skip-kafka} (no broker: sections 1-5), {@code
  * --only-archive} (sections 7 and 8 alone), {@code --only-flow-control} (sections 9 and 10 alone),
- * {@code --only-kafka} (section 6 alone), {@code --only-throughput} (sections 1 and 2 alone).
+ * {@code --only-kafka} (section 6 alone), {@code --only-throughput} (sections 1 and 2 alone),
+ * {@code --only-scaling} (sections 4 and 5 alone, with the backfill rate of a short section 1 run).
  */
 public final class BenchmarkMain {
 
@@ -74,6 +75,26 @@ public final class BenchmarkMain {
                                         new DatagenThroughput(cluster, settings);
                                 double backfillRate = backfillThroughput(r, throughput, settings);
                                 forwardThroughput(r, throughput, settings, backfillRate);
+                            });
+        } else if (params.has("only-scaling")) {
+            report =
+                    runOnly(
+                            settings,
+                            output,
+                            (r, cluster) -> {
+                                Path checkpoints = Files.createTempDirectory("backfill-benchmark");
+                                try {
+                                    double backfillRate =
+                                            new DatagenThroughput(cluster, settings).backfillRun();
+                                    memoryAndState(
+                                            r,
+                                            new MemoryAndState(cluster, settings, checkpoints),
+                                            settings,
+                                            backfillRate);
+                                    enumeratorCost(r, settings);
+                                } finally {
+                                    FileUtils.deleteDirectory(checkpoints.toFile());
+                                }
                             });
         } else if (params.has("only-kafka")) {
             report = runOnly(settings, output, (r, cluster) -> kafka(r, cluster, settings));
@@ -339,13 +360,15 @@ public final class BenchmarkMain {
                 MemoryAndState.Result r = memory.run(splits, upstream);
                 String key = "memory." + splits + (upstream == slow ? ".slow" : ".fast");
                 say(
-                        "   %s: live heap %.1f MB, peak %.1f MB, enumerator state %d B, readers' state %d B (checkpoint %d)",
+                        "   %s: live heap %.1f MB (%.2f KB a split), peak %.1f MB, enumerator state %d B, readers' state %d B (checkpoint %d), last FINISHED to forward mode %.2f s",
                         label,
                         r.liveHeapMegabytes,
+                        r.liveHeapMegabytes * 1e3 / splits,
                         r.peakHeapMegabytes,
                         r.checkpoint.enumeratorBytes,
                         r.checkpoint.readerBytes,
-                        r.checkpoint.checkpointId);
+                        r.checkpoint.checkpointId,
+                        r.handoverLatencySeconds);
                 String flat = "flat within 10% (apart from the status table)";
                 report.add(
                         key + ".liveHeap",
@@ -353,6 +376,19 @@ public final class BenchmarkMain {
                         "MB",
                         Samples.of(r.liveHeapMegabytes),
                         flat);
+                report.add(
+                        key + ".liveHeapPerSplit",
+                        "4. live heap above idle per split, " + label,
+                        "KB",
+                        Samples.of(r.liveHeapMegabytes * 1e3 / splits),
+                        "at 100,000 splits no higher than at 10,000");
+                report.add(
+                        key + ".handoverLatency",
+                        "4. last split FINISHED to every reader in forward mode, checkpoints every 1 s, "
+                                + label,
+                        "s",
+                        Samples.of(r.handoverLatencySeconds),
+                        "<= 2.0 s");
                 report.add(
                         key + ".peakHeap",
                         "4. peak heap after any GC above idle, " + label,
@@ -376,36 +412,38 @@ public final class BenchmarkMain {
     }
 
     private static void enumeratorCost(Report report, BenchmarkSettings settings) throws Throwable {
-        say(
-                "5. enumerator cost with %d splits, %d calls after as many warm-up calls",
-                settings.enumeratorSplits, settings.enumeratorIterations);
-        EnumeratorCost.Result r =
-                EnumeratorCost.measure(settings.enumeratorSplits, settings.enumeratorIterations);
-        String n = String.format(Locale.ROOT, "%,d splits", settings.enumeratorSplits);
-        report.add(
-                "enumerator.snapshotState",
-                "5. enumerator snapshotState, " + n,
-                "us",
-                r.snapshotMicros,
-                "< 50,000 us (50 ms)");
-        report.add(
-                "enumerator.serialize",
-                "5. enumerator state serialization, " + n,
-                "us",
-                r.serializeMicros,
-                "(with snapshotState) < 50 ms");
-        report.add(
-                "enumerator.statusReport",
-                "5. handling one status report, " + n,
-                "us",
-                r.reportMicros,
-                "not proportional to the split count");
-        report.add(
-                "enumerator.stateBytes",
-                "5. serialized enumerator state, " + n,
-                "bytes",
-                Samples.of(r.stateBytes),
-                "");
+        for (int splits : settings.enumeratorSplitCounts) {
+            say(
+                    "5. enumerator cost with %d splits, %d calls after as many warm-up calls",
+                    splits, settings.enumeratorIterations);
+            EnumeratorCost.Result r = EnumeratorCost.measure(splits, settings.enumeratorIterations);
+            String n = String.format(Locale.ROOT, "%,d splits", splits);
+            String key = "enumerator." + splits;
+            report.add(
+                    key + ".snapshotState",
+                    "5. enumerator snapshotState, " + n,
+                    "us",
+                    r.snapshotMicros,
+                    "< 50,000 us (50 ms)");
+            report.add(
+                    key + ".serialize",
+                    "5. enumerator state serialization, " + n,
+                    "us",
+                    r.serializeMicros,
+                    "(with snapshotState) < 50 ms");
+            report.add(
+                    key + ".statusReport",
+                    "5. handling one status report, " + n,
+                    "us",
+                    r.reportMicros,
+                    "not growing with the split count");
+            report.add(
+                    key + ".stateBytes",
+                    "5. serialized enumerator state, " + n,
+                    "bytes",
+                    Samples.of(r.stateBytes),
+                    "");
+        }
     }
 
     private static void kafka(Report report, BenchCluster cluster, BenchmarkSettings settings)

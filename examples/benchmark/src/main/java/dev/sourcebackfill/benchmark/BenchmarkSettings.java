@@ -39,7 +39,9 @@ final class BenchmarkSettings {
     /** History of the memory runs, spread over however many splits. */
     final long memoryHistory;
 
-    final int enumeratorSplits;
+    /** The split counts the enumerator's cost is measured at. */
+    final List<Integer> enumeratorSplitCounts;
+
     final int enumeratorIterations;
     final long kafkaRecords;
 
@@ -56,7 +58,7 @@ final class BenchmarkSettings {
             int handoverRuns,
             List<Integer> memorySplitCounts,
             long memoryHistory,
-            int enumeratorSplits,
+            List<Integer> enumeratorSplitCounts,
             int enumeratorIterations,
             long kafkaRecords,
             double rateLimitPerReader,
@@ -70,7 +72,7 @@ final class BenchmarkSettings {
         this.handoverRuns = handoverRuns;
         this.memorySplitCounts = memorySplitCounts;
         this.memoryHistory = memoryHistory;
-        this.enumeratorSplits = enumeratorSplits;
+        this.enumeratorSplitCounts = enumeratorSplitCounts;
         this.enumeratorIterations = enumeratorIterations;
         this.kafkaRecords = kafkaRecords;
     }
@@ -82,9 +84,9 @@ final class BenchmarkSettings {
                 40_000_000,
                 List.of(Duration.ofSeconds(1), Duration.ofSeconds(5)),
                 3,
-                List.of(8, 1_000, 10_000),
+                List.of(8, 1_000, 10_000, 100_000),
                 4_000_000,
-                10_000,
+                List.of(8, 10_000, 100_000),
                 1_000,
                 6_000_000,
                 250_000,
@@ -101,7 +103,7 @@ final class BenchmarkSettings {
                 1,
                 List.of(8, 200),
                 200_000,
-                500,
+                List.of(8, 500),
                 20,
                 20_000,
                 20_000,

@@ -36,7 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The heap a job holds, in this JVM: the live heap after full collections the benchmark asks for at
  * chosen moments, and the most heap any collection left behind while the probe was open. Both above
- * the heap of the idle cluster measured when the probe opened.
+ * the heap of the idle cluster, which the caller measures before its first job: measured right
+ * after a job was cancelled, it would still hold some of that job's objects (the task manager
+ * releases them after the job's result is out), and a larger job before a small one would make the
+ * small one's heap look smaller than it is.
  */
 final class HeapProbe implements AutoCloseable {
 
@@ -45,8 +48,11 @@ final class HeapProbe implements AutoCloseable {
     private long peakLive;
     private final List<Runnable> unsubscribe = new ArrayList<>();
 
-    HeapProbe() {
-        this.idleBytes = liveHeapBytes();
+    /**
+     * @param idleBytes the idle cluster's live heap ({@link #liveHeapBytes()})
+     */
+    HeapProbe(long idleBytes) {
+        this.idleBytes = idleBytes;
         Set<String> heapPools = new HashSet<>();
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {

@@ -42,10 +42,18 @@ final class MemoryAndState {
         final double peakHeapMegabytes;
         final CheckpointSizes checkpoint;
 
-        Result(double liveHeapMegabytes, double peakHeapMegabytes, CheckpointSizes checkpoint) {
+        /** From the last split becoming FINISHED to the last reader in forward mode. */
+        final double handoverLatencySeconds;
+
+        Result(
+                double liveHeapMegabytes,
+                double peakHeapMegabytes,
+                CheckpointSizes checkpoint,
+                double handoverLatencySeconds) {
             this.liveHeapMegabytes = liveHeapMegabytes;
             this.peakHeapMegabytes = peakHeapMegabytes;
             this.checkpoint = checkpoint;
+            this.handoverLatencySeconds = handoverLatencySeconds;
         }
     }
 
@@ -55,10 +63,14 @@ final class MemoryAndState {
     private final BenchmarkSettings settings;
     private final Path checkpointRoot;
 
+    /** The idle cluster's live heap, measured before the first run. */
+    private final long idleBytes;
+
     MemoryAndState(BenchCluster cluster, BenchmarkSettings settings, Path checkpointRoot) {
         this.cluster = cluster;
         this.settings = settings;
         this.checkpointRoot = checkpointRoot;
+        this.idleBytes = HeapProbe.liveHeapBytes();
     }
 
     /**
@@ -73,7 +85,7 @@ final class MemoryAndState {
                         .liveRatePerSecond(upstreamRecordsPerSecond / splits)
                         .build();
         try (RunProbe probe = RunProbe.open("memory-" + splits);
-                HeapProbe heap = new HeapProbe()) {
+                HeapProbe heap = new HeapProbe(idleBytes)) {
             Path checkpoints = Files.createDirectories(checkpointRoot.resolve(probe.id()));
             Configuration conf = new Configuration();
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, CHECKPOINT_INTERVAL);
@@ -112,7 +124,8 @@ final class MemoryAndState {
             return new Result(
                     heap.peakLiveMegabytes(),
                     heap.peakAfterAnyGcMegabytes(),
-                    CheckpointSizes.read(retained));
+                    CheckpointSizes.read(retained),
+                    probe.handoverLatencyNanos() / 1e9);
         }
     }
 

@@ -65,18 +65,24 @@ class BenchmarkSmokeITCase {
         for (int splits : settings.memorySplitCounts) {
             for (String upstream : List.of("slow", "fast")) {
                 for (String figure :
-                        List.of("liveHeap", "peakHeap", "enumeratorState", "readerState")) {
+                        List.of(
+                                "liveHeap",
+                                "liveHeapPerSplit",
+                                "handoverLatency",
+                                "peakHeap",
+                                "enumeratorState",
+                                "readerState")) {
                     expected.add("memory." + splits + "." + upstream + "." + figure);
                 }
             }
         }
-        expected.addAll(
-                List.of(
-                        "enumerator.snapshotState",
-                        "enumerator.serialize",
-                        "enumerator.statusReport",
-                        "enumerator.stateBytes",
-                        "ratelimit.accuracy"));
+        for (int splits : settings.enumeratorSplitCounts) {
+            for (String figure :
+                    List.of("snapshotState", "serialize", "statusReport", "stateBytes")) {
+                expected.add("enumerator." + splits + "." + figure);
+            }
+        }
+        expected.add("ratelimit.accuracy");
 
         assertThat(figures.keySet()).containsExactlyInAnyOrderElementsOf(expected);
         for (String id : expected) {
