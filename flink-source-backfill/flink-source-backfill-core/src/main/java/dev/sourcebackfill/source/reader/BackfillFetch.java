@@ -21,6 +21,7 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import javax.annotation.Nullable;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -46,7 +47,15 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
         void apply(String splitId, HandoverTransition transition);
     }
 
+    /** The records of a run at first, when nothing suggests a size. */
+    private static final int MIN_RUN_CAPACITY = 8;
+
     private final TransitionSink sink;
+    private final int runCapacity;
+
+    /** The records still to be sized for at {@link #runCapacity}; later runs start small. */
+    private int sizedFor;
+
     private final Map<String, SplitRun<T>> bySplit = new LinkedHashMap<>();
     private final Set<String> finishedSplits = new HashSet<>();
     @Nullable private Iterator<Map.Entry<String, SplitRun<T>>> splits;
@@ -54,12 +63,34 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
     @Nullable private SplitRun<T> current;
 
     BackfillFetch(TransitionSink sink) {
+        this(sink, null);
+    }
+
+    /**
+     * @param last the split reader's last fetch, whose size this one is expected to have: its runs
+     *     start at the last fetch's average run, so that they rarely grow, for as many records as
+     *     it held (then at the smallest size: a fetch never reserves more than that)
+     */
+    BackfillFetch(TransitionSink sink, @Nullable BackfillFetch<?> last) {
         this.sink = sink;
+        this.runCapacity =
+                last == null ? MIN_RUN_CAPACITY : Math.max(MIN_RUN_CAPACITY, last.averageRun());
+        this.sizedFor = last == null ? 0 : last.recordCount();
     }
 
     /** The split's part of this fetch, to append to (fetcher thread). */
     SplitRun<T> split(String splitId) {
-        return bySplit.computeIfAbsent(splitId, id -> new SplitRun<>());
+        SplitRun<T> run = bySplit.get(splitId);
+        if (run == null) {
+            int capacity = MIN_RUN_CAPACITY;
+            if (sizedFor >= runCapacity) {
+                capacity = runCapacity;
+                sizedFor -= runCapacity;
+            }
+            run = new SplitRun<>(capacity);
+            bySplit.put(splitId, run);
+        }
+        return run;
     }
 
     /** The split ends with this fetch (fetcher thread). */
@@ -75,9 +106,14 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
     int recordCount() {
         int n = 0;
         for (SplitRun<T> run : bySplit.values()) {
-            n += run.records.size();
+            n += run.size;
         }
         return n;
+    }
+
+    /** The records of one split's run in this fetch, on average (fetcher thread). */
+    int averageRun() {
+        return bySplit.isEmpty() ? 0 : (recordCount() + bySplit.size() - 1) / bySplit.size();
     }
 
     @Nullable
@@ -111,7 +147,7 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
                 && run.transitions.get(run.nextTransition).position == run.nextRecord) {
             sink.apply(currentSplitId, run.transitions.get(run.nextTransition++).transition);
         }
-        return run.nextRecord < run.records.size() ? run.records.get(run.nextRecord++) : null;
+        return run.nextRecord < run.size ? run.records[run.nextRecord++] : null;
     }
 
     @Override
@@ -121,24 +157,33 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
 
     /** One split's records and the transitions between them. */
     static final class SplitRun<T> {
-        private final List<BackfillRecord<T>> records = new ArrayList<>();
+        private BackfillRecord<T>[] records;
+        private int size;
         private final List<PendingTransition> transitions = new ArrayList<>(2);
         private int nextRecord;
         private int nextTransition;
 
+        @SuppressWarnings("unchecked")
+        private SplitRun(int capacity) {
+            records = new BackfillRecord[capacity];
+        }
+
         void addRecord(BackfillRecord<T> record) {
-            records.add(record);
+            if (size == records.length) {
+                records = Arrays.copyOf(records, 2 * size);
+            }
+            records[size++] = record;
         }
 
         /** The run's last record so far; {@code null} if it has none (only transitions). */
         @Nullable
         BackfillRecord<T> lastRecord() {
-            return records.isEmpty() ? null : records.get(records.size() - 1);
+            return size == 0 ? null : records[size - 1];
         }
 
         /** The transition applies after the records added so far and before the next one. */
         void addTransition(HandoverTransition transition) {
-            transitions.add(new PendingTransition(records.size(), transition));
+            transitions.add(new PendingTransition(size, transition));
         }
     }
 

@@ -185,7 +185,7 @@ final class BackfillSplitReader<T>
         publishProgress();
         // transitions decided while adding splits are in the batch as well
         BackfillFetch<T> fetched = batch;
-        batch = new BackfillFetch<>(transitionSink);
+        batch = new BackfillFetch<>(transitionSink, fetched);
         run = null;
         runSplitId = null;
         return fetched;

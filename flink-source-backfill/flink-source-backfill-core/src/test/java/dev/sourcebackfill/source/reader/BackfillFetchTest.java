@@ -92,6 +92,34 @@ class BackfillFetchTest {
     }
 
     @Test
+    void runsGrowBeyondTheirFirstCapacityAndHandOutEveryRecordInOrder() {
+        BackfillFetch<String> small = new BackfillFetch<>((splitId, t) -> {});
+        for (int i = 0; i < 100; i++) {
+            small.split(i % 2 == 0 ? "a" : "b").addRecord(record(i));
+        }
+        small.split("b").addTransition(new HandoverTransition(HandoverState.CACHING_UP, 100, 100));
+        assertThat(small.averageRun()).isEqualTo(50);
+        assertThat(small.recordCount()).isEqualTo(100);
+        List<String> got = new ArrayList<>();
+        String split;
+        while ((split = small.nextSplit()) != null) {
+            BackfillRecord<String> r;
+            while ((r = small.nextRecordFromSplit()) != null) {
+                got.add(split + ":" + r.offset());
+            }
+        }
+        assertThat(got).hasSize(100).startsWith("a:0", "a:2").endsWith("b:97", "b:99");
+
+        // the next fetch, sized after this one, holds what comes as well
+        BackfillFetch<String> next = new BackfillFetch<>((splitId, t) -> {}, small);
+        for (int i = 0; i < 300; i++) {
+            next.split("s" + (i % 30)).addRecord(record(i));
+        }
+        assertThat(next.recordCount()).isEqualTo(300);
+        assertThat(next.averageRun()).isEqualTo(10);
+    }
+
+    @Test
     void finishedSplitsAreReportedWithoutRecords() {
         fetch.addFinishedSplit("c");
         assertThat(fetch.nextSplit()).isNull();

@@ -85,6 +85,12 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
     private final KafkaRecordDeserializationSchema<T> deserializer;
     private final Map<String, TopicPartition> assigned = new HashMap<>();
 
+    /**
+     * The split id of each assigned partition: a record's split id is looked up once per partition
+     * of a poll, not built per record.
+     */
+    private final Map<TopicPartition, String> splitIds = new HashMap<>();
+
     /** Assigned partitions paused at an offset beyond their end -> that offset. */
     private final Map<TopicPartition, Long> waiting = new HashMap<>();
 
@@ -140,6 +146,7 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
     public void addSplit(String splitId, long startOffset) {
         TopicPartition tp = KafkaSplitIds.parse(splitId);
         assigned.put(splitId, tp);
+        splitIds.put(tp, splitId);
         assign();
         if (waiting.remove(tp) != null && !alignmentPaused.contains(tp)) {
             consumer.resume(List.of(tp));
@@ -151,6 +158,7 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
     public void removeSplit(String splitId) {
         TopicPartition tp = assigned.remove(splitId);
         if (tp != null) {
+            splitIds.remove(tp);
             waiting.remove(tp);
             alignmentPaused.remove(tp);
             assign();
@@ -214,32 +222,34 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
             outOfRange(e);
             return;
         }
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            values.clear();
-            try {
-                deserializer.deserialize(record, valueCollector);
-            } catch (Exception e) {
-                throw new IOException(
-                        String.format(
-                                "Failed to deserialize the record at offset %d of topic %s partition %d",
-                                record.offset(), record.topic(), record.partition()),
-                        e);
+        for (TopicPartition partition : records.partitions()) {
+            String splitId = splitIds.get(partition);
+            if (splitId == null) {
+                continue; // no longer assigned: nobody reads the split from this reader
             }
-            if (values.size() > 1) {
-                throw new IOException(
-                        String.format(
-                                "The deserializer made %d records of the Kafka record at offset %d of topic %s partition %d; at most one per offset is supported",
-                                values.size(),
-                                record.offset(),
-                                record.topic(),
-                                record.partition()));
-            }
-            if (!values.isEmpty()) {
-                collector.collect(
-                        KafkaSplitIds.of(new TopicPartition(record.topic(), record.partition())),
-                        record.offset(),
-                        record.timestamp(),
-                        values.get(0));
+            for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+                values.clear();
+                try {
+                    deserializer.deserialize(record, valueCollector);
+                } catch (Exception e) {
+                    throw new IOException(
+                            String.format(
+                                    "Failed to deserialize the record at offset %d of topic %s partition %d",
+                                    record.offset(), record.topic(), record.partition()),
+                            e);
+                }
+                if (values.size() > 1) {
+                    throw new IOException(
+                            String.format(
+                                    "The deserializer made %d records of the Kafka record at offset %d of topic %s partition %d; at most one per offset is supported",
+                                    values.size(),
+                                    record.offset(),
+                                    record.topic(),
+                                    record.partition()));
+                }
+                if (!values.isEmpty()) {
+                    collector.collect(splitId, record.offset(), record.timestamp(), values.get(0));
+                }
             }
         }
     }
