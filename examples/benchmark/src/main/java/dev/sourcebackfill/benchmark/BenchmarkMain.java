@@ -209,6 +209,44 @@ public final class BenchmarkMain {
                         "NumberSequenceSource",
                         baseline,
                         "ratio >= 0.95"));
+        say(
+                "   for reference: the same records from a minimal source on Flink's SourceReaderBase, against NumberSequenceSource, and ours against it");
+        Samples reference = new Samples();
+        Samples referenceBaseline = new Samples();
+        alternate(
+                settings.rounds,
+                throughput::fetcherReferenceRun,
+                reference,
+                throughput::baselineRun,
+                referenceBaseline,
+                "baseline");
+        report.add(
+                new Report.Row(
+                        "backfill.referenceThroughput",
+                        "1. for reference: a minimal source on Flink's SourceReaderBase, the same records",
+                        "records/s",
+                        reference,
+                        "NumberSequenceSource",
+                        referenceBaseline,
+                        "(the cost of Flink's fetcher design)"));
+        Samples oursAgain = new Samples();
+        Samples referenceAgain = new Samples();
+        alternate(
+                settings.rounds,
+                throughput::backfillRun,
+                oursAgain,
+                throughput::fetcherReferenceRun,
+                referenceAgain,
+                "SourceReaderBase reference");
+        report.add(
+                new Report.Row(
+                        "backfill.againstReference",
+                        "1. backfill throughput against the minimal SourceReaderBase source",
+                        "records/s",
+                        oursAgain,
+                        "minimal SourceReaderBase source",
+                        referenceAgain,
+                        "ratio >= 0.95"));
         return ours.median();
     }
 
@@ -237,6 +275,24 @@ public final class BenchmarkMain {
                         ours,
                         "NumberSequenceSource",
                         baseline,
+                        "ratio >= 0.95"));
+        Samples oursAgain = new Samples();
+        Samples reference = new Samples();
+        alternate(
+                settings.rounds,
+                () -> throughput.forwardRun(backfillRate),
+                oursAgain,
+                throughput::fetcherReferenceRun,
+                reference,
+                "SourceReaderBase reference");
+        report.add(
+                new Report.Row(
+                        "forward.againstReference",
+                        "2. forward-mode throughput against the minimal SourceReaderBase source",
+                        "records/s",
+                        oursAgain,
+                        "minimal SourceReaderBase source",
+                        reference,
                         "ratio >= 0.95"));
     }
 

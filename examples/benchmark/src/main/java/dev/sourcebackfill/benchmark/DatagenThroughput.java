@@ -193,6 +193,29 @@ final class DatagenThroughput {
         }
     }
 
+    /**
+     * The reference: the baseline's records made in a fetcher thread of Flink's {@code
+     * SourceReaderBase}, with nothing else (see {@link FetcherSequenceSource}).
+     */
+    double fetcherReferenceRun() throws Exception {
+        DatagenLog log = historyOnlyLog();
+        try (RunProbe probe = RunProbe.open("fetcher-reference")) {
+            StreamExecutionEnvironment env = cluster.env(jobConf());
+            env.fromSource(
+                            new FetcherSequenceSource(
+                                    settings.records,
+                                    log,
+                                    settings.partitions,
+                                    log.maxRecordsPerPoll()),
+                            WatermarkStrategy.noWatermarks(),
+                            "fetcher-sequence")
+                    .sinkTo(new ProbeSink<>(probe.id()));
+            env.execute("benchmark: SourceReaderBase reference");
+            check(probe.totalRecords(), settings.records, "SourceReaderBase reference run");
+            return probe.recordsPerSecond();
+        }
+    }
+
     /** {@code records} records of history over the partitions, and nothing live. */
     private DatagenLog historyOnlyLog() {
         return historyOnlyLog(settings.records);

@@ -48,7 +48,10 @@ class BenchmarkSmokeITCase {
         List<String> paired =
                 List.of(
                         "backfill.throughput",
+                        "backfill.referenceThroughput",
+                        "backfill.againstReference",
                         "forward.throughput",
+                        "forward.againstReference",
                         "kafka.throughput",
                         "kafka.caughtUp",
                         "kafka.liveThroughput",

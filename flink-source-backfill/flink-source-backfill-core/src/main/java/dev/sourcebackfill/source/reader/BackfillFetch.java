@@ -45,6 +45,9 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
     /** Applies a transition to the split's state, in the task thread. */
     interface TransitionSink {
         void apply(String splitId, HandoverTransition transition);
+
+        /** Every record and transition of a fetch went out (task thread). */
+        default void fetchEmitted() {}
     }
 
     /** The records of a run at first, when nothing suggests a size. */
@@ -153,6 +156,12 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
     @Override
     public Set<String> finishedSplits() {
         return finishedSplits;
+    }
+
+    /** {@code SourceReaderBase} is done with the fetch: tells the sink. */
+    @Override
+    public void recycle() {
+        sink.fetchEmitted();
     }
 
     /** One split's records and the transitions between them. */

@@ -392,6 +392,8 @@ public final class BackfillSourceReader<T>
 
     @Override
     public List<BackfillSplit> snapshotState(long checkpointId) {
+        // what was handed over up to here is told now, not once the current fetch is emitted
+        reporter.flush();
         List<BackfillSplit> splits = super.snapshotState(checkpointId);
         if (!endedSplits.isEmpty()) {
             List<BackfillSplit> withEnded = new ArrayList<>(splits.size() + endedSplits.size());

@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,14 @@ import java.util.Map;
 /**
  * Sends split status reports to the enumerator and keeps the latest status of every split whose
  * report is not acknowledged yet, to send it again: events to the coordinator can be lost.
+ *
+ * <p>The statuses of handover transitions are {@linkplain #enqueue queued} and sent together, one
+ * report for all the transitions of a fetch (see {@link #flush()}), not one event each: a reader
+ * that hands over thousands of splits at once would otherwise send thousands of events, and every
+ * one of them, with its acknowledgement, waits in the coordinator's event loop before the next
+ * checkpoint of the enumerator can be taken. A report holds one status per split, its latest (the
+ * enumerator applies a report's statuses as of one moment, as with the statuses sent again), and
+ * the queued statuses leave before any report sent after them.
  */
 @Internal
 final class StatusReporter {
@@ -41,6 +50,10 @@ final class StatusReporter {
     private final SourceReaderContext context;
     private final long incarnation;
     private final Map<String, Unacknowledged> unacknowledged = new LinkedHashMap<>();
+
+    /** Statuses queued and not sent yet, in order. */
+    private final List<SplitStatus> queued = new ArrayList<>();
+
     private long lastReportId;
 
     StatusReporter(SourceReaderContext context, long incarnation) {
@@ -52,7 +65,41 @@ final class StatusReporter {
         return incarnation;
     }
 
+    /** Sends these statuses now, after any queued ones. */
     void report(List<SplitStatus> statuses) {
+        flush();
+        send(statuses);
+    }
+
+    /** Queues a status, to be sent with the others at the next {@link #flush()}. */
+    void enqueue(SplitStatus status) {
+        queued.add(status);
+    }
+
+    /**
+     * Sends the queued statuses in as few reports as hold each split at most once: a split's first
+     * queued status goes in the first report, its second in the second, and so on, so that each
+     * split's statuses arrive in the order they were queued. Usually that is one report, or two for
+     * the splits that went through CACHING_UP to FINISHED in one fetch.
+     */
+    void flush() {
+        if (queued.isEmpty()) {
+            return;
+        }
+        List<List<SplitStatus>> reports = new ArrayList<>(2);
+        Map<String, Integer> reportOfSplit = new HashMap<>();
+        for (SplitStatus status : queued) {
+            int report = reportOfSplit.merge(status.splitId(), 1, Integer::sum) - 1;
+            if (report == reports.size()) {
+                reports.add(new ArrayList<>());
+            }
+            reports.get(report).add(status);
+        }
+        queued.clear();
+        reports.forEach(this::send);
+    }
+
+    private void send(List<SplitStatus> statuses) {
         if (statuses.isEmpty()) {
             return;
         }
@@ -71,9 +118,10 @@ final class StatusReporter {
         unacknowledged.values().removeIf(u -> u.reportId <= reportId);
     }
 
-    /** Sends every unacknowledged status again, in one new report. */
+    /** Sends every unacknowledged status again, in one new report, and then the queued ones. */
     void resendUnacknowledged() {
         if (unacknowledged.isEmpty()) {
+            flush();
             return;
         }
         List<SplitStatus> statuses = new ArrayList<>(unacknowledged.size());
@@ -81,11 +129,13 @@ final class StatusReporter {
             statuses.add(u.status);
         }
         LOG.debug("Subtask {} re-reports {}", context.getIndexOfSubtask(), statuses);
-        report(statuses);
+        send(statuses);
+        flush();
     }
 
+    /** The statuses the enumerator has not acknowledged, queued ones included. */
     int unacknowledgedCount() {
-        return unacknowledged.size();
+        return unacknowledged.size() + queued.size();
     }
 
     private static final class Unacknowledged {

@@ -26,7 +26,6 @@ import org.apache.flink.annotation.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -57,6 +56,12 @@ final class TransitionApplier implements BackfillFetch.TransitionSink {
         this.listener = listener;
     }
 
+    /** The task thread has emitted the whole fetch: its transitions go in one report. */
+    @Override
+    public void fetchEmitted() {
+        reporter.flush();
+    }
+
     @Override
     public void apply(String splitId, HandoverTransition transition) {
         BackfillSplitState split = heldSplits.get(splitId);
@@ -82,8 +87,7 @@ final class TransitionApplier implements BackfillFetch.TransitionSink {
                 split.nextOffset(),
                 split.targetEndOffset(),
                 split.backfilledRecords());
-        reporter.report(
-                List.of(new SplitStatus(splitId, split.state(), split.nextOffset(), false)));
+        reporter.enqueue(new SplitStatus(splitId, split.state(), split.nextOffset(), false));
         listener.onTransition(
                 new SplitTransition(
                         subtask,

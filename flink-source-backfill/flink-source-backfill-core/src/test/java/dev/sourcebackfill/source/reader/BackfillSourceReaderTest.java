@@ -148,6 +148,44 @@ class BackfillSourceReaderTest {
     }
 
     /**
+     * Splits handed over together are reported together: the transitions of a fetch travel in as
+     * few reports as hold each split once, not in one event each (thousands of splits handed over
+     * at once would otherwise flood the coordinator's event loop).
+     */
+    @Test
+    void splitsHandedOverTogetherAreReportedInFewReports() throws Exception {
+        FakeLog log = new FakeLog(true);
+        start(log);
+        List<BackfillSplit> splits = new java.util.ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            splits.add(split("s" + i, BACKFILLING, 0, 0)); // nothing to backfill
+        }
+        reader.addSplits(splits);
+        assertThat(reports()).hasSize(1); // the splits it was given
+        pollUntil(
+                "every split FINISHED",
+                () -> reportedStatuses().stream().filter(s -> s.state() == FINISHED).count() == 50);
+        List<SplitStatusReportEvent> reports = reports();
+        assertThat(reports)
+                .as("reports: given, then CACHING_UP of all, then FINISHED of all")
+                .hasSize(3);
+        for (SplitStatusReportEvent report : reports) {
+            assertThat(report.statuses())
+                    .extracting(SplitStatus::splitId)
+                    .as("a report holds each split once")
+                    .doesNotHaveDuplicates();
+        }
+        // every transition of every split, in order
+        for (int i = 0; i < 50; i++) {
+            String id = "s" + i;
+            assertThat(reportedStatuses())
+                    .filteredOn(s -> s.splitId().equals(id))
+                    .extracting(SplitStatus::state)
+                    .containsExactly(BACKFILLING, CACHING_UP, FINISHED);
+        }
+    }
+
+    /**
      * {@code numRecordsIn} (counted by {@code SourceReaderBase}) is the number of records emitted:
      * the handover transitions travel with the records in each fetch but are not counted.
      */

@@ -172,6 +172,11 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
         return partitions;
     }
 
+    /** The most records one poll of a reader of this log delivers. */
+    public int maxRecordsPerPoll() {
+        return maxRecordsPerPoll;
+    }
+
     public long epochMillis() {
         return epochMillis;
     }
