@@ -420,6 +420,9 @@ public final class BackfillSourceReader<T>
 
     @Override
     public void close() throws Exception {
+        // the fetcher manager recycles the fetches still queued from its own thread as it closes:
+        // they were never emitted, and nothing is reported from a reader that is going away
+        reporter.close();
         try {
             super.close();
         } finally {

@@ -56,6 +56,9 @@ final class StatusReporter {
 
     private long lastReportId;
 
+    /** Set once the reader closes; read by the fetcher manager's thread as it closes too. */
+    private volatile boolean closed;
+
     StatusReporter(SourceReaderContext context, long incarnation) {
         this.context = context;
         this.incarnation = incarnation;
@@ -71,6 +74,11 @@ final class StatusReporter {
         send(statuses);
     }
 
+    /** The reader closes: nothing is sent from now on. */
+    void close() {
+        closed = true;
+    }
+
     /** Queues a status, to be sent with the others at the next {@link #flush()}. */
     void enqueue(SplitStatus status) {
         queued.add(status);
@@ -83,7 +91,7 @@ final class StatusReporter {
      * the splits that went through CACHING_UP to FINISHED in one fetch.
      */
     void flush() {
-        if (queued.isEmpty()) {
+        if (closed || queued.isEmpty()) {
             return;
         }
         List<List<SplitStatus>> reports = new ArrayList<>(2);
@@ -100,7 +108,7 @@ final class StatusReporter {
     }
 
     private void send(List<SplitStatus> statuses) {
-        if (statuses.isEmpty()) {
+        if (statuses.isEmpty() || closed) {
             return;
         }
         long reportId = ++lastReportId;

@@ -186,6 +186,45 @@ class BackfillSourceReaderTest {
     }
 
     /**
+     * A transition applied in the middle of a fetch is reported at the reader's next snapshot, not
+     * only once the whole fetch was emitted.
+     */
+    @Test
+    void aTransitionAppliedMidFetchIsReportedAtTheSnapshot() throws Exception {
+        List<SplitTransition> applied = new CopyOnWriteArrayList<>();
+        BackfillListener listener =
+                new BackfillListener() {
+                    @Override
+                    public void onTransition(SplitTransition transition) {
+                        applied.add(transition);
+                    }
+                };
+        long[] offsets = new long[2000];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = i;
+        }
+        FakeLog log = new FakeLog(true).write("a", offsets).write("b", offsets);
+        reader =
+                BackfillSourceReader.create(
+                        log, new Configuration(), context, Duration.ofMillis(5), listener);
+        reader.start();
+        reader.addSplits(
+                List.of(split("a", BACKFILLING, 0, 2000), split("b", BACKFILLING, 0, 2000)));
+        pollUntil("a transition", () -> !applied.isEmpty());
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                reports().size() == 1,
+                "the transition is still queued: its fetch is being emitted");
+
+        reader.snapshotState(1);
+
+        for (SplitTransition t : applied) {
+            assertThat(reportedStatuses())
+                    .as("reported by the snapshot")
+                    .anyMatch(s -> s.splitId().equals(t.splitId()) && s.state() == t.to());
+        }
+    }
+
+    /**
      * {@code numRecordsIn} (counted by {@code SourceReaderBase}) is the number of records emitted:
      * the handover transitions travel with the records in each fetch but are not counted.
      */

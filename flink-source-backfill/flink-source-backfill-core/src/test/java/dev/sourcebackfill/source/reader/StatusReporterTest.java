@@ -100,6 +100,37 @@ class StatusReporterTest {
                         List.of(new SplitStatus("a", FINISHED, 3, true)));
     }
 
+    /**
+     * A status sent again (its acknowledgement was lost) is older than a queued one of the same
+     * split: it leaves first, so that the report with the higher id, which the enumerator keeps,
+     * has the newer status.
+     */
+    @Test
+    void aStatusSentAgainLeavesBeforeTheQueuedOneOfTheSameSplit() {
+        reporter.report(List.of(new SplitStatus("a", BACKFILLING, 0, false))); // ack lost
+        reporter.enqueue(new SplitStatus("a", CACHING_UP, 3, false));
+
+        reporter.resendUnacknowledged();
+
+        assertThat(sent())
+                .containsExactly(
+                        List.of(new SplitStatus("a", BACKFILLING, 0, false)),
+                        List.of(new SplitStatus("a", BACKFILLING, 0, false)),
+                        List.of(new SplitStatus("a", CACHING_UP, 3, false)));
+    }
+
+    @Test
+    void nothingIsSentOnceClosed() {
+        reporter.enqueue(new SplitStatus("a", CACHING_UP, 3, false));
+        reporter.close();
+
+        reporter.flush();
+        reporter.report(List.of(new SplitStatus("b", FINISHED, 1, false)));
+        reporter.resendUnacknowledged();
+
+        assertThat(sent()).isEmpty();
+    }
+
     @Test
     void acknowledgedReportsAreNotSentAgainButQueuedStatusesAre() {
         reporter.report(List.of(new SplitStatus("a", BACKFILLING, 0, false)));
