@@ -24,7 +24,9 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The benchmark of docs/benchmarks.md: every figure in this one JVM, on one MiniCluster, each
@@ -44,66 +46,58 @@ public final class BenchmarkMain {
         ParameterTool params = ParameterTool.fromArgs(args);
         BenchmarkSettings settings = BenchmarkSettings.named(params.get("scale", "full"));
         Path output = Paths.get(params.get("output", "target/benchmark-results.json"));
-        Report report;
-        if (params.has("only-archive")) {
-            report =
-                    runOnly(
-                            settings,
-                            output,
-                            (r, cluster) -> {
-                                archive(r, cluster, settings);
-                                skewedLiveTime(r, cluster, settings);
-                            });
-        } else if (params.has("only-flow-control")) {
-            report =
-                    runOnly(
-                            settings,
-                            output,
-                            (r, cluster) -> {
-                                DatagenThroughput throughput =
-                                        new DatagenThroughput(cluster, settings);
-                                rateLimitAccuracy(r, throughput, settings);
-                                alignmentCost(r, throughput, settings);
-                            });
-        } else if (params.has("only-throughput")) {
-            report =
-                    runOnly(
-                            settings,
-                            output,
-                            (r, cluster) -> {
-                                DatagenThroughput throughput =
-                                        new DatagenThroughput(cluster, settings);
-                                double backfillRate = backfillThroughput(r, throughput, settings);
-                                forwardThroughput(r, throughput, settings, backfillRate);
-                            });
-        } else if (params.has("only-scaling")) {
-            report =
-                    runOnly(
-                            settings,
-                            output,
-                            (r, cluster) -> {
-                                Path checkpoints = Files.createTempDirectory("backfill-benchmark");
-                                try {
-                                    double backfillRate =
-                                            new DatagenThroughput(cluster, settings).backfillRun();
-                                    memoryAndState(
-                                            r,
-                                            new MemoryAndState(cluster, settings, checkpoints),
-                                            settings,
-                                            backfillRate);
-                                    enumeratorCost(r, settings);
-                                } finally {
-                                    FileUtils.deleteDirectory(checkpoints.toFile());
-                                }
-                            });
-        } else if (params.has("only-kafka")) {
-            report = runOnly(settings, output, (r, cluster) -> kafka(r, cluster, settings));
-        } else {
+        Map<String, Sections> only = new LinkedHashMap<>();
+        only.put(
+                "only-archive",
+                (r, cluster) -> {
+                    archive(r, cluster, settings);
+                    skewedLiveTime(r, cluster, settings);
+                });
+        only.put(
+                "only-flow-control",
+                (r, cluster) -> {
+                    DatagenThroughput throughput = new DatagenThroughput(cluster, settings);
+                    rateLimitAccuracy(r, throughput, settings);
+                    alignmentCost(r, throughput, settings);
+                });
+        only.put(
+                "only-throughput",
+                (r, cluster) -> {
+                    DatagenThroughput throughput = new DatagenThroughput(cluster, settings);
+                    double backfillRate = backfillThroughput(r, throughput, settings);
+                    forwardThroughput(r, throughput, settings, backfillRate);
+                });
+        only.put("only-scaling", (r, cluster) -> scaling(r, cluster, settings));
+        only.put("only-kafka", (r, cluster) -> kafka(r, cluster, settings));
+        Report report = null;
+        for (Map.Entry<String, Sections> sections : only.entrySet()) {
+            if (report == null && params.has(sections.getKey())) {
+                report = runOnly(settings, output, sections.getValue());
+            }
+        }
+        if (report == null) {
             report = run(settings, output, !params.has("skip-kafka"));
         }
         report.printTable(System.out);
         System.out.println("[benchmark] figures written to " + output.toAbsolutePath());
         System.exit(0); // the broker's and the cluster's non-daemon threads must not hold the JVM
+    }
+
+    /** Sections 4 and 5, with the backfill rate of one run of section 1's job. */
+    private static void scaling(Report report, BenchCluster cluster, BenchmarkSettings settings)
+            throws Throwable {
+        Path checkpoints = Files.createTempDirectory("backfill-benchmark");
+        try {
+            double backfillRate = new DatagenThroughput(cluster, settings).backfillRun();
+            memoryAndState(
+                    report,
+                    new MemoryAndState(cluster, settings, checkpoints),
+                    settings,
+                    backfillRate);
+            enumeratorCost(report, settings);
+        } finally {
+            FileUtils.deleteDirectory(checkpoints.toFile());
+        }
     }
 
     /** Some sections on one cluster. */
@@ -191,62 +185,39 @@ public final class BenchmarkMain {
             throughput.backfillRun(); // warm-up, not counted
             throughput.baselineRun();
         }
-        Samples ours = new Samples();
-        Samples baseline = new Samples();
-        alternate(
-                settings.rounds,
-                throughput::backfillRun,
-                ours,
-                throughput::baselineRun,
-                baseline,
-                "baseline");
-        report.add(
-                new Report.Row(
+        Samples ours =
+                compare(
+                        report,
+                        settings.rounds,
                         "backfill.throughput",
                         "1. backfill throughput, " + settings.partitions + " partitions",
                         "records/s",
-                        ours,
+                        throughput::backfillRun,
                         "NumberSequenceSource",
-                        baseline,
-                        "ratio >= 0.95"));
+                        throughput::baselineRun,
+                        "ratio >= 0.95");
         say(
                 "   for reference: the same records from a minimal source on Flink's SourceReaderBase, against NumberSequenceSource, and ours against it");
-        Samples reference = new Samples();
-        Samples referenceBaseline = new Samples();
-        alternate(
+        compare(
+                report,
                 settings.rounds,
+                "backfill.referenceThroughput",
+                "1. for reference: a minimal source on Flink's SourceReaderBase, the same records",
+                "records/s",
                 throughput::fetcherReferenceRun,
-                reference,
+                "NumberSequenceSource",
                 throughput::baselineRun,
-                referenceBaseline,
-                "baseline");
-        report.add(
-                new Report.Row(
-                        "backfill.referenceThroughput",
-                        "1. for reference: a minimal source on Flink's SourceReaderBase, the same records",
-                        "records/s",
-                        reference,
-                        "NumberSequenceSource",
-                        referenceBaseline,
-                        "(the cost of Flink's fetcher design)"));
-        Samples oursAgain = new Samples();
-        Samples referenceAgain = new Samples();
-        alternate(
+                "(the cost of Flink's fetcher design)");
+        compare(
+                report,
                 settings.rounds,
+                "backfill.againstReference",
+                "1. backfill throughput against the minimal SourceReaderBase source",
+                "records/s",
                 throughput::backfillRun,
-                oursAgain,
+                "minimal SourceReaderBase source",
                 throughput::fetcherReferenceRun,
-                referenceAgain,
-                "SourceReaderBase reference");
-        report.add(
-                new Report.Row(
-                        "backfill.againstReference",
-                        "1. backfill throughput against the minimal SourceReaderBase source",
-                        "records/s",
-                        oursAgain,
-                        "minimal SourceReaderBase source",
-                        referenceAgain,
-                        "ratio >= 0.95"));
+                "ratio >= 0.95");
         return ours.median();
     }
 
@@ -258,42 +229,26 @@ public final class BenchmarkMain {
             throws Exception {
         say(
                 "2. forward-mode throughput: live records after forward mode, upstream 2x the backfill's rate");
-        Samples ours = new Samples();
-        Samples baseline = new Samples();
-        alternate(
+        compare(
+                report,
                 settings.rounds,
+                "forward.throughput",
+                "2. forward-mode throughput",
+                "records/s",
                 () -> throughput.forwardRun(backfillRate),
-                ours,
+                "NumberSequenceSource",
                 throughput::baselineRun,
-                baseline,
-                "baseline");
-        report.add(
-                new Report.Row(
-                        "forward.throughput",
-                        "2. forward-mode throughput",
-                        "records/s",
-                        ours,
-                        "NumberSequenceSource",
-                        baseline,
-                        "ratio >= 0.95"));
-        Samples oursAgain = new Samples();
-        Samples reference = new Samples();
-        alternate(
+                "ratio >= 0.95");
+        compare(
+                report,
                 settings.rounds,
+                "forward.againstReference",
+                "2. forward-mode throughput against the minimal SourceReaderBase source",
+                "records/s",
                 () -> throughput.forwardRun(backfillRate),
-                oursAgain,
+                "minimal SourceReaderBase source",
                 throughput::fetcherReferenceRun,
-                reference,
-                "SourceReaderBase reference");
-        report.add(
-                new Report.Row(
-                        "forward.againstReference",
-                        "2. forward-mode throughput against the minimal SourceReaderBase source",
-                        "records/s",
-                        oursAgain,
-                        "minimal SourceReaderBase source",
-                        reference,
-                        "ratio >= 0.95"));
+                "ratio >= 0.95");
     }
 
     private static void rateLimitAccuracy(
@@ -324,47 +279,31 @@ public final class BenchmarkMain {
             throws Exception {
         say(
                 "10. watermark alignment with nothing to pause: event-time backfill, aligned against unaligned");
-        Samples ours = new Samples();
-        Samples baseline = new Samples();
         if (settings.rounds > 1) {
             throughput.eventTimeRun(true); // warm-up, not counted
             throughput.eventTimeRun(false);
         }
-        alternate(
+        compare(
+                report,
                 settings.rounds,
+                "alignment.throughput",
+                "10. event-time backfill throughput with watermark alignment",
+                "records/s",
                 () -> throughput.eventTimeRun(true),
-                ours,
+                "the same without alignment",
                 () -> throughput.eventTimeRun(false),
-                baseline,
-                "unaligned");
-        report.add(
-                new Report.Row(
-                        "alignment.throughput",
-                        "10. event-time backfill throughput with watermark alignment",
-                        "records/s",
-                        ours,
-                        "the same without alignment",
-                        baseline,
-                        "ratio >= 0.97"));
+                "ratio >= 0.97");
         say("    for reference, Flink's own: NumberSequenceSource, aligned against unaligned");
-        Samples flinkAligned = new Samples();
-        Samples flinkUnaligned = new Samples();
-        alternate(
+        compare(
+                report,
                 settings.rounds,
+                "alignment.flinkThroughput",
+                "10. for reference: NumberSequenceSource with watermark alignment",
+                "records/s",
                 () -> throughput.eventTimeBaselineRun(true),
-                flinkAligned,
+                "the same without alignment",
                 () -> throughput.eventTimeBaselineRun(false),
-                flinkUnaligned,
-                "unaligned");
-        report.add(
-                new Report.Row(
-                        "alignment.flinkThroughput",
-                        "10. for reference: NumberSequenceSource with watermark alignment",
-                        "records/s",
-                        flinkAligned,
-                        "the same without alignment",
-                        flinkUnaligned,
-                        "(Flink's own cost)"));
+                "(Flink's own cost)");
     }
 
     private static void handoverLatency(
@@ -549,24 +488,16 @@ public final class BenchmarkMain {
                 kafka.oursLiveRun(); // warm-up, not counted
                 kafka.kafkaSourceLiveRun();
             }
-            Samples oursLive = new Samples();
-            Samples theirsLive = new Samples();
-            alternate(
+            compare(
+                    report,
                     settings.rounds,
+                    "kafka.liveThroughput",
+                    "6. Kafka live throughput (every split FINISHED), 8 partitions",
+                    "records/s",
                     kafka::oursLiveRun,
-                    oursLive,
+                    "KafkaSource",
                     kafka::kafkaSourceLiveRun,
-                    theirsLive,
-                    "KafkaSource");
-            report.add(
-                    new Report.Row(
-                            "kafka.liveThroughput",
-                            "6. Kafka live throughput (every split FINISHED), 8 partitions",
-                            "records/s",
-                            oursLive,
-                            "KafkaSource",
-                            theirsLive,
-                            "ratio >= 0.97"));
+                    "ratio >= 0.97");
         } finally {
             FileUtils.deleteDirectory(savepoints.toFile());
         }
@@ -582,24 +513,16 @@ public final class BenchmarkMain {
                 archive.oursRun(); // warm-up, not counted
                 archive.fileSourceRun();
             }
-            Samples ours = new Samples();
-            Samples theirs = new Samples();
-            alternate(
+            compare(
+                    report,
                     settings.rounds,
+                    "archive.throughput",
+                    "7. archive backfill throughput, 8 partitions",
+                    "records/s",
                     archive::oursRun,
-                    ours,
+                    "FileSource",
                     archive::fileSourceRun,
-                    theirs,
-                    "FileSource");
-            report.add(
-                    new Report.Row(
-                            "archive.throughput",
-                            "7. archive backfill throughput, 8 partitions",
-                            "records/s",
-                            ours,
-                            "FileSource",
-                            theirs,
-                            "ratio >= 0.95"));
+                    "ratio >= 0.95");
         }
     }
 
@@ -658,6 +581,30 @@ public final class BenchmarkMain {
                             theirsEvery,
                             "ratio <= 1.05"));
         }
+    }
+
+    /**
+     * Runs contender and baseline in alternating rounds (see {@link #alternate}) and adds their
+     * figure to the report.
+     *
+     * @return the contender's samples
+     */
+    private static Samples compare(
+            Report report,
+            int rounds,
+            String id,
+            String figure,
+            String unit,
+            Run contender,
+            String baselineName,
+            Run baseline,
+            String target)
+            throws Exception {
+        Samples ours = new Samples();
+        Samples theirs = new Samples();
+        alternate(rounds, contender, ours, baseline, theirs, baselineName);
+        report.add(new Report.Row(id, figure, unit, ours, baselineName, theirs, target));
+        return ours;
     }
 
     /** One measured run, in records/s. */
