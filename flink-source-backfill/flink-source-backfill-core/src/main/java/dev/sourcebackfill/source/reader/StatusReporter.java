@@ -38,9 +38,11 @@ import java.util.Map;
  * report for all the transitions of a fetch (see {@link #flush()}), not one event each: a reader
  * that hands over thousands of splits at once would otherwise send thousands of events, and every
  * one of them, with its acknowledgement, waits in the coordinator's event loop before the next
- * checkpoint of the enumerator can be taken. A report holds one status per split, its latest (the
- * enumerator applies a report's statuses as of one moment, as with the statuses sent again), and
- * the queued statuses leave before any report sent after them.
+ * checkpoint of the enumerator can be taken. Queued statuses leave before any report sent after
+ * them, and each split's in the order they were queued; a report holds at most one status of a
+ * split (the enumerator applies a report's statuses as of one moment), so a split that moved twice
+ * in a fetch is reported in two reports. The enumerator treats splits apart: only each split's own
+ * order matters.
  */
 @Internal
 final class StatusReporter {
