@@ -53,11 +53,29 @@ final class DatagenThroughput {
             WatermarkStrategy<DatagenRecord> watermarks, String probeName, String name)
             throws Exception {
         DatagenLog log = historyOnlyLog();
+        return rateOf(
+                probeName,
+                name,
+                settings.records,
+                (env, probe) ->
+                        ProbedBackfillJob.addTo(env, log, probe, true, source -> {}, watermarks));
+    }
+
+    /** Adds a job to an environment; its records end in the probe's sink. */
+    private interface Job {
+        void addTo(StreamExecutionEnvironment env, RunProbe probe);
+    }
+
+    /**
+     * Runs a bounded job to its end: the records/s its probe saw, once it delivered {@code
+     * expected} records.
+     */
+    private double rateOf(String probeName, String name, long expected, Job job) throws Exception {
         try (RunProbe probe = RunProbe.open(probeName)) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
-            ProbedBackfillJob.addTo(env, log, probe, true, source -> {}, watermarks);
+            job.addTo(env, probe);
             env.execute("benchmark: " + name);
-            check(probe.totalRecords(), settings.records, name + " run");
+            check(probe.totalRecords(), expected, name + " run");
             return probe.recordsPerSecond();
         }
     }
@@ -112,19 +130,20 @@ final class DatagenThroughput {
      */
     double rateLimitedRun(double perReader, long records) throws Exception {
         DatagenLog log = historyOnlyLog(records);
-        try (RunProbe probe = RunProbe.open("rate-limited")) {
-            StreamExecutionEnvironment env = cluster.env(jobConf());
-            ProbedBackfillJob.addTo(
-                    env,
-                    log,
-                    probe,
-                    true,
-                    source -> source.setBackfillRecordsPerSecond(perReader),
-                    WatermarkStrategy.noWatermarks());
-            env.execute("benchmark: rate-limited backfill");
-            check(probe.totalRecords(), records, "rate-limited run");
-            return probe.recordsPerSecond() / (perReader * settings.parallelism);
-        }
+        double rate =
+                rateOf(
+                        "rate-limited",
+                        "rate-limited backfill",
+                        records,
+                        (env, probe) ->
+                                ProbedBackfillJob.addTo(
+                                        env,
+                                        log,
+                                        probe,
+                                        true,
+                                        source -> source.setBackfillRecordsPerSecond(perReader),
+                                        WatermarkStrategy.noWatermarks()));
+        return rate / (perReader * settings.parallelism);
     }
 
     /**
@@ -178,19 +197,18 @@ final class DatagenThroughput {
     private double sequenceRun(WatermarkStrategy<Long> watermarks, String probeName, String name)
             throws Exception {
         DatagenLog log = historyOnlyLog();
-        try (RunProbe probe = RunProbe.open(probeName)) {
-            StreamExecutionEnvironment env = cluster.env(jobConf());
-            env.fromSource(
-                            new NumberSequenceSource(0, settings.records - 1),
-                            watermarks,
-                            "number-sequence")
-                    .map(new RecordOfSequenceNumber(log, settings.partitions))
-                    .returns(TypeInformation.of(DatagenRecord.class))
-                    .sinkTo(new ProbeSink<>(probe.id()));
-            env.execute("benchmark: " + name);
-            check(probe.totalRecords(), settings.records, name + " run");
-            return probe.recordsPerSecond();
-        }
+        return rateOf(
+                probeName,
+                name,
+                settings.records,
+                (env, probe) ->
+                        env.fromSource(
+                                        new NumberSequenceSource(0, settings.records - 1),
+                                        watermarks,
+                                        "number-sequence")
+                                .map(new RecordOfSequenceNumber(log, settings.partitions))
+                                .returns(TypeInformation.of(DatagenRecord.class))
+                                .sinkTo(new ProbeSink<>(probe.id())));
     }
 
     /**
@@ -199,21 +217,20 @@ final class DatagenThroughput {
      */
     double fetcherReferenceRun() throws Exception {
         DatagenLog log = historyOnlyLog();
-        try (RunProbe probe = RunProbe.open("fetcher-reference")) {
-            StreamExecutionEnvironment env = cluster.env(jobConf());
-            env.fromSource(
-                            new FetcherSequenceSource(
-                                    settings.records,
-                                    log,
-                                    settings.partitions,
-                                    log.maxRecordsPerPoll()),
-                            WatermarkStrategy.noWatermarks(),
-                            "fetcher-sequence")
-                    .sinkTo(new ProbeSink<>(probe.id()));
-            env.execute("benchmark: SourceReaderBase reference");
-            check(probe.totalRecords(), settings.records, "SourceReaderBase reference run");
-            return probe.recordsPerSecond();
-        }
+        return rateOf(
+                "fetcher-reference",
+                "SourceReaderBase reference",
+                settings.records,
+                (env, probe) ->
+                        env.fromSource(
+                                        new FetcherSequenceSource(
+                                                settings.records,
+                                                log,
+                                                settings.partitions,
+                                                log.maxRecordsPerPoll()),
+                                        WatermarkStrategy.noWatermarks(),
+                                        "fetcher-sequence")
+                                .sinkTo(new ProbeSink<>(probe.id())));
     }
 
     /** {@code records} records of history over the partitions, and nothing live. */

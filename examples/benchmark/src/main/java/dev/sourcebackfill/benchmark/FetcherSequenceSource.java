@@ -38,6 +38,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A reference for the backfill throughput figure: the records of {@link NumberSequenceSource}
@@ -122,8 +123,7 @@ final class FetcherSequenceSource
 
         Reader(
                 SourceReaderContext context,
-                java.util.function.Supplier<SplitReader<DatagenRecord, NumberSequenceSplit>>
-                        fetcher) {
+                Supplier<SplitReader<DatagenRecord, NumberSequenceSplit>> fetcher) {
             super(fetcher, new Emitter(), context.getConfiguration(), context);
         }
 

@@ -76,9 +76,12 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
      */
     BackfillFetch(TransitionSink sink, @Nullable BackfillFetch<?> last) {
         this.sink = sink;
+        int records = last == null ? 0 : last.recordCount();
         this.runCapacity =
-                last == null ? MIN_RUN_CAPACITY : Math.max(MIN_RUN_CAPACITY, last.averageRun());
-        this.sizedFor = last == null ? 0 : last.recordCount();
+                last == null
+                        ? MIN_RUN_CAPACITY
+                        : Math.max(MIN_RUN_CAPACITY, averageRun(records, last.bySplit.size()));
+        this.sizedFor = records;
     }
 
     /** The split's part of this fetch, to append to (fetcher thread). */
@@ -116,7 +119,11 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
 
     /** The records of one split's run in this fetch, on average (fetcher thread). */
     int averageRun() {
-        return bySplit.isEmpty() ? 0 : (recordCount() + bySplit.size() - 1) / bySplit.size();
+        return averageRun(recordCount(), bySplit.size());
+    }
+
+    private static int averageRun(int records, int runs) {
+        return runs == 0 ? 0 : (records + runs - 1) / runs;
     }
 
     @Nullable
