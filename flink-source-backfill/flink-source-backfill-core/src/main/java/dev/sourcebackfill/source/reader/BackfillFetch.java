@@ -42,9 +42,16 @@ import java.util.Set;
 @Internal
 final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
 
-    /** Applies a transition to the split's state, in the task thread. */
+    /** Applies a transition or a skipped gap to the split's state, in the task thread. */
     interface TransitionSink {
         void apply(String splitId, HandoverTransition transition);
+
+        /**
+         * Under {@link dev.sourcebackfill.source.OffsetGapPolicy#SKIP}: offsets {@code from..to-1}
+         * are in neither the backfill nor the upstream; the split goes on at {@code to} in the
+         * state it has.
+         */
+        void gapSkipped(String splitId, long from, long to);
 
         /** Every record and transition of a fetch went out (task thread). */
         default void fetchEmitted() {}
@@ -155,7 +162,7 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
         // before it asks for the next
         while (run.nextTransition < run.transitions.size()
                 && run.transitions.get(run.nextTransition).position == run.nextRecord) {
-            sink.apply(currentSplitId, run.transitions.get(run.nextTransition++).transition);
+            run.transitions.get(run.nextTransition++).applyTo(currentSplitId, sink);
         }
         return run.nextRecord < run.size ? run.records[run.nextRecord++] : null;
     }
@@ -199,19 +206,65 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
 
         /** The transition applies after the records added so far and before the next one. */
         void addTransition(HandoverTransition transition) {
-            transitions.add(new PendingTransition(size, transition));
+            transitions.add(new PendingTransition(size, new TransitionUpdate(transition)));
+        }
+
+        /**
+         * The split skipped offsets {@code from..to-1}: applied after the records added so far and
+         * before the next one, like a transition.
+         */
+        void addGapSkip(long from, long to) {
+            transitions.add(new PendingTransition(size, new GapSkip(from, to)));
         }
     }
 
+    /** What the task thread applies to a split's state between two of its records. */
+    private interface SplitUpdate {
+        void applyTo(String splitId, TransitionSink sink);
+    }
+
+    private static final class TransitionUpdate implements SplitUpdate {
+        private final HandoverTransition transition;
+
+        TransitionUpdate(HandoverTransition transition) {
+            this.transition = transition;
+        }
+
+        @Override
+        public void applyTo(String splitId, TransitionSink sink) {
+            sink.apply(splitId, transition);
+        }
+    }
+
+    private static final class GapSkip implements SplitUpdate {
+        private final long from;
+        private final long to;
+
+        GapSkip(long from, long to) {
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public void applyTo(String splitId, TransitionSink sink) {
+            sink.gapSkipped(splitId, from, to);
+        }
+    }
+
+    /** An update at its place among the split's records. */
     private static final class PendingTransition {
         /** How many of the split's records in this fetch come before it. */
         final int position;
 
-        final HandoverTransition transition;
+        final SplitUpdate update;
 
-        PendingTransition(int position, HandoverTransition transition) {
+        PendingTransition(int position, SplitUpdate update) {
             this.position = position;
-            this.transition = transition;
+            this.update = update;
+        }
+
+        void applyTo(String splitId, TransitionSink sink) {
+            update.applyTo(splitId, sink);
         }
     }
 }

@@ -360,6 +360,9 @@ final class BackfillSplitReader<T>
                 throw new UncheckedIOException(e);
             }
         }
+        // a state change like a transition: the task thread's split state (what a checkpoint
+        // stores and what is committed) must move past the gap too, also when no record follows
+        runOf(splitId).addGapSkip(from, to);
         skippedOffsets.inc(to - from);
         LOG.warn(
                 "Offset gap in split {} on subtask {}, skipped as the source is told to: offsets "

@@ -64,17 +64,7 @@ final class TransitionApplier implements BackfillFetch.TransitionSink {
 
     @Override
     public void apply(String splitId, HandoverTransition transition) {
-        BackfillSplitState split = heldSplits.get(splitId);
-        if (split == null) {
-            throw new IllegalStateException(
-                    "Transition "
-                            + transition
-                            + " for split "
-                            + splitId
-                            + ", which subtask "
-                            + subtask
-                            + " does not hold");
-        }
+        BackfillSplitState split = held(splitId, transition);
         HandoverState from = split.state();
         split.applyTransition(
                 transition.newState(), transition.nextOffset(), transition.targetEndOffset());
@@ -96,5 +86,35 @@ final class TransitionApplier implements BackfillFetch.TransitionSink {
                         split.state(),
                         split.nextOffset(),
                         split.backfilledRecords()));
+    }
+
+    /** The split goes on past a skipped gap: its state and the enumerator learn the new offset. */
+    @Override
+    public void gapSkipped(String splitId, long from, long to) {
+        BackfillSplitState split = held(splitId, "gap skip " + from + ".." + (to - 1));
+        split.skipTo(to);
+        LOG.info(
+                "Split {} on subtask {}: {} at offset {} after skipping offsets {}..{}",
+                splitId,
+                subtask,
+                split.state(),
+                to,
+                from,
+                to - 1);
+        reporter.enqueue(new SplitStatus(splitId, split.state(), split.nextOffset(), false));
+    }
+
+    private BackfillSplitState held(String splitId, Object what) {
+        BackfillSplitState split = heldSplits.get(splitId);
+        if (split == null) {
+            throw new IllegalStateException(
+                    what
+                            + " for split "
+                            + splitId
+                            + ", which subtask "
+                            + subtask
+                            + " does not hold");
+        }
+        return split;
     }
 }

@@ -87,6 +87,24 @@ public final class BackfillSplitState {
         targetEndOffset = Math.max(targetEndOffset, newTarget);
     }
 
+    /**
+     * Records that the offsets below {@code newNextOffset} are skipped (a gap the source was told
+     * to skip): the split goes on there in the state it has.
+     */
+    public void skipTo(long newNextOffset) {
+        if (newNextOffset < nextOffset) {
+            throw new IllegalStateException(
+                    "Split "
+                            + initial.splitId()
+                            + " cannot skip back from offset "
+                            + nextOffset
+                            + " to "
+                            + newNextOffset);
+        }
+        nextOffset = newNextOffset;
+        targetEndOffset = Math.max(targetEndOffset, newNextOffset);
+    }
+
     public BackfillSplit toSplit() {
         return initial.withProgress(state, nextOffset, targetEndOffset, backfilledRecords);
     }

@@ -27,12 +27,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A fetch gives only records out and applies each transition between the right two records. */
 class BackfillFetchTest {
 
+    private static final BackfillFetch.TransitionSink IGNORED =
+            new BackfillFetch.TransitionSink() {
+                @Override
+                public void apply(String splitId, HandoverTransition transition) {}
+
+                @Override
+                public void gapSkipped(String splitId, long from, long to) {}
+            };
+
     /** What the task thread saw, in order: offsets of records and the transitions applied. */
     private final List<String> seen = new ArrayList<>();
 
     private final BackfillFetch<String> fetch =
             new BackfillFetch<>(
-                    (splitId, t) -> seen.add(splitId + ":" + t.newState() + "@" + t.nextOffset()));
+                    new BackfillFetch.TransitionSink() {
+                        @Override
+                        public void apply(String splitId, HandoverTransition t) {
+                            seen.add(splitId + ":" + t.newState() + "@" + t.nextOffset());
+                        }
+
+                        @Override
+                        public void gapSkipped(String splitId, long from, long to) {
+                            seen.add(splitId + ":skipped " + from + ".." + (to - 1));
+                        }
+                    });
 
     private static BackfillRecord<String> record(long offset) {
         return new BackfillRecord<>("v" + offset, offset, 0L);
@@ -93,7 +112,7 @@ class BackfillFetchTest {
 
     @Test
     void runsGrowBeyondTheirFirstCapacityAndHandOutEveryRecordInOrder() {
-        BackfillFetch<String> small = new BackfillFetch<>((splitId, t) -> {});
+        BackfillFetch<String> small = new BackfillFetch<>(IGNORED);
         for (int i = 0; i < 100; i++) {
             small.split(i % 2 == 0 ? "a" : "b").addRecord(record(i));
         }
@@ -111,7 +130,7 @@ class BackfillFetchTest {
         assertThat(got).hasSize(100).startsWith("a:0", "a:2").endsWith("b:97", "b:99");
 
         // the next fetch, sized after this one, holds what comes as well
-        BackfillFetch<String> next = new BackfillFetch<>((splitId, t) -> {}, small);
+        BackfillFetch<String> next = new BackfillFetch<>(IGNORED, small);
         for (int i = 0; i < 300; i++) {
             next.split("s" + (i % 30)).addRecord(record(i));
         }

@@ -16,12 +16,15 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.RecordOrigin;
 import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.event.AssignmentSentEvent;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
 import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
 import dev.sourcebackfill.source.event.SplitStatusReportEvent;
+import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
@@ -31,16 +34,21 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.metrics.groups.GenericMetricGroup;
 import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
+import org.apache.flink.runtime.metrics.util.TestingMetricRegistry;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -53,7 +61,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The reader's side of the protocol, on Flink's testing reader context. */
 class BackfillSourceReaderTest {
 
-    private final TestingReaderContext context = new TestingReaderContext();
+    /** The reader's context; a test may give the next reader a fresh one. */
+    private TestingReaderContext context = new TestingReaderContext();
+
     private final IdleAwareReaderOutput<String> output = new IdleAwareReaderOutput<>();
     private BackfillSourceReader<String> reader;
 
@@ -187,7 +197,10 @@ class BackfillSourceReaderTest {
 
     /**
      * A transition applied in the middle of a fetch is reported at the reader's next snapshot, not
-     * only once the whole fetch was emitted.
+     * only once the whole fetch was emitted. One fetch holds split "a" (3 records, then CACHING_UP
+     * and FINISHED) before split "b" (2000 records): the reader emits one record per poll, so when
+     * a's transitions are applied 1999 of b's records are still to come and nothing but the
+     * snapshot sends them.
      */
     @Test
     void aTransitionAppliedMidFetchIsReportedAtTheSnapshot() throws Exception {
@@ -203,25 +216,26 @@ class BackfillSourceReaderTest {
         for (int i = 0; i < offsets.length; i++) {
             offsets[i] = i;
         }
-        FakeLog log = new FakeLog(true).write("a", offsets).write("b", offsets);
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2).write("b", offsets);
         reader =
                 BackfillSourceReader.create(
                         log, new Configuration(), context, Duration.ofMillis(5), listener);
         reader.start();
-        reader.addSplits(
-                List.of(split("a", BACKFILLING, 0, 2000), split("b", BACKFILLING, 0, 2000)));
-        pollUntil("a transition", () -> !applied.isEmpty());
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                reports().size() == 1,
-                "the transition is still queued: its fetch is being emitted");
+        // one addition: the fetcher takes both splits before its first fetch, a first
+        reader.addSplits(List.of(split("a", BACKFILLING, 0, 3), split("b", BACKFILLING, 0, 2000)));
+        pollUntil("a's transitions", () -> applied.size() == 2);
+        assertThat(output.getEmittedRecords())
+                .as("records emitted when a's transitions were applied (the poll goes on to b)")
+                .containsExactly("a@0", "a@1", "a@2", "b@0");
+        assertThat(reports()).as("reports before the snapshot: the splits given").hasSize(1);
 
         reader.snapshotState(1);
 
-        for (SplitTransition t : applied) {
-            assertThat(reportedStatuses())
-                    .as("reported by the snapshot")
-                    .anyMatch(s -> s.splitId().equals(t.splitId()) && s.state() == t.to());
-        }
+        assertThat(reportedStatuses())
+                .as("reported by the snapshot")
+                .containsSubsequence(
+                        new SplitStatus("a", CACHING_UP, 3, false),
+                        new SplitStatus("a", FINISHED, 3, false));
     }
 
     /**
@@ -366,6 +380,73 @@ class BackfillSourceReaderTest {
                 () -> reportedStatuses().contains(new SplitStatus("b", FINISHED, 1, false)));
         assertThat(log.calls).noneMatch(call -> call.contains(" a@"));
         assertThat(reader.snapshotState(2)).contains(ended);
+    }
+
+    /**
+     * Under {@code SKIP}, a split restored FINISHED whose next offsets retention deleted (the
+     * upstream now starts at 6, the split stood at 3) goes on at 6 in the task thread's state too:
+     * the next checkpoint stores 6 although no record comes (a quiet partition), so a reader
+     * restored from it finds no gap and counts none again.
+     */
+    @Test
+    void aGapSkippedWhenAFinishedSplitIsRestoredIsInTheNextCheckpointAndNotSkippedAgain()
+            throws Exception {
+        Map<String, Metric> metrics = new ConcurrentHashMap<>();
+        FakeLog log = new FakeLog(true).endAt("a", 6);
+        log.earliest.put("a", 6L);
+        startSkippingGaps(log, metrics);
+        reader.addSplits(List.of(split("a", FINISHED, 3, 3)));
+        pollUntil(
+                "the skip applied and reported",
+                () -> reportedStatuses().contains(new SplitStatus("a", FINISHED, 6, false)));
+        assertThat(skippedOffsets(metrics)).isEqualTo(3);
+        List<BackfillSplit> state = reader.snapshotState(1);
+        assertThat(state).singleElement().extracting(BackfillSplit::nextOffset).isEqualTo(6L);
+
+        // a reader restored from that checkpoint
+        reader.close();
+        metrics.clear();
+        startSkippingGaps(log, metrics);
+        reader.addSplits(state);
+        pollUntil("a read on", () -> log.calls.contains("upstream.add a@6"));
+        for (int i = 0; i < 5; i++) {
+            reader.pollNext(output);
+        }
+        assertThat(skippedOffsets(metrics)).as("offsets skipped again after the restore").isZero();
+        assertThat(reader.snapshotState(2))
+                .singleElement()
+                .extracting(BackfillSplit::nextOffset)
+                .isEqualTo(6L);
+    }
+
+    private void startSkippingGaps(FakeLog log, Map<String, Metric> metrics) throws Exception {
+        TestingMetricRegistry registry =
+                TestingMetricRegistry.builder()
+                        .setRegisterConsumer(
+                                (metric, name, group) ->
+                                        metrics.put(group.getMetricIdentifier(name), metric))
+                        .build();
+        context =
+                new TestingReaderContext(
+                        new Configuration(),
+                        InternalSourceReaderMetricGroup.mock(
+                                new GenericMetricGroup(registry, null, "reader")));
+        reader =
+                BackfillSourceReader.create(
+                        log,
+                        new Configuration(),
+                        context,
+                        Duration.ofMillis(5),
+                        BackfillListener.NO_OP,
+                        OffsetGapPolicy.SKIP,
+                        RecordOrigin.Marker.none(),
+                        BackfillSourceReader.noRateLimit());
+        reader.start();
+    }
+
+    private static long skippedOffsets(Map<String, Metric> metrics) {
+        return ((Counter) metrics.get("reader.backfill." + BackfillReaderMetrics.SKIPPED_OFFSETS))
+                .getCount();
     }
 
     @Test

@@ -51,6 +51,9 @@ class BackfillSplitReaderTest {
     /** What the task thread sees, in order: record values and "STATE@next" transitions. */
     private final List<String> seen = new ArrayList<>();
 
+    /** The gaps skipped, as the task thread applied them: "split:from..last". */
+    private final List<String> skipsApplied = new ArrayList<>();
+
     private BackfillSplitReader<String> reader(FakeLog log) {
         return reader(
                 log,
@@ -89,7 +92,17 @@ class BackfillSplitReaderTest {
                 context,
                 mode,
                 pollTimeout,
-                (splitId, t) -> seen.add(t.newState() + "@" + t.nextOffset()),
+                new BackfillFetch.TransitionSink() {
+                    @Override
+                    public void apply(String splitId, HandoverTransition t) {
+                        seen.add(t.newState() + "@" + t.nextOffset());
+                    }
+
+                    @Override
+                    public void gapSkipped(String splitId, long from, long to) {
+                        skipsApplied.add(splitId + ":" + from + ".." + (to - 1));
+                    }
+                },
                 gapPolicy,
                 skipped,
                 rateLimit,

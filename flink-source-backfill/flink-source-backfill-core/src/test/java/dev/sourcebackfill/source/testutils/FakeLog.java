@@ -27,8 +27,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -119,7 +119,10 @@ public final class FakeLog implements BackfillLog<String> {
 
     private final class Reader implements LogReader<String> {
         private final String role;
-        private final Map<String, Long> positions = new HashMap<>();
+
+        /** In the order the splits were added: a poll delivers them in that order. */
+        private final Map<String, Long> positions = new LinkedHashMap<>();
+
         private final Set<String> paused = new HashSet<>();
 
         Reader(String role) {

@@ -52,7 +52,17 @@ class DatagenLogHandoverTest {
                 new TestingReaderContext(),
                 mode,
                 Duration.ofMillis(1),
-                (splitId, t) -> finished |= t.newState() == HandoverState.FINISHED,
+                new BackfillFetch.TransitionSink() {
+                    @Override
+                    public void apply(String splitId, HandoverTransition t) {
+                        finished |= t.newState() == HandoverState.FINISHED;
+                    }
+
+                    @Override
+                    public void gapSkipped(String splitId, long from, long to) {
+                        throw new AssertionError("no gap is skipped under FAIL");
+                    }
+                },
                 OffsetGapPolicy.FAIL,
                 new SimpleCounter(),
                 BackfillRateLimit.unlimited(),
