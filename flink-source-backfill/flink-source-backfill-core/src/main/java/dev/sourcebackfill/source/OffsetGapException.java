@@ -19,8 +19,10 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.util.FlinkRuntimeException;
 
 /**
- * The upstream cannot deliver the offsets right after the backfilled range any more (retention
- * deleted them): continuing would silently lose records, so the job fails.
+ * Offsets of a split that the source must read are gone (retention deleted them): the upstream
+ * cannot deliver the offsets right after the backfilled range, or a reader's log no longer starts
+ * where the reader must read. Continuing would silently lose records, so the job fails (unless told
+ * to skip them with {@link OffsetGapPolicy#SKIP}).
  */
 @PublicEvolving
 public class OffsetGapException extends FlinkRuntimeException {
@@ -43,6 +45,19 @@ public class OffsetGapException extends FlinkRuntimeException {
                                 + "non-seekable upstream had already delivered offsets up to %d "
                                 + "while the split backfilled; records %d..%d are lost",
                         splitId, nextOffset, lastDropped, nextOffset, lastDropped));
+    }
+
+    /**
+     * A reader was to read the split from {@code from}, but its log starts at {@code to} now
+     * (retention deleted the offsets in between).
+     */
+    public static OffsetGapException deleted(String splitId, long from, long to) {
+        return new OffsetGapException(
+                String.format(
+                        "Offset gap in split %s: it must be read from offset %d, but the log "
+                                + "starts at %d now (deleted by retention?); records %d..%d are "
+                                + "lost (OffsetGapPolicy.SKIP would skip them)",
+                        splitId, from, to, from, to - 1));
     }
 
     public OffsetGapException(String splitId, long nextOffset, long upstreamEarliestOffset) {

@@ -19,6 +19,7 @@ import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 
@@ -344,8 +345,8 @@ final class BackfillSplitReader<T>
     }
 
     @Override
-    public void gapSkipped(String splitId, long from, long to) {
-        if (upstreamSeekable && onUpstream.contains(splitId)) {
+    public void gapSkipped(String splitId, long from, long to, boolean foundByReader) {
+        if (!foundByReader && upstreamSeekable && onUpstream.contains(splitId)) {
             // it was given the split at the offset it no longer has: it starts again at its
             // earliest one (never from inside its own poll: a seekable upstream's gap is found
             // when it is given the split)
@@ -366,8 +367,8 @@ final class BackfillSplitReader<T>
         skippedOffsets.inc(to - from);
         LOG.warn(
                 "Offset gap in split {} on subtask {}, skipped as the source is told to: offsets "
-                        + "{}..{} are in neither the backfill nor the upstream (the upstream's "
-                        + "earliest offset is {}); {} offsets skipped",
+                        + "{}..{} are gone from the log (it starts at {} now); the split goes on "
+                        + "there; {} offsets skipped",
                 splitId,
                 context.getIndexOfSubtask(),
                 from,
@@ -462,9 +463,20 @@ final class BackfillSplitReader<T>
     private boolean pollUpstream(Duration wait) throws IOException {
         upstreamDelivered = false;
         lastPolledSplitId = null; // splits may have come or gone since the last poll
-        upstreamReader.poll(
-                wait,
-                (splitId, offset, timestamp, value) -> {
+        upstreamReader.poll(wait, upstreamCollector);
+        return upstreamDelivered;
+    }
+
+    private void pollBackfill(Duration wait) throws IOException {
+        lastPolledSplitId = null;
+        backfillReader.poll(wait, backfillCollector);
+    }
+
+    /** What the upstream reader delivers goes to the split's handover. */
+    private final LogRecordCollector<T> upstreamCollector =
+            new LogRecordCollector<>() {
+                @Override
+                public void collect(String splitId, long offset, long timestamp, T value) {
                     upstreamDelivered = true;
                     SplitHandover<T> handover = handoverOfPolled(splitId);
                     if (handover != null) {
@@ -474,21 +486,36 @@ final class BackfillSplitReader<T>
                             throw new UncheckedIOException(e);
                         }
                     }
-                });
-        return upstreamDelivered;
-    }
+                }
 
-    private void pollBackfill(Duration wait) throws IOException {
-        lastPolledSplitId = null;
-        backfillReader.poll(
-                wait,
-                (splitId, offset, timestamp, value) -> {
+                @Override
+                public void offsetsDeleted(String splitId, long from, long to) {
+                    SplitHandover<T> handover = handovers.get(splitId);
+                    if (handover != null) {
+                        handover.onUpstreamGap(from, to);
+                    }
+                }
+            };
+
+    /** What the backfill reader delivers goes to the split's handover. */
+    private final LogRecordCollector<T> backfillCollector =
+            new LogRecordCollector<>() {
+                @Override
+                public void collect(String splitId, long offset, long timestamp, T value) {
                     SplitHandover<T> handover = handoverOfPolled(splitId);
                     if (handover != null) {
                         handover.onBackfillRecord(offset, timestamp, value);
                     }
-                });
-    }
+                }
+
+                @Override
+                public void offsetsDeleted(String splitId, long from, long to) {
+                    SplitHandover<T> handover = handovers.get(splitId);
+                    if (handover != null) {
+                        handover.onBackfillGap(from, to);
+                    }
+                }
+            };
 
     private void removeStoppedBackfills() throws IOException {
         for (String splitId : backfillRemovals) {

@@ -58,8 +58,12 @@ final class SplitHandover<T> {
         /**
          * Under {@link OffsetGapPolicy#SKIP}: offsets {@code from..to-1} are in neither the
          * backfill nor the upstream, and the split goes on at {@code to}.
+         *
+         * @param foundByReader whether a log reader found the gap where it was reading (it goes on
+         *     at {@code to} by itself); else the handover found it, and the upstream reader must be
+         *     moved to {@code to}
          */
-        void gapSkipped(String splitId, long from, long to);
+        void gapSkipped(String splitId, long from, long to, boolean foundByReader);
     }
 
     private final String splitId;
@@ -183,6 +187,22 @@ final class SplitHandover<T> {
         checkStop(next);
     }
 
+    /**
+     * The backfill reader found offsets {@code from..to-1} deleted where it was to read. While the
+     * split backfills, they are a gap (the policy decides); after that the upstream covers the
+     * range and the handover checks it there.
+     */
+    void onBackfillGap(long from, long to) {
+        if (state != HandoverState.BACKFILLING || complete || to <= next) {
+            return;
+        }
+        gapDeleted(from, to);
+        if (next >= target) {
+            moveTo(HandoverState.CACHING_UP);
+        }
+        checkStop(next);
+    }
+
     // ------------------------------------------------------------------ upstream side
 
     /**
@@ -207,6 +227,28 @@ final class SplitHandover<T> {
             // a skipped gap may reach the stopping offset: no record would come to say so
             checkStop(next);
         }
+    }
+
+    /**
+     * The upstream reader found offsets {@code from..to-1} deleted where it was to read. For a
+     * finished split they are a gap (the policy decides); before that the handover asks the
+     * upstream for its earliest offset when it hands over.
+     */
+    void onUpstreamGap(long from, long to) {
+        if (state != HandoverState.FINISHED || complete || to <= next) {
+            return;
+        }
+        gapDeleted(from, to);
+        checkStop(next);
+    }
+
+    /** Offsets {@code max(from, next)..to-1} are gone: skipped under SKIP, else a failure. */
+    private void gapDeleted(long from, long to) {
+        if (gapPolicy == OffsetGapPolicy.SKIP) {
+            skipTo(to, true);
+            return;
+        }
+        throw OffsetGapException.deleted(splitId, Math.max(from, next), to);
     }
 
     boolean stoppingOffsetPresent() {
@@ -311,7 +353,7 @@ final class SplitHandover<T> {
         if (!upstreamSeekable) {
             if (feedLostBelow > next) {
                 if (gapPolicy == OffsetGapPolicy.SKIP) {
-                    skipTo(feedLostBelow);
+                    skipTo(feedLostBelow, false);
                     return;
                 }
                 throw feedDroppedAhead
@@ -323,7 +365,7 @@ final class SplitHandover<T> {
         long earliest = upstream.earliestOffset(splitId);
         if (earliest > next) {
             if (gapPolicy == OffsetGapPolicy.SKIP) {
-                skipTo(earliest);
+                skipTo(earliest, false);
                 return;
             }
             throw new OffsetGapException(splitId, next, earliest);
@@ -331,11 +373,11 @@ final class SplitHandover<T> {
     }
 
     /** Accepts the gap below {@code to}: the split goes on there. */
-    private void skipTo(long to) {
+    private void skipTo(long to, boolean foundByReader) {
         long from = next;
         next = to;
         target = Math.max(target, to);
-        output.gapSkipped(splitId, from, to);
+        output.gapSkipped(splitId, from, to, foundByReader);
     }
 
     private void checkUpstreamOrder(long offset) {

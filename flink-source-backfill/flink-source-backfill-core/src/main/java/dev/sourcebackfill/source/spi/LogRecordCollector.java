@@ -15,6 +15,9 @@
  */
 package dev.sourcebackfill.source.spi;
 
+import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.OffsetGapPolicy;
+
 import org.apache.flink.annotation.PublicEvolving;
 
 /** Receives the records a {@link LogReader} delivers. */
@@ -29,4 +32,16 @@ public interface LogRecordCollector<T> {
      * @param value the record
      */
     void collect(String splitId, long offset, long timestamp, T value);
+
+    /**
+     * The reader was to read the split from offset {@code from}, but its log starts at {@code to}
+     * now: offsets {@code from..to-1} were deleted (retention) and will never be delivered. The
+     * source applies its {@link OffsetGapPolicy}: under {@link OffsetGapPolicy#FAIL} this throws an
+     * {@link OffsetGapException} naming the split and the offsets; when it returns, the reader goes
+     * on reading the split at {@code to}. A reader that finds such a gap must call this rather than
+     * jump over it silently.
+     */
+    default void offsetsDeleted(String splitId, long from, long to) {
+        throw OffsetGapException.deleted(splitId, from, to);
+    }
 }

@@ -284,6 +284,85 @@ class BackfillSplitReaderTest {
         assertThat(log.calls).contains("upstream.add a@3", "upstream.remove a", "upstream.add a@6");
     }
 
+    /**
+     * Retention passes a finished split's live reader (a slow partition): the reader reports the
+     * deleted offsets; told to skip, the split goes on after them in the task thread's state too,
+     * counted once, and the upstream is not given the split again (its reader moved on by itself).
+     */
+    @Test
+    void deletedOffsetsTheUpstreamReaderFindsAreSkippedAndAppliedWhenToldTo() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 6, 7, 12, 13);
+        log.reportsDeletedOffsets = true;
+        log.endAt("a", 8);
+        SimpleCounter skipped = new SimpleCounter();
+        BackfillSplitReader<String> reader =
+                reader(
+                        log,
+                        new TestingReaderContext(),
+                        OffsetGapPolicy.SKIP,
+                        skipped,
+                        BackfillRateLimit.unlimited());
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(finished("a", 6))));
+        assertThat(fetch(reader)).containsExactly("a@6", "a@7");
+
+        log.earliest.put("a", 12L); // retention deletes up to 11 while the reader stands at 8
+        log.endAt("a", 14);
+        assertThat(fetch(reader)).containsExactly("a@12", "a@13");
+        assertThat(skipsApplied).containsExactly("a:8..11");
+        assertThat(skipped.getCount()).isEqualTo(4);
+        assertThat(log.calls)
+                .containsOnlyOnce("upstream.add a@6")
+                .doesNotContain("upstream.remove a");
+    }
+
+    /** The same under the default policy fails the fetch, naming the split and the offsets. */
+    @Test
+    void deletedOffsetsTheUpstreamReaderFindsFailTheFetchByDefault() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 6, 7, 12);
+        log.reportsDeletedOffsets = true;
+        log.endAt("a", 8);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(finished("a", 6))));
+        assertThat(fetch(reader)).containsExactly("a@6", "a@7");
+
+        log.earliest.put("a", 12L);
+        log.endAt("a", 13);
+        assertThatThrownBy(() -> fetch(reader))
+                .isInstanceOf(OffsetGapException.class)
+                .hasMessageContaining("split a")
+                .hasMessageContaining("read from offset 8")
+                .hasMessageContaining("starts at 12");
+    }
+
+    /**
+     * A backfill whose start retention deleted (a committed or checkpointed offset below the log's
+     * start now): told to skip, it backfills from the log's start, and the offsets below are
+     * counted.
+     */
+    @Test
+    void deletedOffsetsTheBackfillReaderFindsAreSkippedWhenToldTo() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 5, 6, 7);
+        log.reportsDeletedOffsets = true;
+        log.earliest.put("a", 5L);
+        SimpleCounter skipped = new SimpleCounter();
+        BackfillSplitReader<String> reader =
+                reader(
+                        log,
+                        new TestingReaderContext(),
+                        OffsetGapPolicy.SKIP,
+                        skipped,
+                        BackfillRateLimit.unlimited());
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 2, 8))));
+        assertThat(fetch(reader))
+                .containsExactly("a@5", "a@6", "a@7", "CACHING_UP@8", "FINISHED@8");
+        assertThat(skipsApplied).containsExactly("a:2..4");
+        assertThat(skipped.getCount()).isEqualTo(3);
+    }
+
+    private static BackfillSplit finished(String id, long next) {
+        return new BackfillSplit(id, HandoverState.FINISHED, next, next, OptionalLong.empty());
+    }
+
     // ------------------------------------------------------------------ watermark alignment
 
     private static List<BackfillSplit> splits(BackfillSplit... splits) {

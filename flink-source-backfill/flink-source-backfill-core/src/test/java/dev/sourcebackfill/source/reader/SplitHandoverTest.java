@@ -42,10 +42,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *       bounded backfill ended at position 9; {@code u5} upstream record at 5; {@code up9} upstream
  *       position 9; {@code us} upstream started (given the split); {@code start} the split was
  *       added; {@code earliest7} the upstream's earliest offset is now 7 (a feed's earliest offset
- *       also moves with what it delivers: it never goes back);
+ *       also moves with what it delivers: it never goes back); {@code bg3-8} the backfill reader
+ *       found offsets 3..7 deleted where it was reading, {@code ug3-8} the upstream reader did;
  *   <li>output: {@code e5} record 5 emitted; {@code C@6} transition to CACHING_UP with next offset
- *       6; {@code F@6} to FINISHED; then {@code end:STATE@next}, and {@code complete} for a bounded
- *       split that reached its stop.
+ *       6; {@code F@6} to FINISHED; {@code skip3..7} offsets 3..7 skipped ({@code !}: found by a
+ *       reader, which goes on after them by itself); then {@code end:STATE@next}, and {@code
+ *       complete} for a bounded split that reached its stop.
  * </ul>
  */
 class SplitHandoverTest {
@@ -279,7 +281,50 @@ class SplitHandoverTest {
                         "S+skip",
                         "B 0 3",
                         "earliest3 b0 b1 b2 us u3",
-                        "e0 e1 e2 C@3 F@3 e3 end:FINISHED@4"));
+                        "e0 e1 e2 C@3 F@3 e3 end:FINISHED@4"),
+                // --- gaps a log reader found where it was reading (retention)
+                row(
+                        "told to skip gaps: the backfill reader's start was deleted, it goes on after the gap",
+                        "S+skip",
+                        "B 2 10",
+                        "bg2-5 b5 b6",
+                        "skip2..4! e5 e6 end:BACKFILLING@7"),
+                row(
+                        "told to skip gaps: a backfill gap past the target ends the backfill there",
+                        "S+skip",
+                        "B 2 10",
+                        "bg2-12 us",
+                        "skip2..11! C@12 F@12 end:FINISHED@12"),
+                row(
+                        "told to skip gaps: the upstream reader of a FINISHED split found its next offsets deleted",
+                        "S+skip",
+                        "F 6 6",
+                        "us ug6-9 u9",
+                        "skip6..8! e9 end:FINISHED@10"),
+                row(
+                        "told to skip gaps, bounded: an upstream gap reaching the stop completes the split",
+                        "S+skip",
+                        "F 6 6 stop9",
+                        "us ug6-9",
+                        "skip6..8! end:FINISHED@9 complete"),
+                row(
+                        "a backfill gap below what was emitted is no gap",
+                        "S",
+                        "B 0 10",
+                        "b0 b1 b2 bg0-2 b3",
+                        "e0 e1 e2 e3 end:BACKFILLING@4"),
+                row(
+                        "a backfill reader's gap after the backfill ended is the handover's to check",
+                        "S",
+                        "B 0 3",
+                        "b0 b1 b2 bg3-5",
+                        "e0 e1 e2 C@3 end:CACHING_UP@3"),
+                row(
+                        "an upstream reader's gap below the next offset is no gap",
+                        "S",
+                        "F 6 6",
+                        "us ug2-6 u6",
+                        "e6 end:FINISHED@7"));
     }
 
     static Stream<Arguments> failures() {
@@ -369,6 +414,18 @@ class SplitHandoverTest {
                         "earliest9 us",
                         "gap:split-1:6:9"),
                 row(
+                        "the backfill reader found offsets deleted",
+                        "S",
+                        "B 2 10",
+                        "bg2-5",
+                        "deleted:split-1:2:5"),
+                row(
+                        "the upstream reader of a FINISHED split found offsets deleted",
+                        "S",
+                        "F 6 6",
+                        "us u6 ug7-9",
+                        "deleted:split-1:7:9"),
+                row(
                         "a feed passed records that an archive backfill did not cover",
                         "F",
                         "B 0 3",
@@ -395,6 +452,12 @@ class SplitHandoverTest {
                     .isInstanceOf(OffsetRegressionException.class)
                     .hasMessageContaining("split " + e[1])
                     .hasMessageContaining("the " + e[2] + " reader delivered offset " + e[3]);
+        } else if (e[0].equals("deleted")) {
+            assertThatThrownBy(() -> run.apply(steps))
+                    .isInstanceOf(OffsetGapException.class)
+                    .hasMessageContaining("split " + e[1])
+                    .hasMessageContaining("read from offset " + e[2])
+                    .hasMessageContaining("starts at " + e[3]);
         } else if (e[0].equals("passed")) {
             assertThatThrownBy(() -> run.apply(steps))
                     .isInstanceOf(OffsetGapException.class)
@@ -450,6 +513,15 @@ class SplitHandoverTest {
                     handover.onUpstreamStarted();
                 } else if (step.startsWith("earliest")) {
                     earliest = Long.parseLong(step.substring(8));
+                } else if (step.startsWith("bg") || step.startsWith("ug")) {
+                    String[] range = step.substring(2).split("-");
+                    long from = Long.parseLong(range[0]);
+                    long to = Long.parseLong(range[1]);
+                    if (step.startsWith("bg")) {
+                        handover.onBackfillGap(from, to);
+                    } else {
+                        handover.onUpstreamGap(from, to);
+                    }
                 } else if (step.startsWith("bp")) {
                     handover.onBackfillProgress(Long.parseLong(step.substring(2)), false);
                 } else if (step.startsWith("be")) {
@@ -494,8 +566,8 @@ class SplitHandoverTest {
         }
 
         @Override
-        public void gapSkipped(String splitId, long from, long to) {
-            out.add("skip" + from + ".." + (to - 1));
+        public void gapSkipped(String splitId, long from, long to, boolean foundByReader) {
+            out.add("skip" + from + ".." + (to - 1) + (foundByReader ? "!" : ""));
         }
 
         @Override

@@ -65,6 +65,12 @@ public final class FakeLog implements BackfillLog<String> {
     /** Whether the backfill reader can pause splits. */
     public volatile boolean backfillPausable = true;
 
+    /**
+     * Whether the readers find offsets below {@link #earliest} deleted where they read (as a Kafka
+     * consumer whose position retention passed) and report them to the collector.
+     */
+    public volatile boolean reportsDeletedOffsets;
+
     /** Whether the backfill reader delivers records without a timestamp, as an archive may. */
     public volatile boolean backfillWithoutTimestamps;
 
@@ -164,6 +170,12 @@ public final class FakeLog implements BackfillLog<String> {
                 String split = e.getKey();
                 if (paused.contains(split)) {
                     continue;
+                }
+                long first = earliest.getOrDefault(split, 0L);
+                if (reportsDeletedOffsets && e.getValue() < first) {
+                    collector.offsetsDeleted(split, e.getValue(), first);
+                    positions.put(split, first);
+                    e.setValue(first);
                 }
                 long end = end(split);
                 if (end <= e.getValue()) {

@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.kafka;
 
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
@@ -47,6 +48,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     private final OffsetsInitializer stoppingOffsets;
     private final String groupId;
     private final boolean commitOffsetsOnCheckpoint;
+    private final OffsetGapPolicy gapPolicy;
 
     KafkaBackfillLog(
             KafkaClientProperties properties,
@@ -55,7 +57,8 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
             OffsetsInitializer startingOffsets,
             OffsetsInitializer stoppingOffsets,
             String groupId,
-            boolean commitOffsetsOnCheckpoint) {
+            boolean commitOffsetsOnCheckpoint,
+            OffsetGapPolicy gapPolicy) {
         this.properties = properties;
         this.topics = topics;
         this.deserializer = deserializer;
@@ -63,12 +66,13 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
         this.stoppingOffsets = stoppingOffsets;
         this.groupId = groupId;
         this.commitOffsetsOnCheckpoint = commitOffsetsOnCheckpoint;
+        this.gapPolicy = gapPolicy;
     }
 
     @Override
     public LogSplitDiscoverer createSplitDiscoverer() {
         return new KafkaPartitionDiscoverer(
-                properties, topics, startingOffsets, stoppingOffsets, groupId);
+                properties, topics, startingOffsets, stoppingOffsets, groupId, gapPolicy);
     }
 
     @Override

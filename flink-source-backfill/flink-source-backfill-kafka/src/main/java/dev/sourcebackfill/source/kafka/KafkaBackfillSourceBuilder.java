@@ -258,7 +258,8 @@ public final class KafkaBackfillSourceBuilder<T> {
                         startingOffsets,
                         stoppingOffsets,
                         effectiveGroupId,
-                        commitOffsetsOnCheckpoint);
+                        commitOffsetsOnCheckpoint,
+                        gapPolicy);
         boolean bounded = stoppingOffsets != null;
         BackfillSourceBuilder<T> builder =
                 BackfillSource.<T>builder()

@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.kafka;
 
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 
@@ -22,6 +23,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +60,7 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
     private final OffsetsInitializer stoppingOffsets;
 
     private final String groupId;
+    private final OffsetGapPolicy gapPolicy;
     private final Set<TopicPartition> seen = new HashSet<>();
     private Admin admin;
     private boolean discoveredOnce;
@@ -68,12 +71,14 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
             KafkaTopicSelection topics,
             OffsetsInitializer startingOffsets,
             OffsetsInitializer stoppingOffsets,
-            String groupId) {
+            String groupId,
+            OffsetGapPolicy gapPolicy) {
         this.properties = properties;
         this.topics = topics;
         this.startingOffsets = startingOffsets;
         this.stoppingOffsets = stoppingOffsets;
         this.groupId = groupId;
+        this.gapPolicy = gapPolicy;
     }
 
     @Override
@@ -125,23 +130,20 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
                         ? null
                         : resolver.resolve(stoppingOffsets, fresh, "stopping");
         for (TopicPartition tp : fresh) {
-            long from = start.get(tp);
-            if (from < beginning.get(tp)) {
-                throw new KafkaSourceException(
-                        String.format(
-                                "Partition %s: the backfill would start at offset %d, but the log starts at %d now (deleted by retention?); records %d..%d are lost",
-                                tp, from, beginning.get(tp), from, beginning.get(tp) - 1));
-            }
+            long from = startBelowLogStart(tp, start.get(tp), beginning.get(tp), end.get(tp));
             // a start beyond the end: nothing to backfill, the upstream waits for that offset
             boolean beyondEnd = from > end.get(tp);
             long target = Math.max(from, end.get(tp));
             if (stop != null) {
                 long until = stop.get(tp);
                 if (until < from) {
-                    throw new KafkaSourceException(
-                            String.format(
-                                    "Partition %s: stopping offset %d is below its starting offset %d",
-                                    tp, until, from));
+                    // as Flink's Kafka source: nothing of the partition is read
+                    LOG.info(
+                            "Kafka partition {}: stopping offset {} is below its starting offset {}: nothing of it is read",
+                            tp,
+                            until,
+                            from);
+                    until = from;
                 }
                 target = Math.min(target, until);
                 splits.add(
@@ -168,6 +170,39 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
             }
         }
         return splits;
+    }
+
+    /**
+     * Where a partition whose starting offset is below its log's start begins: a reset strategy the
+     * starting offsets carry ({@link OffsetsInitializer#getAutoOffsetResetStrategy()}, as Flink's
+     * Kafka source gives its consumer) moves it to the earliest or the latest offset; with none,
+     * the offsets in between are a gap: under {@link OffsetGapPolicy#SKIP} the split starts at its
+     * starting offset and the backfill reader skips them (warned and counted), else the job fails
+     * here.
+     */
+    private long startBelowLogStart(TopicPartition tp, long from, long beginning, long end) {
+        if (from >= beginning) {
+            return from;
+        }
+        OffsetResetStrategy reset = startingOffsets.getAutoOffsetResetStrategy();
+        if (reset == OffsetResetStrategy.EARLIEST || reset == OffsetResetStrategy.LATEST) {
+            long to = reset == OffsetResetStrategy.EARLIEST ? beginning : end;
+            LOG.info(
+                    "Kafka partition {}: starting offset {} is below the log's start {} now; the starting offsets' reset strategy {} starts it at {}",
+                    tp,
+                    from,
+                    beginning,
+                    reset,
+                    to);
+            return to;
+        }
+        if (gapPolicy == OffsetGapPolicy.SKIP) {
+            return from;
+        }
+        throw new KafkaSourceException(
+                String.format(
+                        "Partition %s: the backfill would start at offset %d, but the log starts at %d now (deleted by retention?); records %d..%d are lost. Starting offsets with a reset strategy (e.g. OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST), or properties.auto.offset.reset in SQL) start at the earliest offset instead, OffsetGapPolicy.SKIP skips the gap",
+                        tp, from, beginning, from, beginning - 1));
     }
 
     /**

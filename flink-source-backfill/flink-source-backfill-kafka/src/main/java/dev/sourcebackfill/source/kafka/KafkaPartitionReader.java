@@ -61,7 +61,8 @@ import java.util.concurrent.TimeUnit;
  * <p>A partition whose offset to read is beyond its end (a start offset given ahead of the log, a
  * committed group offset ahead of it) has nothing to read yet: it is paused at that offset, and
  * resumed once the partition's end reached it, so that no record below it is ever read. An offset
- * below the partition's earliest offset fails: retention deleted records the source must read.
+ * below the partition's earliest offset (retention deleted records the source must read) is
+ * reported to the collector as deleted offsets, which applies the source's gap policy.
  */
 @Internal
 final class KafkaPartitionReader<T> implements LogReader<T> {
@@ -219,7 +220,7 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
         } catch (WakeupException e) {
             return;
         } catch (OffsetOutOfRangeException e) {
-            outOfRange(e);
+            outOfRange(e, collector);
             return;
         }
         for (TopicPartition partition : records.partitions()) {
@@ -256,10 +257,13 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
 
     /**
      * The broker answered that offsets are out of range: beyond the partition's end, the partition
-     * waits for them; below its earliest offset, records were deleted and the job fails; in range
-     * again (the log grew since the fetch), the consumer fetches again.
+     * waits for them; below its earliest offset, records were deleted (retention passed the
+     * reader): the collector is told, which applies the source's gap policy (it fails the job, or
+     * the reader goes on at the earliest offset); in range again (the log grew since the fetch),
+     * the consumer fetches again.
      */
-    private void outOfRange(OffsetOutOfRangeException e) throws IOException {
+    private void outOfRange(OffsetOutOfRangeException e, LogRecordCollector<T> collector)
+            throws IOException {
         Map<TopicPartition, Long> offsets = new HashMap<>(e.offsetOutOfRangePartitions());
         offsets.keySet().retainAll(assigned.values());
         if (offsets.isEmpty()) {
@@ -280,17 +284,22 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
                             offsets.keySet(), role, offsets, lookup.getMessage()),
                     e);
         }
-        StringBuilder lost = new StringBuilder();
         for (Map.Entry<TopicPartition, Long> entry : offsets.entrySet()) {
             TopicPartition tp = entry.getKey();
             long offset = entry.getValue();
             long first = earliest.getOrDefault(tp, -1L);
             long last = end.getOrDefault(tp, -1L);
             if (offset < first) {
-                lost.append(
-                        String.format(
-                                "Partition %s: the %s consumer must read from offset %d, which is no longer in the log (it starts at %d now: deleted by retention?); the source does not skip records. ",
-                                tp, role, offset, first));
+                LOG.warn(
+                        "Partition {}: the {} consumer must read from offset {}, which is no longer in the log (it starts at {} now: deleted by retention?)",
+                        tp,
+                        role,
+                        offset,
+                        first);
+                collector.offsetsDeleted(splitIds.get(tp), offset, first);
+                if (splitIds.containsKey(tp)) {
+                    consumer.seek(tp, first);
+                }
             } else if (last >= 0 && offset > last) {
                 await(tp, offset, last);
             } else {
@@ -303,9 +312,6 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
                         last);
                 consumer.seek(tp, offset);
             }
-        }
-        if (lost.length() > 0) {
-            throw new IOException(lost.toString().trim(), e);
         }
     }
 

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.kafka;
 
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
@@ -43,6 +44,8 @@ import org.apache.flink.util.ExceptionUtils;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -501,7 +504,10 @@ class KafkaBackfillSourceITCase {
         Run run = new Run();
         BackfillSource<PartitionRecord> source =
                 builder(topic)
-                        .setStartingOffsets(OffsetsInitializer.offsets(Map.of(tp, 10L)))
+                        // no reset strategy: the gap fails the job (the default gap policy)
+                        .setStartingOffsets(
+                                OffsetsInitializer.offsets(
+                                        Map.of(tp, 10L), OffsetResetStrategy.NONE))
                         .build();
         JobClient job = start(run, source, 1, List.of());
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
@@ -754,15 +760,179 @@ class KafkaBackfillSourceITCase {
                             String failure = ExceptionUtils.stringifyException(e);
                             Matcher offset =
                                     Pattern.compile(
-                                                    "Partition "
+                                                    "Offset gap in split "
                                                             + Pattern.quote(topic + "-0")
-                                                            + ": the backfill consumer must read from offset (\\d+), which is no longer in the log \\(it starts at 1500 now")
+                                                            + ": it must be read from offset (\\d+), but the log starts at 1500 now")
                                             .matcher(failure);
                             assertThat(offset.find())
                                     .as("the retention message in %s", failure)
                                     .isTrue();
                             assertThat(Long.parseLong(offset.group(1))).isLessThan(1_500L);
                         });
+        assertRestarts(run);
+    }
+
+    /**
+     * A backfill restored below the log's start, told to skip gaps: it goes on at the log's start;
+     * every record checkpointed before and every record from the log's start on arrives once.
+     */
+    @Test
+    void aBackfillRestoredBelowTheEarliestRetainedOffsetGoesOnAtTheLogsStartWhenToldToSkip(
+            @TempDir Path savepoints) throws Exception {
+        String topic = "retention-skip-" + UUID.randomUUID();
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 1, 0, 2_000);
+        Run run = new Run();
+        KafkaBackfillSourceBuilder<PartitionRecord> skipping =
+                builder(topic)
+                        .setOffsetGapPolicy(OffsetGapPolicy.SKIP)
+                        .setBounded(OffsetsInitializer.latest());
+        JobClient first = start(run, skipping.build(), 1, List.of(), 500, null);
+        awaitWhileRunning(
+                "some backfill",
+                first,
+                () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 200);
+        String savepoint =
+                first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        Map<String, PartitionDigest> before = KafkaExactlyOnceChecker.digests(run.checker);
+        long read = total(before);
+        assertThat(read).as("stopped during the backfill").isLessThan(1_500);
+        PartitionDigest expected = before.get(topic + "-0");
+        for (ConsumerRecord<String, String> r : kafka.readAll(topic, false)) {
+            if (r.offset() >= 1_500) {
+                expected = expected.plus(r.offset(), r.value());
+            }
+        }
+        kafka.deleteRecordsBelow(topic, 0, 1_500);
+
+        start(run, skipping.build(), 1, List.of(), 0, savepoint)
+                .getJobExecutionResult()
+                .get(120, TimeUnit.SECONDS);
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker))
+                .isEqualTo(Map.of(topic + "-0", expected));
+        assertRestarts(run);
+    }
+
+    /**
+     * A starting offset below the log's start follows the starting offsets' reset strategy, as
+     * Flink's Kafka source does: {@code OffsetsInitializer.offsets(map)} resets to the earliest
+     * offset, and so does a committed offset with {@code committedOffsets(EARLIEST)}.
+     */
+    @Test
+    void aStartBelowTheLogsStartFollowsTheStartingOffsetsResetStrategy() throws Exception {
+        String topic = "reset-" + UUID.randomUUID();
+        String group = "reset-group-" + topic;
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 1, 0, 100);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        kafka.admin()
+                .alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(10L)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        kafka.deleteRecordsBelow(topic, 0, 50);
+        Map<String, PartitionDigest> fromTheLogsStart =
+                Map.of(topic + "-0", digestOf(topic, 0, 50, 100));
+
+        Run specific = new Run();
+        start(
+                        specific,
+                        builder(topic)
+                                .setStartingOffsets(OffsetsInitializer.offsets(Map.of(tp, 10L)))
+                                .setBounded(OffsetsInitializer.latest())
+                                .build(),
+                        1,
+                        List.of())
+                .getJobExecutionResult()
+                .get(120, TimeUnit.SECONDS);
+        assertThat(KafkaExactlyOnceChecker.digests(specific.checker)).isEqualTo(fromTheLogsStart);
+
+        Run committed = new Run();
+        start(
+                        committed,
+                        builder(topic)
+                                .setGroupId(group)
+                                .setStartingOffsets(
+                                        OffsetsInitializer.committedOffsets(
+                                                OffsetResetStrategy.EARLIEST))
+                                .setBounded(OffsetsInitializer.latest())
+                                .build(),
+                        1,
+                        List.of())
+                .getJobExecutionResult()
+                .get(120, TimeUnit.SECONDS);
+        assertThat(KafkaExactlyOnceChecker.digests(committed.checker)).isEqualTo(fromTheLogsStart);
+        assertRestarts(specific, committed);
+    }
+
+    /**
+     * With no reset strategy (a committed offset below the log's start), the gap fails the job by
+     * default, and told to skip gaps the source starts at the log's start.
+     */
+    @Test
+    void aCommittedStartBelowTheLogsStartWithoutResetFailsOrIsSkippedAsTheGapPolicySays()
+            throws Exception {
+        String topic = "no-reset-" + UUID.randomUUID();
+        String group = "no-reset-group-" + topic;
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 1, 0, 100);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        kafka.admin()
+                .alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(10L)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        kafka.deleteRecordsBelow(topic, 0, 50);
+        KafkaBackfillSourceBuilder<PartitionRecord> committed =
+                builder(topic)
+                        .setGroupId(group)
+                        .setStartingOffsets(OffsetsInitializer.committedOffsets())
+                        .setBounded(OffsetsInitializer.latest());
+
+        Run failing = new Run();
+        JobClient job = start(failing, committed.build(), 1, List.of());
+        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(
+                        e ->
+                                assertThat(ExceptionUtils.stringifyException(e))
+                                        .contains("Partition " + topic + "-0")
+                                        .contains("offset 10")
+                                        .contains("starts at 50"));
+
+        Run skipping = new Run();
+        start(skipping, committed.setOffsetGapPolicy(OffsetGapPolicy.SKIP).build(), 1, List.of())
+                .getJobExecutionResult()
+                .get(120, TimeUnit.SECONDS);
+        assertThat(KafkaExactlyOnceChecker.digests(skipping.checker))
+                .isEqualTo(Map.of(topic + "-0", digestOf(topic, 0, 50, 100)));
+        assertRestarts(failing, skipping);
+    }
+
+    /**
+     * A stopping offset below the starting offset reads nothing of that partition, as Flink's Kafka
+     * source does; the other partitions are read as usual and the bounded job ends.
+     */
+    @Test
+    void aStoppingOffsetBelowTheStartingOffsetReadsNothingOfThatPartition() throws Exception {
+        String topic = "empty-range-" + UUID.randomUUID();
+        kafka.createTopic(topic, 2, Map.of());
+        produce(topic, 2, 0, 10);
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        TopicPartition p1 = new TopicPartition(topic, 1);
+        Run run = new Run();
+        start(
+                        run,
+                        builder(topic)
+                                .setStartingOffsets(
+                                        OffsetsInitializer.offsets(Map.of(p0, 5L, p1, 2L)))
+                                .setBounded(OffsetsInitializer.offsets(Map.of(p0, 3L, p1, 8L)))
+                                .build(),
+                        2,
+                        List.of())
+                .getJobExecutionResult()
+                .get(120, TimeUnit.SECONDS);
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker))
+                .isEqualTo(Map.of(topic + "-1", digestOf(topic, 1, 2, 8)));
         assertRestarts(run);
     }
 

@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.kafka;
 
+import dev.sourcebackfill.source.OffsetGapPolicy;
+
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 import org.junit.jupiter.api.Test;
@@ -38,7 +40,8 @@ class KafkaPartitionDiscovererTest {
                 KafkaTopicSelection.topics(List.of("orders")),
                 OffsetsInitializer.earliest(),
                 stoppingOffsets,
-                null);
+                null,
+                OffsetGapPolicy.FAIL);
     }
 
     @Test

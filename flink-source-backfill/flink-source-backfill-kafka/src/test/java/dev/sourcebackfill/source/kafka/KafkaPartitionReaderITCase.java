@@ -15,6 +15,9 @@
  */
 package dev.sourcebackfill.source.kafka;
 
+import dev.sourcebackfill.source.OffsetGapException;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
@@ -44,6 +47,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The Kafka log reader pauses partitions for watermark alignment with the consumer's own pause: a
@@ -164,6 +168,62 @@ class KafkaPartitionReaderITCase {
 
             reader.pauseOrResumeSplits(List.of(), List.of(p0));
             assertThat(pollFor(reader, 2)).containsExactly(p0 + "@4", p0 + "@5");
+        }
+    }
+
+    /**
+     * Retention deleted offsets the reader must read (a consumer sought below the log's start, or
+     * overtaken by retention: the broker answers out of range either way): the reader tells the
+     * collector, and goes on at the log's start when the collector lets it.
+     */
+    @Test
+    void deletedOffsetsAreReportedAndTheReaderGoesOnAtTheLogsStartWhenAllowed() throws Exception {
+        String topic = "deleted-" + System.nanoTime();
+        kafka.createTopic(topic, 1, Map.of());
+        produce(topic, 0, 0, 20);
+        kafka.deleteRecordsBelow(topic, 0, 15);
+        String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
+        List<String> out = new ArrayList<>();
+        LogRecordCollector<String> skipping =
+                new LogRecordCollector<>() {
+                    @Override
+                    public void collect(String splitId, long offset, long timestamp, String v) {
+                        out.add(splitId + "@" + offset);
+                    }
+
+                    @Override
+                    public void offsetsDeleted(String splitId, long from, long to) {
+                        out.add(splitId + " deleted " + from + ".." + (to - 1));
+                    }
+                };
+        try (KafkaPartitionReader<String> reader = reader()) {
+            reader.addSplit(p0, 5);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (out.size() < 6 && System.nanoTime() < deadline) {
+                reader.poll(Duration.ofMillis(50), skipping);
+            }
+            assertThat(out)
+                    .containsExactly(
+                            p0 + " deleted 5..14",
+                            p0 + "@15",
+                            p0 + "@16",
+                            p0 + "@17",
+                            p0 + "@18",
+                            p0 + "@19");
+        }
+        try (KafkaPartitionReader<String> reader = reader()) {
+            reader.addSplit(p0, 5);
+            // a collector that does not handle deleted offsets fails, naming them
+            assertThatThrownBy(
+                            () -> {
+                                for (int i = 0; i < 600; i++) {
+                                    reader.poll(Duration.ofMillis(50), (id, o, t, v) -> {});
+                                }
+                            })
+                    .isInstanceOf(OffsetGapException.class)
+                    .hasMessageContaining("split " + p0)
+                    .hasMessageContaining("read from offset 5")
+                    .hasMessageContaining("starts at 15");
         }
     }
 
