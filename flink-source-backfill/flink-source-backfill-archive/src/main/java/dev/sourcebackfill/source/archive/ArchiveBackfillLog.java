@@ -95,7 +95,8 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
                 recordMapper,
                 context.metricGroup()
                         .addGroup("backfill")
-                        .counter(ArchiveReader.SKIPPED_ARCHIVE_RECORDS));
+                        .counter(ArchiveReader.SKIPPED_ARCHIVE_RECORDS),
+                context.metricGroup().addGroup("backfill").counter(ArchiveReader.ARCHIVE_LISTINGS));
     }
 
     @Override

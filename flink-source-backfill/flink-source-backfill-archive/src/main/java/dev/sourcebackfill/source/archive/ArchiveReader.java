@@ -57,6 +57,9 @@ final class ArchiveReader<T> implements LogReader<T> {
     /** Archive records skipped because they could not be read (a counter in {@code backfill}). */
     static final String SKIPPED_ARCHIVE_RECORDS = "skippedArchiveRecords";
 
+    /** Listings of the archive this reader made (a counter in {@code backfill}). */
+    static final String ARCHIVE_LISTINGS = "archiveListings";
+
     private final Path root;
     private final ArchiveLayout layout;
     private final ArchiveFormat<T> format;
@@ -65,9 +68,23 @@ final class ArchiveReader<T> implements LogReader<T> {
     private final boolean skipUnreadableRecords;
     private final ArchivedRecordMapper<T> recordMapper;
     private final Counter skippedRecords;
+    private final Counter listings;
     private final Map<String, SplitRead> reads = new LinkedHashMap<>();
 
+    /** The archive's files by split, as listed last; {@code null} before the first listing. */
     @Nullable private Map<String, List<ArchiveListing.Entry>> listing;
+
+    /**
+     * What the listing was made for: the splits added one after the other, or the end checks after
+     * one poll, share one listing; {@code null} once a poll began (the next need lists again).
+     */
+    @Nullable private ListingNeed listedFor;
+
+    /** Why the archive is listed: each run of one of these calls between two polls shares one. */
+    private enum ListingNeed {
+        ADD_SPLITS,
+        END_CHECKS
+    }
 
     ArchiveReader(
             Path root,
@@ -77,7 +94,9 @@ final class ArchiveReader<T> implements LogReader<T> {
             int maxRecordsPerPoll,
             boolean skipUnreadableRecords,
             ArchivedRecordMapper<T> recordMapper,
-            Counter skippedRecords) {
+            Counter skippedRecords,
+            Counter listings) {
+        this.listings = listings;
         this.skipUnreadableRecords = skipUnreadableRecords;
         this.recordMapper = recordMapper;
         this.skippedRecords = skippedRecords;
@@ -90,9 +109,7 @@ final class ArchiveReader<T> implements LogReader<T> {
 
     @Override
     public void addSplit(String splitId, long startOffset) throws IOException {
-        if (listing == null) {
-            listing = ArchiveListing.list(root, layout);
-        }
+        listFor(ListingNeed.ADD_SPLITS);
         SplitRead read = new SplitRead(splitId, startOffset);
         reads.put(splitId, read);
         read.seekTo(startOffset);
@@ -125,6 +142,7 @@ final class ArchiveReader<T> implements LogReader<T> {
 
     @Override
     public void poll(Duration maxWait, LogRecordCollector<T> collector) throws IOException {
+        listedFor = null; // files may come and go while the poll reads
         int running = 0;
         for (SplitRead read : reads.values()) {
             running += read.paused ? 0 : 1;
@@ -153,7 +171,7 @@ final class ArchiveReader<T> implements LogReader<T> {
     }
 
     @Override
-    public long earliestOffset(String splitId) {
+    public long earliestOffset(String splitId) throws IOException {
         List<ArchiveListing.Entry> files = filesOf(splitId);
         return files.isEmpty() ? reads.get(splitId).position : files.get(0).startOffset();
     }
@@ -165,7 +183,7 @@ final class ArchiveReader<T> implements LogReader<T> {
             return false;
         }
         // files may have appeared since the last listing: they are read before the handover
-        listing = ArchiveListing.list(root, layout);
+        listFor(ListingNeed.END_CHECKS);
         if (read.continueWithNewFiles()) {
             return false;
         }
@@ -188,8 +206,24 @@ final class ArchiveReader<T> implements LogReader<T> {
         reads.clear();
     }
 
-    private List<ArchiveListing.Entry> filesOf(String splitId) {
-        return listing == null ? List.of() : listing.getOrDefault(splitId, List.of());
+    /** Lists the archive unless the listing was made for the same need since the last poll. */
+    private void listFor(ListingNeed need) throws IOException {
+        if (listedFor != need) {
+            listing = ArchiveListing.list(root, layout);
+            listings.inc();
+            listedFor = need;
+        }
+    }
+
+    /**
+     * The split's files as listed last: by the splits' addition or the end checks after the
+     * previous poll, so that no file is opened that a newer listing no longer holds.
+     */
+    private List<ArchiveListing.Entry> filesOf(String splitId) throws IOException {
+        if (listing == null) {
+            listFor(ListingNeed.ADD_SPLITS);
+        }
+        return listing.getOrDefault(splitId, List.of());
     }
 
     /** One split's progress through its files. */
@@ -256,7 +290,7 @@ final class ArchiveReader<T> implements LogReader<T> {
 
         /** The first file of the split's listing that starts above the file read last. */
         @Nullable
-        private ArchiveListing.Entry nextFile() {
+        private ArchiveListing.Entry nextFile() throws IOException {
             for (ArchiveListing.Entry candidate : filesOf(splitId)) {
                 if (candidate.startOffset() > file.startOffset()) {
                     return candidate;
@@ -426,7 +460,8 @@ final class ArchiveReader<T> implements LogReader<T> {
                         decompressor == null
                                 ? in
                                 : new InputStreamFSInputWrapper(decompressor.create(in));
-                records = format.open(stream, length);
+                // a decompressed stream's length is unknown: no byte bound within it
+                records = format.open(stream, decompressor == null ? length : Long.MAX_VALUE);
             } catch (IOException | RuntimeException e) {
                 if (in != null) {
                     in.close();

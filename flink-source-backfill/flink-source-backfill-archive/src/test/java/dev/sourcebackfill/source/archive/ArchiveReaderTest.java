@@ -44,6 +44,7 @@ class ArchiveReaderTest {
 
     private final List<String> read = new ArrayList<>();
     private final SimpleCounter skipped = new SimpleCounter();
+    private final SimpleCounter listings = new SimpleCounter();
     private boolean skipUnreadable;
     private ArchivedRecordMapper<String> mapper = ArchivedRecordMapper.identity();
 
@@ -115,7 +116,8 @@ class ArchiveReaderTest {
                 7,
                 skipUnreadable,
                 mapper,
-                skipped);
+                skipped,
+                listings);
     }
 
     /** Polls until the split's archive ended; returns what was read, as "offset:value". */
@@ -427,5 +429,124 @@ class ArchiveReaderTest {
         reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(s + "@" + o));
         assertThat(read).startsWith("t-0@3", "t-0@4", "t-0@5");
         reader.close();
+    }
+
+    // ------------------------------------------------------------------ found in review
+
+    /**
+     * A split given to the reader after retention deleted a file of it and a new file appeared
+     * reads from the archive as it is now, not as the reader listed it for its first split.
+     */
+    @Test
+    void aSplitAddedLaterReadsTheArchiveAsItIsThenNotAsItWasListedBefore() throws Exception {
+        file("t", 0, 0, false, range(0, 3));
+        java.nio.file.Path deleted = file("t", 1, 0, false, range(0, 3));
+        ArchiveReader<String> reader = reader(false);
+        reader.addSplit("t-0", 0);
+        readToEnd(reader, "t-0");
+
+        Files.delete(deleted); // retention
+        file("t", 1, 3, false, range(3, 6));
+        read.clear();
+        reader.addSplit("t-1", 3);
+        assertThat(readToEnd(reader, "t-1")).containsExactly("3:1|3", "4:1|4", "5:1|5");
+        reader.close();
+    }
+
+    /**
+     * Splits that need a listing between two polls share one: added together, or reaching the end
+     * of their files together (the archive is listed once, not once per split).
+     */
+    @Test
+    void splitsShareOneListingBetweenTwoPolls() throws Exception {
+        for (int p = 0; p < 4; p++) {
+            file("t", p, 0, false, range(0, 1));
+        }
+        ArchiveReader<String> reader = reader(false);
+        for (int p = 0; p < 4; p++) {
+            reader.addSplit("t-" + p, 0);
+        }
+        assertThat(listings.getCount()).as("listings to add 4 splits").isEqualTo(1);
+
+        // the first poll reads each split's record, the second finds the end of each file
+        for (int i = 0; i < 2; i++) {
+            reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(s + "@" + o));
+        }
+        assertThat(read).containsExactly("t-0@0", "t-1@0", "t-2@0", "t-3@0");
+        for (int p = 0; p < 4; p++) {
+            assertThat(reader.isEndOfSplit("t-" + p)).isTrue();
+        }
+        assertThat(listings.getCount())
+                .as("listings after the polls and 4 splits at the end of their files")
+                .isEqualTo(2);
+        reader.close();
+    }
+
+    /**
+     * A gzip file's decompressed stream has no known length: a stream format that stops at the
+     * split's end byte reads the whole file, not as many bytes as the compressed file has.
+     */
+    @Test
+    void aStreamFormatThatStopsAtTheSplitEndReadsAWholeGzipFile() throws Exception {
+        file("t", 0, 0, true, range(0, 500));
+        ArchiveReader<String> reader = reader(ArchiveFormat.of(new LinesUntilSplitEnd()), false);
+        reader.addSplit("t-0", 0);
+        assertThat(readToEnd(reader, "t-0")).hasSize(500).endsWith("499:0|499");
+        reader.close();
+    }
+
+    /** Lines, read until the stream's position passes the split's end, as a splittable format. */
+    private static final class LinesUntilSplitEnd
+            implements org.apache.flink.connector.file.src.reader.StreamFormat<String> {
+        @Override
+        public Reader<String> createReader(
+                org.apache.flink.configuration.Configuration config,
+                org.apache.flink.core.fs.FSDataInputStream stream,
+                long fileLen,
+                long splitEnd) {
+            java.io.BufferedReader lines =
+                    new java.io.BufferedReader(
+                            new java.io.InputStreamReader(stream, StandardCharsets.UTF_8), 1);
+            return new Reader<>() {
+                long consumed;
+
+                @Override
+                public String read() throws IOException {
+                    if (consumed >= splitEnd) {
+                        return null;
+                    }
+                    String line = lines.readLine();
+                    if (line != null) {
+                        consumed += line.length() + 1;
+                    }
+                    return line;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    lines.close();
+                }
+            };
+        }
+
+        @Override
+        public Reader<String> restoreReader(
+                org.apache.flink.configuration.Configuration config,
+                org.apache.flink.core.fs.FSDataInputStream stream,
+                long restoredOffset,
+                long fileLen,
+                long splitEnd) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean isSplittable() {
+            return true;
+        }
+
+        @Override
+        public org.apache.flink.api.common.typeinfo.TypeInformation<String> getProducedType() {
+            return org.apache.flink.api.common.typeinfo.Types.STRING;
+        }
     }
 }
