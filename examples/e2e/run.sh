@@ -4,6 +4,8 @@
 # submitted with Flink's CLI (the class behind bin/flink), a TaskManager killed with SIGKILL during
 # backfill, a stop-with-savepoint and a resubmission at another parallelism, the backfill metrics
 # read through the REST API, and the job's exactly-once file output checked.
+# Then the archive phase, the SQL phase, and the coexistence phases (the SQL jar beside Flink's
+# flink-sql-connector-kafka); docs/cluster.md lists them.
 # Every process it starts is stopped by PID on exit, also when a step fails.
 set -euo pipefail
 
@@ -149,8 +151,9 @@ else:
 }
 
 broker_ready() { grep -q 'BROKER READY' "$work/log/broker.out"; }
-# E2E_ONLY=sql runs the SQL phase alone
-if [ "${E2E_ONLY:-}" != sql ]; then
+# E2E_ONLY=sql runs the SQL phases alone (the SQL phase and the two coexistence phases);
+# E2E_ONLY=coexist the two coexistence phases alone
+if [ "${E2E_ONLY:-}" != sql ] && [ "${E2E_ONLY:-}" != coexist ]; then
 step "starting a JobManager and two TaskManagers on 127.0.0.1 (REST port $rest_port)"
 start_jm
 tm1=$(start_tm taskmanager-1); pids+=("$tm1")
@@ -307,25 +310,52 @@ fi
 step "PASSED (archive phase): 4 partitions complete exactly once, the archived offsets read from the archive, a TaskManager killed during the archive read"
 fi
 
-step "SQL phase: Flink's SQL client runs examples/sql/kafka-backfill.sql with the SQL jar on a standalone cluster"
+step "building the SQL jar and the SQL phases' lib/"
 cleanup; pids=()
 (cd "$repo" && mvn -q -B -ntp -pl flink-source-backfill/flink-sql-source-backfill -am -DskipTests package)
 sql_jar=$(ls "$repo"/flink-source-backfill/flink-sql-source-backfill/target/flink-sql-source-backfill-*.jar | grep -v '/original-')
 # the table jars a distribution's lib/ has, and the SQL client with its gateway
 (cd "$repo" && mvn -q -B -ntp -f examples/e2e/sql-client/pom.xml dependency:copy-dependencies \
     -DincludeScope=runtime -DoutputDirectory="$work/sql-lib")
+start_gateway() { # on a free port, with the class path in $cp_lib
+  gateway_port=$(free_port)
+  FLINK_CONF_DIR="$work/conf" java $opens -Dlog.file="$work/log/sql-gateway$1.log" \
+    -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -cp "$cp_lib" \
+    org.apache.flink.table.gateway.SqlGateway -Dsql-gateway.endpoint.rest.address=127.0.0.1 \
+    -Dsql-gateway.endpoint.rest.bind-address=127.0.0.1 -Dsql-gateway.endpoint.rest.port="$gateway_port" \
+    > "$work/log/sql-gateway$1.out" 2>&1 &
+  pids+=($!)
+  wait_for "the SQL gateway" 120 gateway_up
+}
+gateway_up() { python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=5).read()' "http://127.0.0.1:$gateway_port/v1/info"; }
+run_sql_client() { # the SQL file; sets $job to the job its INSERT submitted
+  local log="$work/log/sql-client$2.out"
+  FLINK_CONF_DIR="$work/conf" java $opens -Dlog.file="$work/log/sql-client$2.log" \
+    -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -cp "$cp_lib" \
+    org.apache.flink.table.client.SqlClient gateway --endpoint "http://127.0.0.1:$gateway_port" \
+    -f "$1" > "$log" 2>&1 \
+    || { cat "$log" >&2; exit 1; }
+  job=$( (grep -o 'Job ID: [0-9a-f]\{32\}' "$log" || true) | awk '{print $3}' | tail -1)
+  [ -n "$job" ] || { echo "[e2e] the SQL client submitted no job:" >&2; grep -A3 ERROR "$log" >&2 || cat "$log" >&2; exit 1; }
+}
+start_sql_broker() { # topic, history and live records per partition: a broker that writes the live records once $work/live.trigger exists
+  rm -f "$work/live.trigger" "$work/log/broker.out"
+  java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/broker-$1.log" \
+    -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
+    dev.sourcebackfill.source.kafka.InProcessKafka "$1" "$2" "$3" "$work/live.trigger" > "$work/log/broker.out" 2>&1 &
+  pids+=($!)
+  wait_for "the broker and its 4 x $2 records of history" 180 broker_ready
+  bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
+}
+
+if [ "${E2E_ONLY:-}" != coexist ]; then
+step "SQL phase: Flink's SQL client runs examples/sql/kafka-backfill.sql with the SQL jar on a standalone cluster"
 cp_lib="$work/lib/*:$work/sql-lib/*"
 write_config default
 start_jm
 tm1=$(start_tm taskmanager-s1); pids+=("$tm1")
 tm2=$(start_tm taskmanager-s2); pids+=("$tm2")
-rm -f "$work/live.trigger" "$work/log/broker.out"
-java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/broker-sql.log" \
-  -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
-  dev.sourcebackfill.source.kafka.InProcessKafka orders 60000 20000 "$work/live.trigger" > "$work/log/broker.out" 2>&1 &
-pids+=($!)
-wait_for "the broker and its 4 x 60000 records of history" 180 broker_ready
-bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
+start_sql_broker orders 60000 20000
 wait_for "2 slots" 60 slots_at_least 2
 # the SQL client in gateway mode against Flink's SQL gateway (embedded mode needs flink-python on
 # its class path, which is not published for 2.2.1); ADD JAR ships the SQL jar with the job, as
@@ -334,22 +364,8 @@ wait_for "2 slots" 60 slots_at_least 2
   sed -e "s|\${BOOTSTRAP_SERVERS}|$bootstrap|" \
       -e "s|\${BOUNDED_OFFSETS}|partition:0,offset:80000;partition:1,offset:80000;partition:2,offset:80000;partition:3,offset:80000|" \
       -e "s|\${OUTPUT}|file://$work/out-sql|" "$repo/examples/sql/kafka-backfill.sql"; } > "$work/job.sql"
-gateway_port=$(free_port)
-FLINK_CONF_DIR="$work/conf" java $opens -Dlog.file="$work/log/sql-gateway.log" \
-  -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -cp "$cp_lib" \
-  org.apache.flink.table.gateway.SqlGateway -Dsql-gateway.endpoint.rest.address=127.0.0.1 \
-  -Dsql-gateway.endpoint.rest.bind-address=127.0.0.1 -Dsql-gateway.endpoint.rest.port="$gateway_port" \
-  > "$work/log/sql-gateway.out" 2>&1 &
-pids+=($!)
-gateway_up() { python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=5).read()' "http://127.0.0.1:$gateway_port/v1/info"; }
-wait_for "the SQL gateway" 120 gateway_up
-FLINK_CONF_DIR="$work/conf" java $opens -Dlog.file="$work/log/sql-client.log" \
-  -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -cp "$cp_lib" \
-  org.apache.flink.table.client.SqlClient gateway --endpoint "http://127.0.0.1:$gateway_port" \
-  -f "$work/job.sql" > "$work/log/sql-client.out" 2>&1 \
-  || { cat "$work/log/sql-client.out" >&2; exit 1; }
-job=$(grep -o 'Job ID: [0-9a-f]\{32\}' "$work/log/sql-client.out" | awk '{print $3}' | tail -1)
-[ -n "$job" ] || { echo "[e2e] the SQL client submitted no job:" >&2; cat "$work/log/sql-client.out" >&2; exit 1; }
+start_gateway ""
+run_sql_client "$work/job.sql" ""
 step "SQL phase: INSERT submitted as job $job"
 source_vertex=orders
 wait_for "the job to run" 60 job_running
@@ -383,3 +399,95 @@ if bad:
     sys.exit(1)
 PY
 step "PASSED (SQL phase): 4 partitions of 60000 history and 20000 live records each, delivered once each through the SQL client's INSERT into files"
+fi
+
+# Coexistence: Flink's own flink-sql-connector-kafka and the SQL jar in one class path, Flink's
+# first (its file name sorts first in a lib/ directory), a kafka-backfill table read into a table
+# of Flink's kafka connector. Once with both jars in the cluster's lib/, once with both given with
+# ADD JAR. The output topic must hold every (partition, offset) of the input once, with its value.
+kafka_connector_version=$(sed -n 's|.*<flink-connector-kafka.version>\(.*\)</flink-connector-kafka.version>.*|\1|p' "$repo/pom.xml")
+rm -rf "$work/kafka-jars" && mkdir -p "$work/kafka-jars"
+(cd "$repo" && mvn -q -B -ntp -f examples/e2e/sql-client/pom.xml dependency:copy \
+    -Dartifact="org.apache.flink:flink-sql-connector-kafka:$kafka_connector_version" -DoutputDirectory="$work/kafka-jars")
+cp "$sql_jar" "$work/kafka-jars/"
+flink_kafka_jar="$work/kafka-jars/flink-sql-connector-kafka-$kafka_connector_version.jar"
+our_sql_jar="$work/kafka-jars/$(basename "$sql_jar")"
+# the order a lib/ directory listing gives (and bin/config.sh builds the class path in)
+[ "$(ls "$work/kafka-jars" | head -1)" = "$(basename "$flink_kafka_jar")" ] \
+  || { echo "[e2e] expected Flink's Kafka SQL jar to sort first in $work/kafka-jars" >&2; exit 1; }
+topic_tool() { java -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" dev.sourcebackfill.source.kafka.DeliveredTopicCheck "$@"; }
+job_ended_or_failed() { rest "/jobs/$job" | json "'ok' if d['state'] in ('FINISHED','FAILED','CANCELED') or d['timestamps'].get('RESTARTING', 0) > 0 else exit(1)"; }
+job_running_or_failed() { job_running || job_ended_or_failed; }
+fail_with_root_cause() { # what, then the job's first failure
+  echo "[e2e] FAILED ($1): the job failed:" >&2
+  rest "/jobs/$job/exceptions" | json "'\n'.join(d['exceptionHistory']['entries'][0]['stacktrace'].splitlines()[:25]) if d['exceptionHistory']['entries'] else d.get('root-exception', 'no exception recorded')" >&2
+  exit 1
+}
+coexist_phase() { # lib or add-jar
+  local mode=$1 history=5000 live=2000
+  local total=$(( history + live ))
+  step "coexistence phase ($mode): flink-sql-connector-kafka and the SQL jar, Flink's first, kafka-backfill into a kafka table"
+  cleanup; pids=()
+  if [ "$mode" = lib ]; then
+    cp_lib="$work/lib/*:$work/sql-lib/*:$flink_kafka_jar:$our_sql_jar"
+  else
+    cp_lib="$work/lib/*:$work/sql-lib/*"
+  fi
+  write_config default
+  start_jm
+  tm1=$(start_tm "taskmanager-$mode-1"); pids+=("$tm1")
+  tm2=$(start_tm "taskmanager-$mode-2"); pids+=("$tm2")
+  start_sql_broker orders "$history" "$live"
+  topic_tool create "$bootstrap" delivered
+  wait_for "2 slots" 60 slots_at_least 2
+  local offsets="partition:0,offset:$total;partition:1,offset:$total;partition:2,offset:$total;partition:3,offset:$total"
+  { if [ "$mode" = add-jar ]; then echo "ADD JAR '$flink_kafka_jar';"; echo "ADD JAR '$our_sql_jar';"; fi
+    cat <<SQL
+SET 'execution.runtime-mode' = 'streaming';
+SET 'execution.checkpointing.interval' = '1 s';
+SET 'parallelism.default' = '2';
+CREATE TABLE orders (
+  \`value\` STRING,
+  \`partition\` INT METADATA VIRTUAL,
+  \`offset\` BIGINT METADATA VIRTUAL
+) WITH (
+  'connector' = 'kafka-backfill',
+  'topic' = 'orders',
+  'properties.bootstrap.servers' = '$bootstrap',
+  'scan.startup.mode' = 'earliest-offset',
+  'scan.bounded.mode' = 'specific-offsets',
+  'scan.bounded.specific-offsets' = '$offsets',
+  'format' = 'raw'
+);
+CREATE TABLE delivered (
+  \`partition\` INT,
+  \`offset\` BIGINT,
+  \`value\` STRING
+) WITH (
+  'connector' = 'kafka',
+  'topic' = 'delivered',
+  'properties.bootstrap.servers' = '$bootstrap',
+  'format' = 'json',
+  'sink.delivery-guarantee' = 'exactly-once',
+  'sink.transactional-id-prefix' = 'e2e-coexist-$mode',
+  'properties.transaction.timeout.ms' = '60000'
+);
+INSERT INTO delivered SELECT \`partition\`, \`offset\`, \`value\` FROM orders;
+SQL
+  } > "$work/job-$mode.sql"
+  start_gateway "-$mode"
+  run_sql_client "$work/job-$mode.sql" "-$mode"
+  step "coexistence phase ($mode): INSERT submitted as job $job"
+  wait_for "the job to run" 60 job_running_or_failed
+  if ! job_running >/dev/null 2>&1; then job_ended_or_failed >/dev/null && [ "$(rest "/jobs/$job" | json "d['state']")" != FINISHED ] && fail_with_root_cause "coexistence phase, $mode"; fi
+  step "coexistence phase ($mode): running; writing the live records now"
+  touch "$work/live.trigger"
+  wait_for "the job to end" 180 job_ended_or_failed
+  [ "$(rest "/jobs/$job" | json "d['state']")" = FINISHED ] || fail_with_root_cause "coexistence phase, $mode"
+  expect_failures "$job" none "the coexistence job ($mode)"
+  topic_tool check "$bootstrap" delivered 4 "$total" \
+    || { echo "[e2e] FAILED (coexistence phase, $mode): the output topic does not hold every input record once" >&2; exit 1; }
+  step "PASSED (coexistence phase, $mode): 4 partitions of $history history and $live live records each, once each in Flink's kafka sink's topic"
+}
+coexist_phase lib
+coexist_phase add-jar
