@@ -352,12 +352,13 @@ class KafkaConnectorParityITCase {
     }
 
     /**
-     * Waits for the kafka module's change: {@code group-offsets} with a committed offset of 1 where
-     * the partition starts at 5 and no {@code auto.offset.reset}: {@code kafka-backfill} fails the
-     * job naming the topic (the default {@code backfill.offset-gap-policy} = {@code FAIL}).
+     * {@code group-offsets} with a committed offset of 1 where the partition starts at 5 and no
+     * {@code auto.offset.reset}: both connectors fail the job ({@code kafka}'s consumer resets
+     * nothing), {@code kafka-backfill} naming the topic (the default {@code
+     * backfill.offset-gap-policy} = {@code FAIL}).
      */
     @Test
-    void aCommittedOffsetBelowTheLogStartWithNoResetFailsByDefault() throws Exception {
+    void aCommittedOffsetBelowTheLogStartWithNoResetFailsAsInKafka() throws Exception {
         String topic = tenPerPartition(1);
         kafka.deleteRecordsBelow(topic, 0, 5);
         String group = "group-" + UUID.randomUUID();
@@ -369,8 +370,16 @@ class KafkaConnectorParityITCase {
                         + "', 'scan.startup.mode' = 'group-offsets',"
                         + " 'scan.bounded.mode' = 'latest-offset', 'format' = 'json'";
         TableEnvironment tEnv = tables();
+        tEnv.executeSql(ddl("kafka_t", "kafka", OFFSET_COLUMNS, options));
         tEnv.executeSql(ddl("backfill_t", "kafka-backfill", OFFSET_COLUMNS, options));
-        TableResult result = tEnv.executeSql("SELECT * FROM backfill_t");
+        assertJobFails(tEnv, "SELECT * FROM kafka_t", "OffsetOutOfRangeException");
+        assertJobFails(tEnv, "SELECT * FROM backfill_t", topic);
+    }
+
+    /** Runs the query; its job fails, with {@code named} in the failure, and does not restart. */
+    private static void assertJobFails(TableEnvironment tEnv, String query, String named)
+            throws Exception {
+        TableResult result = tEnv.executeSql(query);
         JobClient job = result.getJobClient().orElseThrow();
         assertThatThrownBy(
                         () -> {
@@ -378,7 +387,8 @@ class KafkaConnectorParityITCase {
                                 it.forEachRemaining(row -> {});
                             }
                         })
-                .satisfies(e -> assertThat(stackOf(e)).contains(topic));
+                .as(query)
+                .satisfies(e -> assertThat(stackOf(e)).contains(named));
         assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
     }
 
