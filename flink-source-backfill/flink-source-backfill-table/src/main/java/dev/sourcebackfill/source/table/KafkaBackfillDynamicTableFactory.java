@@ -18,6 +18,7 @@ package dev.sourcebackfill.source.table;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.flink.table.api.ValidationException;
@@ -43,6 +44,17 @@ import java.util.Set;
 public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourceFactory {
 
     public static final String IDENTIFIER = "kafka-backfill";
+
+    /**
+     * Flink's Kafka connector's deprecated sink option (its own, private there): accepted, like the
+     * other sink options, so that the DDL of a table that is also written to reads.
+     */
+    static final ConfigOption<String> SINK_SEMANTIC =
+            ConfigOptions.key("sink.semantic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A sink option of Flink's Kafka connector; a source ignores it.");
 
     @Override
     public String factoryIdentifier() {
@@ -74,6 +86,14 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                 KafkaConnectorOptions.SCAN_BOUNDED_TIMESTAMP_MILLIS,
                 KafkaConnectorOptions.SCAN_TOPIC_PARTITION_DISCOVERY,
                 KafkaConnectorOptions.SCAN_PARALLELISM,
+                // sink options: the same DDL often writes the table too; a source ignores them,
+                // as Flink's Kafka connector's source does
+                KafkaConnectorOptions.SINK_PARTITIONER,
+                KafkaConnectorOptions.SINK_PARALLELISM,
+                KafkaConnectorOptions.DELIVERY_GUARANTEE,
+                KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX,
+                KafkaConnectorOptions.TRANSACTION_NAMING_STRATEGY,
+                SINK_SEMANTIC,
                 KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY,
                 KafkaBackfillConnectorOptions.POLL_TIMEOUT,
                 KafkaBackfillConnectorOptions.BACKFILL_RECORDS_PER_SECOND,
@@ -100,6 +120,7 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
         helper.validateExcept(KafkaTableOptions.PROPERTIES_PREFIX);
         ReadableConfig options = helper.getOptions();
         KafkaTableOptions.validateTopic(options);
+        KafkaTableOptions.validateGroupId(options);
         keyFormat.ifPresent(f -> checkInsertOnly(f, KafkaConnectorOptions.KEY_FORMAT));
         checkInsertOnly(valueFormat, FactoryUtil.FORMAT);
         if (context.getPrimaryKeyIndexes().length > 0) {

@@ -70,6 +70,32 @@ final class KafkaTableOptions {
         }
     }
 
+    /**
+     * {@code group-offsets}, as the start or the bound, needs {@code properties.group.id}; Flink's
+     * Kafka connector checks it when the query is planned too.
+     */
+    static void validateGroupId(ReadableConfig options) {
+        if (options.getOptional(KafkaConnectorOptions.PROPS_GROUP_ID).isPresent()) {
+            return;
+        }
+        if (options.get(KafkaConnectorOptions.SCAN_STARTUP_MODE) == ScanStartupMode.GROUP_OFFSETS) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is required when '%s' is '%s' (the default).",
+                            KafkaConnectorOptions.PROPS_GROUP_ID.key(),
+                            KafkaConnectorOptions.SCAN_STARTUP_MODE.key(),
+                            ScanStartupMode.GROUP_OFFSETS));
+        }
+        if (options.get(KafkaConnectorOptions.SCAN_BOUNDED_MODE) == ScanBoundedMode.GROUP_OFFSETS) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is required when '%s' is '%s'.",
+                            KafkaConnectorOptions.PROPS_GROUP_ID.key(),
+                            KafkaConnectorOptions.SCAN_BOUNDED_MODE.key(),
+                            ScanBoundedMode.GROUP_OFFSETS));
+        }
+    }
+
     /** The Kafka client properties: every {@code properties.*} option without its prefix. */
     static Properties kafkaProperties(Map<String, String> tableOptions) {
         Properties properties = new Properties();

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.table;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.functions.util.ListCollector;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
@@ -28,12 +29,20 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Turns a Kafka record into the table's rows: the key format's fields and the value format's fields
- * at their places in the physical row, then the metadata columns the query reads. A record whose
- * value the format maps to nothing (a tombstone, a row the format skips) gives no row.
+ * at their places in the physical row, then the metadata columns the query reads.
+ *
+ * <p>The rows are those of Flink's Kafka SQL connector: with a key format, one row for each row the
+ * value format gives and each row the key format gives, so a record whose key the key format maps
+ * to nothing (no key, for {@code json}; a key that does not parse, with {@code
+ * ignore-parse-errors}) gives no row, as does a record whose value the value format maps to nothing
+ * (a tombstone, for {@code json}). The key bytes go to the key format as they are, also when null.
+ * The Kafka source takes at most one row per record: a record that gives several (several key rows,
+ * or several value rows) fails the job.
  */
 @Internal
 final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema<RowData> {
@@ -85,19 +94,26 @@ final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RowData> out)
             throws IOException {
-        RowData key = null;
-        if (keyFormat != null && record.key() != null) {
-            key = keyFormat.deserialize(record.key());
-        }
-        // as Flink's Kafka connector: a null value (a tombstone) goes to the format too, which
-        // makes a row of it or none; each row is joined as the format gives it (it may reuse one)
         if (joining == null) {
             joining = new JoiningCollector(); // transient: made on the task, once
         }
-        joining.key = key;
+        List<RowData> keys = joining.keys;
+        keys.clear();
+        if (keyFormat != null) {
+            // as Flink's Kafka connector: the key, null or not, goes to the key format; each key
+            // row it gives makes a row with each value row, none makes no row (the value is
+            // still decoded: a value the format rejects fails as there)
+            keyFormat.deserialize(record.key(), joining.keyCollector);
+        }
+        // a null value (a tombstone) goes to the format too, which makes a row of it or none;
+        // each row is joined as the format gives it (it may reuse one)
         joining.record = record;
         joining.out = out;
-        valueFormat.deserialize(record.value(), joining);
+        try {
+            valueFormat.deserialize(record.value(), joining);
+        } finally {
+            keys.clear();
+        }
     }
 
     private RowData join(@Nullable RowData key, RowData value, ConsumerRecord<?, ?> record) {
@@ -131,13 +147,24 @@ final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema
      * deserializer, set for each record (no allocation per record).
      */
     private final class JoiningCollector implements Collector<RowData> {
-        @Nullable private RowData key;
+        /** The record's key rows; empty without a key format. */
+        private final List<RowData> keys = new ArrayList<>(1);
+
+        private final Collector<RowData> keyCollector = new ListCollector<>(keys);
+
         private ConsumerRecord<?, ?> record;
         private Collector<RowData> out;
 
         @Override
         public void collect(RowData value) {
-            if (value != null) {
+            if (value == null) {
+                return;
+            }
+            if (keyFormat == null) {
+                out.collect(join(null, value, record));
+                return;
+            }
+            for (RowData key : keys) {
                 out.collect(join(key, value, record));
             }
         }

@@ -90,33 +90,7 @@ class RowDataKafkaDeserializerTest {
      */
     @Test
     void valueFormatReusingItsRowAcrossSeveralRowsGivesEachRow() throws Exception {
-        DeserializationSchema<RowData> splitting =
-                new DeserializationSchema<>() {
-                    private final GenericRowData reuse = new GenericRowData(1);
-
-                    @Override
-                    public RowData deserialize(byte[] message) {
-                        throw new UnsupportedOperationException();
-                    }
-
-                    @Override
-                    public void deserialize(byte[] message, Collector<RowData> out) {
-                        for (String part : new String(message, StandardCharsets.UTF_8).split(",")) {
-                            reuse.setField(0, StringData.fromString(part));
-                            out.collect(reuse);
-                        }
-                    }
-
-                    @Override
-                    public boolean isEndOfStream(RowData nextElement) {
-                        return false;
-                    }
-
-                    @Override
-                    public TypeInformation<RowData> getProducedType() {
-                        return ONE_STRING;
-                    }
-                };
+        DeserializationSchema<RowData> splitting = splitting(true);
         RowDataKafkaDeserializer deserializer =
                 new RowDataKafkaDeserializer(
                         null,
@@ -132,5 +106,112 @@ class RowDataKafkaDeserializerTest {
                         new ConsumerRecord<>(
                                 "t", 0, 7L, null, "a,b,c".getBytes(StandardCharsets.UTF_8)));
         assertThat(rows).extracting(r -> r.getString(0).toString()).containsExactly("a", "b", "c");
+    }
+
+    /** A format that makes a row of each comma-separated part, reusing one row object or not. */
+    private static DeserializationSchema<RowData> splitting(boolean reuseRow) {
+        return new DeserializationSchema<>() {
+            private final GenericRowData reuse = new GenericRowData(1);
+
+            @Override
+            public RowData deserialize(byte[] message) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void deserialize(byte[] message, Collector<RowData> out) {
+                if (message == null) {
+                    return;
+                }
+                for (String part : new String(message, StandardCharsets.UTF_8).split(",")) {
+                    GenericRowData row = reuseRow ? reuse : new GenericRowData(1);
+                    row.setField(0, StringData.fromString(part));
+                    out.collect(row);
+                }
+            }
+
+            @Override
+            public boolean isEndOfStream(RowData nextElement) {
+                return false;
+            }
+
+            @Override
+            public TypeInformation<RowData> getProducedType() {
+                return ONE_STRING;
+            }
+        };
+    }
+
+    private static final TypeInformation<RowData> TWO_STRINGS =
+            InternalTypeInfo.of(
+                    RowType.of(
+                            new VarCharType(VarCharType.MAX_LENGTH),
+                            new VarCharType(VarCharType.MAX_LENGTH)));
+
+    /** Key in column 0 (through {@code key}), value in column 1 (raw). */
+    private static RowDataKafkaDeserializer keyAndValue(DeserializationSchema<RowData> key)
+            throws Exception {
+        RawFormatDeserializationSchema value =
+                new RawFormatDeserializationSchema(
+                        new VarCharType(VarCharType.MAX_LENGTH), ONE_STRING, "UTF-8", true);
+        value.open(null);
+        return new RowDataKafkaDeserializer(
+                key, value, new int[] {0}, new int[] {1}, 2, List.of(), TWO_STRINGS);
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(String key, String value) {
+        return new ConsumerRecord<>(
+                "t",
+                0,
+                7L,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<String> strings(List<RowData> rows) {
+        List<String> strings = new ArrayList<>();
+        for (RowData row : rows) {
+            strings.add(
+                    (row.isNullAt(0) ? "null" : row.getString(0).toString())
+                            + "/"
+                            + (row.isNullAt(1) ? "null" : row.getString(1).toString()));
+        }
+        return strings;
+    }
+
+    /**
+     * As Flink's Kafka SQL connector: a key the key format makes no row of (here a missing key)
+     * gives no row, whatever the value.
+     */
+    @Test
+    void aKeyTheKeyFormatMakesNothingOfGivesNoRowAsInFlinksKafkaConnector() throws Exception {
+        RowDataKafkaDeserializer deserializer = keyAndValue(splitting(false));
+        assertThat(deserialize(deserializer, record(null, "v"))).isEmpty();
+        assertThat(strings(deserialize(deserializer, record("k", "v")))).containsExactly("k/v");
+    }
+
+    /**
+     * As Flink's Kafka SQL connector: a missing key goes to the key format too; {@code raw} makes a
+     * row with a NULL column of it, so the record gives a row with a NULL key.
+     */
+    @Test
+    void aMissingKeyGoesToTheKeyFormatAsInFlinksKafkaConnector() throws Exception {
+        RawFormatDeserializationSchema raw =
+                new RawFormatDeserializationSchema(
+                        new VarCharType(VarCharType.MAX_LENGTH), ONE_STRING, "UTF-8", true);
+        raw.open(null);
+        RowDataKafkaDeserializer deserializer = keyAndValue(raw);
+        assertThat(strings(deserialize(deserializer, record(null, "v")))).containsExactly("null/v");
+    }
+
+    /**
+     * As Flink's Kafka SQL connector: one row for each key row (the Kafka source then refuses a
+     * record that gives more than one row).
+     */
+    @Test
+    void severalKeyRowsGiveARowEachAsInFlinksKafkaConnector() throws Exception {
+        RowDataKafkaDeserializer deserializer = keyAndValue(splitting(false));
+        assertThat(strings(deserialize(deserializer, record("a,b", "v"))))
+                .containsExactly("a/v", "b/v");
     }
 }
