@@ -359,6 +359,100 @@ class BackfillSplitReaderTest {
         assertThat(skipped.getCount()).isEqualTo(3);
     }
 
+    /**
+     * Review (issue 23): a bounded split (stop 4) whose start and stop lie inside a gap the
+     * backfill reader finds (the log starts at 6): only the split's own offsets 2..3 are skipped;
+     * 4..5 are beyond its stop and are no loss of this source.
+     */
+    @Test
+    void aBackfillGapPastABoundedSplitsStopSkipsOnlyTheOffsetsBelowTheStop() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 6, 7);
+        log.reportsDeletedOffsets = true;
+        log.earliest.put("a", 6L);
+        SimpleCounter skipped = new SimpleCounter();
+        BackfillSplitReader<String> reader =
+                reader(
+                        log,
+                        new TestingReaderContext(),
+                        OffsetGapPolicy.SKIP,
+                        skipped,
+                        BackfillRateLimit.unlimited());
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new BackfillSplit(
+                                        "a",
+                                        HandoverState.BACKFILLING,
+                                        2,
+                                        4,
+                                        OptionalLong.of(4)))));
+        fetch(reader);
+        assertThat(skipsApplied).containsExactly("a:2..3");
+        assertThat(skipped.getCount()).isEqualTo(2);
+    }
+
+    /**
+     * Review (issue 23): the live reader of a bounded FINISHED split (stop 9) finds offsets up to
+     * 11 deleted while it stands at 8: only offset 8 is below the stop; the skip must not count
+     * 9..11.
+     */
+    @Test
+    void anUpstreamGapPastABoundedSplitsStopSkipsOnlyTheOffsetsBelowTheStop() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 6, 7, 12, 13);
+        log.reportsDeletedOffsets = true;
+        log.endAt("a", 8);
+        SimpleCounter skipped = new SimpleCounter();
+        BackfillSplitReader<String> reader =
+                reader(
+                        log,
+                        new TestingReaderContext(),
+                        OffsetGapPolicy.SKIP,
+                        skipped,
+                        BackfillRateLimit.unlimited());
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new BackfillSplit(
+                                        "a", HandoverState.FINISHED, 6, 6, OptionalLong.of(9)))));
+        assertThat(fetch(reader)).containsExactly("a@6", "a@7");
+
+        log.earliest.put("a", 12L);
+        log.endAt("a", 14);
+        assertThat(fetch(reader)).isEmpty();
+        assertThat(skipsApplied).containsExactly("a:8..8");
+        assertThat(skipped.getCount()).isEqualTo(1);
+    }
+
+    /**
+     * Review (issue 23): offsets 8 and 9 hold no record (transaction markers); the live reader read
+     * past them and stands at 10 when retention deletes up to 11. It reports 10..11 deleted (what
+     * an {@code OffsetGapException} would name too); the skip must not count the markers it read as
+     * deleted offsets.
+     */
+    @Test
+    void deletedOffsetsAreCountedFromWhereTheReaderFoundThemNotFromTheLastRecordEmitted()
+            throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 6, 7, 12, 13);
+        log.reportsDeletedOffsets = true;
+        log.endAt("a", 10); // markers at 8 and 9
+        SimpleCounter skipped = new SimpleCounter();
+        BackfillSplitReader<String> reader =
+                reader(
+                        log,
+                        new TestingReaderContext(),
+                        OffsetGapPolicy.SKIP,
+                        skipped,
+                        BackfillRateLimit.unlimited());
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(finished("a", 6))));
+        assertThat(fetch(reader)).containsExactly("a@6", "a@7");
+
+        log.earliest.put("a", 12L);
+        log.endAt("a", 14);
+        assertThat(fetch(reader)).containsExactly("a@12", "a@13");
+        assertThat(skipsApplied).containsExactly("a:10..11");
+        assertThat(skipped.getCount()).isEqualTo(2);
+    }
+
     private static BackfillSplit finished(String id, long next) {
         return new BackfillSplit(id, HandoverState.FINISHED, next, next, OptionalLong.empty());
     }
