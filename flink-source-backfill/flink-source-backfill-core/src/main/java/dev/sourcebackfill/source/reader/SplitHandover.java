@@ -242,13 +242,17 @@ final class SplitHandover<T> {
         checkStop(next);
     }
 
-    /** Offsets {@code max(from, next)..to-1} are gone: skipped under SKIP, else a failure. */
+    /**
+     * Offsets {@code max(from, next)..to-1} are gone (below {@code from} the reader passed offsets
+     * without records): skipped under SKIP, else a failure.
+     */
     private void gapDeleted(long from, long to) {
+        long first = Math.max(from, next);
         if (gapPolicy == OffsetGapPolicy.SKIP) {
-            skipTo(to, true);
+            skipTo(first, to, true);
             return;
         }
-        throw OffsetGapException.deleted(splitId, Math.max(from, next), to);
+        throw OffsetGapException.deleted(splitId, first, to);
     }
 
     boolean stoppingOffsetPresent() {
@@ -353,7 +357,7 @@ final class SplitHandover<T> {
         if (!upstreamSeekable) {
             if (feedLostBelow > next) {
                 if (gapPolicy == OffsetGapPolicy.SKIP) {
-                    skipTo(feedLostBelow, false);
+                    skipTo(next, feedLostBelow, false);
                     return;
                 }
                 throw feedDroppedAhead
@@ -365,19 +369,24 @@ final class SplitHandover<T> {
         long earliest = upstream.earliestOffset(splitId);
         if (earliest > next) {
             if (gapPolicy == OffsetGapPolicy.SKIP) {
-                skipTo(earliest, false);
+                skipTo(next, earliest, false);
                 return;
             }
             throw new OffsetGapException(splitId, next, earliest);
         }
     }
 
-    /** Accepts the gap below {@code to}: the split goes on there. */
-    private void skipTo(long to, boolean foundByReader) {
-        long from = next;
-        next = to;
-        target = Math.max(target, to);
-        output.gapSkipped(splitId, from, to, foundByReader);
+    /**
+     * Accepts the gap {@code from..to-1}: the split goes on at {@code to}. A bounded split skips
+     * only offsets below its stop (it ends there).
+     */
+    private void skipTo(long from, long to, boolean foundByReader) {
+        long end = bounded ? Math.min(to, stoppingOffset) : to;
+        next = Math.max(next, end);
+        target = Math.max(target, next);
+        if (end > from) {
+            output.gapSkipped(splitId, from, end, foundByReader);
+        }
     }
 
     private void checkUpstreamOrder(long offset) {
