@@ -55,7 +55,8 @@ class SteadyRateLimiterTest {
 
     @Test
     void aGrantThatMustWaitCompletesLater() throws Exception {
-        SteadyRateLimiter real = new SteadyRateLimiter(100); // 10 ms per record
+        // 1 s per record: not done a moment later even on a loaded machine (10 ms was not)
+        SteadyRateLimiter real = new SteadyRateLimiter(1);
         assertThat(real.acquire(1).toCompletableFuture().isDone()).isFalse();
         real.acquire(1).toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
