@@ -24,6 +24,7 @@ import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.BackfillSplitSerializer;
 
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -31,7 +32,6 @@ import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
@@ -54,31 +54,11 @@ public class BackfillSource<T>
     private static final long serialVersionUID = 1L;
 
     private final BackfillLog<T> log;
-    private final Boundedness boundedness;
-    private final Duration splitDiscoveryInterval;
-    private final Duration pollTimeout;
-    private final BackfillListener listener;
-    private final OffsetGapPolicy gapPolicy;
-    private final RecordOrigin.Marker<T> originMarker;
-    private final RateLimiterStrategy<BackfillSplit> backfillRateLimit;
+    private final BackfillSourceConfig<T> config;
 
-    BackfillSource(
-            BackfillLog<T> log,
-            Boundedness boundedness,
-            Duration splitDiscoveryInterval,
-            Duration pollTimeout,
-            BackfillListener listener,
-            OffsetGapPolicy gapPolicy,
-            RecordOrigin.Marker<T> originMarker,
-            RateLimiterStrategy<BackfillSplit> backfillRateLimit) {
-        this.originMarker = originMarker;
-        this.backfillRateLimit = backfillRateLimit;
-        this.listener = listener;
-        this.gapPolicy = gapPolicy;
+    BackfillSource(BackfillLog<T> log, BackfillSourceConfig<T> config) {
         this.log = log;
-        this.boundedness = boundedness;
-        this.splitDiscoveryInterval = splitDiscoveryInterval;
-        this.pollTimeout = pollTimeout;
+        this.config = config;
     }
 
     public static <T> BackfillSourceBuilder<T> builder() {
@@ -87,21 +67,13 @@ public class BackfillSource<T>
 
     @Override
     public Boundedness getBoundedness() {
-        return boundedness;
+        return config.boundedness();
     }
 
     @Override
     public SourceReader<T, BackfillSplit> createReader(SourceReaderContext readerContext)
             throws Exception {
-        return BackfillSourceReader.create(
-                log,
-                readerContext.getConfiguration(),
-                readerContext,
-                pollTimeout,
-                listener,
-                gapPolicy,
-                originMarker,
-                backfillRateLimit);
+        return BackfillSourceReader.create(log, config, readerContext);
     }
 
     @Override
@@ -123,8 +95,8 @@ public class BackfillSource<T>
         return new BackfillSplitEnumerator(
                 context,
                 log.createSplitDiscoverer(),
-                boundedness == Boundedness.BOUNDED,
-                splitDiscoveryInterval,
+                config.boundedness() == Boundedness.BOUNDED,
+                config.splitDiscoveryInterval(),
                 restored);
     }
 
@@ -148,10 +120,15 @@ public class BackfillSource<T>
     }
 
     public Duration getSplitDiscoveryInterval() {
-        return splitDiscoveryInterval;
+        return config.splitDiscoveryInterval();
     }
 
     public Duration getPollTimeout() {
-        return pollTimeout;
+        return config.pollTimeout();
+    }
+
+    @VisibleForTesting
+    BackfillSourceConfig<T> config() {
+        return config;
     }
 }

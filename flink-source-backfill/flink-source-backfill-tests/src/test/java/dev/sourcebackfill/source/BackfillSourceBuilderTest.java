@@ -154,4 +154,30 @@ class BackfillSourceBuilderTest {
                         .build();
         assertThat(InstantiationUtil.clone(source, getClass().getClassLoader())).isNotNull();
     }
+
+    /**
+     * A builder that wraps another's (the archive builder wraps the Kafka one) gives it the
+     * settings set on it, which win; the inner builder keeps those set only on it, and a setting
+     * set on neither keeps its default.
+     */
+    @Test
+    void theSettingsSetOnAnOuterBuilderWinAndTheOthersStay() {
+        BackfillListener listener = new BackfillListener() {};
+        BackfillSourceBuilder<DatagenRecord> inner =
+                BackfillSource.<DatagenRecord>builder()
+                        .setLog(LOG)
+                        .setListener(listener)
+                        .setOffsetGapPolicy(OffsetGapPolicy.FAIL)
+                        .setPollTimeout(Duration.ofSeconds(3));
+        BackfillSource.<DatagenRecord>builder()
+                .setOffsetGapPolicy(OffsetGapPolicy.SKIP)
+                .setBackfillRecordsPerSecond(5)
+                .copySetSettingsTo(inner);
+        BackfillSourceConfig<DatagenRecord> config = inner.build().config();
+        assertThat(config.gapPolicy()).isEqualTo(OffsetGapPolicy.SKIP);
+        assertThat(config.listener()).isSameAs(listener);
+        assertThat(config.pollTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(config.backfillRateLimit().toString()).contains("5.0 backfill records");
+        assertThat(config.originMarker()).isNotNull();
+    }
 }

@@ -16,7 +16,7 @@
 package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.BackfillSourceBuilderBase;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
 import org.apache.flink.annotation.PublicEvolving;
@@ -61,7 +61,8 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  * </table>
  */
 @PublicEvolving
-public final class ArchiveBackfillSourceBuilder<T> {
+public final class ArchiveBackfillSourceBuilder<T>
+        extends BackfillSourceBuilderBase<T, ArchiveBackfillSourceBuilder<T>> {
 
     static final int DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
 
@@ -71,12 +72,15 @@ public final class ArchiveBackfillSourceBuilder<T> {
     @Nullable private SerializableFunction<T, Long> recordOffset;
     @Nullable private KafkaBackfillSourceBuilder<T> live;
     private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
-    @Nullable private OffsetGapPolicy gapPolicy;
-    @Nullable private Double backfillRecordsPerSecond;
     private boolean skipUnreadableRecords;
     private ArchivedRecordMapper<T> recordMapper = ArchivedRecordMapper.identity();
 
     ArchiveBackfillSourceBuilder() {}
+
+    @Override
+    protected ArchiveBackfillSourceBuilder<T> self() {
+        return this;
+    }
 
     /**
      * The archive's root: a path or URI of any file system Flink has; a relative path without a
@@ -119,25 +123,6 @@ public final class ArchiveBackfillSourceBuilder<T> {
     }
 
     /**
-     * What the handover does when the topic no longer has the first offset after a partition's
-     * archive: fail (the default) or go on at the topic's earliest offset with a warning and a
-     * count in the {@code backfill.skippedOffsets} metric. Sets the live builder's policy.
-     */
-    public ArchiveBackfillSourceBuilder<T> setOffsetGapPolicy(OffsetGapPolicy gapPolicy) {
-        this.gapPolicy = gapPolicy;
-        return this;
-    }
-
-    /**
-     * Limits each reader to {@code recordsPerSecond} archived records per second; the live topic is
-     * never throttled. Sets the live builder's backfill rate limit.
-     */
-    public ArchiveBackfillSourceBuilder<T> setBackfillRecordsPerSecond(double recordsPerSecond) {
-        this.backfillRecordsPerSecond = recordsPerSecond;
-        return this;
-    }
-
-    /**
      * Skips a line that the format's schema cannot read, with a warning naming the file and the
      * line, and counts it in the {@code backfill.skippedArchiveRecords} metric; by default such a
      * line fails the job. Applies to {@link ArchiveFormat#lines}; other read errors always fail.
@@ -161,12 +146,8 @@ public final class ArchiveBackfillSourceBuilder<T> {
     public BackfillSource<T> build() {
         sanityCheck();
         Path root = rootOf(archive);
-        if (gapPolicy != null) {
-            live.setOffsetGapPolicy(gapPolicy);
-        }
-        if (backfillRecordsPerSecond != null) {
-            live.setBackfillRecordsPerSecond(backfillRecordsPerSecond);
-        }
+        // the settings set here win over the live builder's
+        copySetSettingsTo(live);
         return live.build(
                 kafka ->
                         new ArchiveBackfillLog<>(
@@ -211,9 +192,11 @@ public final class ArchiveBackfillSourceBuilder<T> {
                 "max records per poll",
                 "setMaxRecordsPerPoll",
                 "must be at least 1, was " + maxRecordsPerPoll);
+        checkSharedSettings();
     }
 
-    private static void checkOption(boolean valid, String option, String setter, String problem) {
+    @Override
+    protected void checkOption(boolean valid, String option, String setter, String problem) {
         checkArgument(
                 valid, "Archive backfill source option '%s' (%s) %s", option, setter, problem);
     }

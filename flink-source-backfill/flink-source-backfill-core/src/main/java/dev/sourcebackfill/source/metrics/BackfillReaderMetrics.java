@@ -81,6 +81,7 @@ public final class BackfillReaderMetrics {
     private final MetricGroup group;
     private final Counter backfilledRecords;
     private final Counter skippedOffsets;
+    private final FetchProgress progress;
 
     /** The groups of the splits this reader holds, by split id. */
     private final Map<String, MetricGroup> splitGroups = new HashMap<>();
@@ -92,6 +93,7 @@ public final class BackfillReaderMetrics {
             FetchProgress progress) {
         parent.setPendingRecordsGauge(() -> pendingRecords(splits.get(), progress));
         parent.gauge(MetricNames.CURRENT_FETCH_EVENT_TIME_LAG, progress::fetchEventTimeLag);
+        this.progress = progress;
         this.group = parent.addGroup(GROUP);
         this.backfilledRecords = group.counter(BACKFILLED_RECORDS);
         this.skippedOffsets = group.counter(SKIPPED_OFFSETS);
@@ -107,6 +109,11 @@ public final class BackfillReaderMetrics {
 
     public Counter skippedOffsets() {
         return skippedOffsets;
+    }
+
+    /** What the fetcher notes for the reader's lag gauges. */
+    public FetchProgress fetchProgress() {
+        return progress;
     }
 
     /** Registers the split's gauges, unless this reader registered them already. */

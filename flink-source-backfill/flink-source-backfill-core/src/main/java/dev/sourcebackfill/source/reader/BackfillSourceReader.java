@@ -16,8 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
-import dev.sourcebackfill.source.OffsetGapPolicy;
-import dev.sourcebackfill.source.RecordOrigin;
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.event.ReaderBoundEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
 import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
@@ -43,7 +42,6 @@ import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -138,41 +136,13 @@ public final class BackfillSourceReader<T>
     /**
      * Builds the reader's parts, then the reader: the split states the fetches' transitions and the
      * metrics read, the status reporter, the transition applier each fetch is given, the fetcher
-     * manager and the emitter.
+     * manager and the emitter. The rate limit strategy is given the source's parallelism, as
+     * Flink's are.
      */
     public static <T> BackfillSourceReader<T> create(
-            BackfillLog<T> log,
-            Configuration config,
-            SourceReaderContext context,
-            Duration pollTimeout,
-            BackfillListener listener)
+            BackfillLog<T> log, BackfillSourceConfig<T> sourceConfig, SourceReaderContext context)
             throws Exception {
-        return create(
-                log,
-                config,
-                context,
-                pollTimeout,
-                listener,
-                OffsetGapPolicy.FAIL,
-                RecordOrigin.Marker.none(),
-                noRateLimit());
-    }
-
-    /**
-     * As above, with what a handover does at an offset gap, how records are marked with their
-     * origin, and the rate limit of backfill records ({@link #noRateLimit()}: none); the strategy
-     * is given the source's parallelism, as Flink's are.
-     */
-    public static <T> BackfillSourceReader<T> create(
-            BackfillLog<T> log,
-            Configuration config,
-            SourceReaderContext context,
-            Duration pollTimeout,
-            BackfillListener listener,
-            OffsetGapPolicy gapPolicy,
-            RecordOrigin.Marker<T> originMarker,
-            RateLimiterStrategy<BackfillSplit> backfillRateLimit)
-            throws Exception {
+        Configuration config = context.getConfiguration();
         CheckpointOffsets checkpointOffsets =
                 log.createOffsetCommitter(context).map(CheckpointOffsets::new).orElse(null);
         ReaderMode mode = new ReaderMode();
@@ -185,25 +155,27 @@ public final class BackfillSourceReader<T>
                 new StatusReporter(context, ThreadLocalRandom.current().nextLong());
         BackfillRateLimit rateLimit =
                 BackfillRateLimit.of(
-                        backfillRateLimit.createRateLimiter(context.currentParallelism()));
+                        sourceConfig
+                                .backfillRateLimit()
+                                .createRateLimiter(context.currentParallelism()));
         TransitionApplier transitions =
-                new TransitionApplier(context.getIndexOfSubtask(), heldSplits, reporter, listener);
+                new TransitionApplier(
+                        context.getIndexOfSubtask(), heldSplits, reporter, sourceConfig.listener());
         SingleThreadFetcherManager<BackfillRecord<T>, BackfillSplit> fetcherManager =
                 new SingleThreadFetcherManager<>(
                         () ->
                                 new BackfillSplitReader<>(
                                         log,
+                                        sourceConfig,
                                         context,
                                         mode,
-                                        pollTimeout,
                                         transitions,
-                                        gapPolicy,
-                                        metrics.skippedOffsets(),
-                                        rateLimit,
-                                        progress),
+                                        metrics,
+                                        rateLimit),
                         config);
         BackfillRecordEmitter<T> emitter =
-                new BackfillRecordEmitter<>(metrics.backfilledRecords(), originMarker);
+                new BackfillRecordEmitter<>(
+                        metrics.backfilledRecords(), sourceConfig.originMarker());
         return new BackfillSourceReader<>(
                 fetcherManager,
                 emitter,
@@ -213,7 +185,7 @@ public final class BackfillSourceReader<T>
                 mode,
                 config,
                 context,
-                listener,
+                sourceConfig.listener(),
                 checkpointOffsets,
                 rateLimit);
     }

@@ -15,7 +15,9 @@
  */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
 import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
@@ -133,24 +135,22 @@ final class BackfillSplitReader<T>
      */
     BackfillSplitReader(
             BackfillLog<T> log,
+            BackfillSourceConfig<T> sourceConfig,
             SourceReaderContext context,
             ReaderMode mode,
-            Duration pollTimeout,
             BackfillFetch.TransitionSink transitionSink,
-            OffsetGapPolicy gapPolicy,
-            Counter skippedOffsets,
-            BackfillRateLimit rateLimit,
-            FetchProgress progress) {
+            BackfillReaderMetrics metrics,
+            BackfillRateLimit rateLimit) {
         this.log = log;
-        this.progress = progress;
+        this.progress = metrics.fetchProgress();
         this.rateLimit = rateLimit;
-        this.gapPolicy = gapPolicy;
-        this.skippedOffsets = skippedOffsets;
+        this.gapPolicy = sourceConfig.gapPolicy();
+        this.skippedOffsets = metrics.skippedOffsets();
         this.transitionSink = transitionSink;
         this.batch = new BackfillFetch<>(transitionSink);
         this.context = context;
         this.mode = mode;
-        this.pollTimeout = pollTimeout;
+        this.pollTimeout = sourceConfig.pollTimeout();
         this.upstreamSeekable = log.isUpstreamSeekable();
         this.allowUnalignedSplits =
                 context.getConfiguration().get(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS);

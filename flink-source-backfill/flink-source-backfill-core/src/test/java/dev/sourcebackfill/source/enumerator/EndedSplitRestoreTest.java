@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.enumerator.BackfillSplitEnumeratorTest.FakeDiscoverer;
 import dev.sourcebackfill.source.enumerator.BackfillSplitEnumeratorTest.RecordingContext;
 import dev.sourcebackfill.source.event.SplitStatusReportEvent;
@@ -29,7 +30,6 @@ import dev.sourcebackfill.source.testutils.IdleAwareReaderOutput;
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitsAssignment;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 
 import org.junit.jupiter.api.AfterEach;
@@ -140,10 +140,10 @@ class EndedSplitRestoreTest {
         reader =
                 BackfillSourceReader.create(
                         log,
-                        new Configuration(),
-                        readerContext,
-                        Duration.ofMillis(5),
-                        BackfillListener.NO_OP);
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5))
+                                .withListener(BackfillListener.NO_OP),
+                        readerContext);
         readers.add(reader);
         reader.start();
         if (state != null) {

@@ -16,8 +16,8 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.OffsetGapPolicy;
-import dev.sourcebackfill.source.RecordOrigin;
 import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.event.AssignmentSentEvent;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
@@ -71,10 +71,10 @@ class BackfillSourceReaderTest {
         reader =
                 BackfillSourceReader.create(
                         log,
-                        new Configuration(),
-                        context,
-                        Duration.ofMillis(5),
-                        BackfillListener.NO_OP);
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5))
+                                .withListener(BackfillListener.NO_OP),
+                        context);
         reader.start();
         return reader;
     }
@@ -219,7 +219,11 @@ class BackfillSourceReaderTest {
         FakeLog log = new FakeLog(true).write("a", 0, 1, 2).write("b", offsets);
         reader =
                 BackfillSourceReader.create(
-                        log, new Configuration(), context, Duration.ofMillis(5), listener);
+                        log,
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5))
+                                .withListener(listener),
+                        context);
         reader.start();
         // one addition: the fetcher takes both splits before its first fetch, a first
         reader.addSplits(List.of(split("a", BACKFILLING, 0, 3), split("b", BACKFILLING, 0, 2000)));
@@ -253,10 +257,10 @@ class BackfillSourceReaderTest {
         reader =
                 BackfillSourceReader.create(
                         log,
-                        new Configuration(),
-                        counted,
-                        Duration.ofMillis(5),
-                        BackfillListener.NO_OP);
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5))
+                                .withListener(BackfillListener.NO_OP),
+                        counted);
         reader.start();
         reader.addSplits(List.of(split("a", BACKFILLING, 0, 3), split("b", BACKFILLING, 0, 1)));
         Counter numRecordsIn = counted.metricGroup().getIOMetricGroup().getNumRecordsInCounter();
@@ -434,13 +438,11 @@ class BackfillSourceReaderTest {
         reader =
                 BackfillSourceReader.create(
                         log,
-                        new Configuration(),
-                        context,
-                        Duration.ofMillis(5),
-                        BackfillListener.NO_OP,
-                        OffsetGapPolicy.SKIP,
-                        RecordOrigin.Marker.none(),
-                        BackfillSourceReader.noRateLimit());
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5))
+                                .withListener(BackfillListener.NO_OP)
+                                .withGapPolicy(OffsetGapPolicy.SKIP),
+                        context);
         reader.start();
     }
 
@@ -462,7 +464,11 @@ class BackfillSourceReaderTest {
                 };
         reader =
                 BackfillSourceReader.create(
-                        log, new Configuration(), context, Duration.ofMillis(5), listener);
+                        log,
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5))
+                                .withListener(listener),
+                        context);
         reader.start();
         reader.addSplits(List.of(split("a", BACKFILLING, 0, 6)));
         pollUntil("three backfilled", () -> output.getEmittedRecords().size() == 3);
@@ -475,7 +481,11 @@ class BackfillSourceReaderTest {
         log.write("a", 3, 4, 5);
         reader =
                 BackfillSourceReader.create(
-                        log, new Configuration(), context, Duration.ofMillis(5), listener);
+                        log,
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5))
+                                .withListener(listener),
+                        context);
         reader.start();
         reader.addSplits(state);
         pollUntil(

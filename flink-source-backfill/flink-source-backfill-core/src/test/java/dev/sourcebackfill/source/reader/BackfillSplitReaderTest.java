@@ -15,8 +15,10 @@
  */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.OffsetGapException;
 import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
 import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
@@ -28,7 +30,11 @@ import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 
 import org.junit.jupiter.api.Test;
 
@@ -89,9 +95,11 @@ class BackfillSplitReaderTest {
             FetchProgress progress) {
         return new BackfillSplitReader<>(
                 log,
+                BackfillSourceConfig.<String>defaults()
+                        .withPollTimeout(pollTimeout)
+                        .withGapPolicy(gapPolicy),
                 context,
                 mode,
-                pollTimeout,
                 new BackfillFetch.TransitionSink() {
                     @Override
                     public void apply(String splitId, HandoverTransition t) {
@@ -103,10 +111,28 @@ class BackfillSplitReaderTest {
                         skipsApplied.add(splitId + ":" + from + ".." + (to - 1));
                     }
                 },
-                gapPolicy,
-                skipped,
-                rateLimit,
-                progress);
+                metrics(skipped, progress),
+                rateLimit);
+    }
+
+    /** Reader metrics whose skipped-offsets counter is {@code skipped}. */
+    private static BackfillReaderMetrics metrics(SimpleCounter skipped, FetchProgress progress) {
+        MetricGroup group =
+                new UnregisteredMetricsGroup() {
+                    @Override
+                    public MetricGroup addGroup(String name) {
+                        return this;
+                    }
+
+                    @Override
+                    public Counter counter(String name) {
+                        return name.equals(BackfillReaderMetrics.SKIPPED_OFFSETS)
+                                ? skipped
+                                : new SimpleCounter();
+                    }
+                };
+        return new BackfillReaderMetrics(
+                InternalSourceReaderMetricGroup.mock(group), List::of, () -> false, progress);
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {

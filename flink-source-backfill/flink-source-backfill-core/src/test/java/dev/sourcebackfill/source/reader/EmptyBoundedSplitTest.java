@@ -16,12 +16,12 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
 import dev.sourcebackfill.source.testutils.IdleAwareReaderOutput;
 
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 
 import org.junit.jupiter.api.Test;
@@ -53,10 +53,10 @@ class EmptyBoundedSplitTest {
         BackfillSourceReader<String> reader =
                 BackfillSourceReader.create(
                         new FakeLog(true),
-                        new Configuration(),
-                        context,
-                        Duration.ofMillis(5),
-                        listener);
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5))
+                                .withListener(listener),
+                        context);
         try {
             reader.start();
             reader.addSplits(

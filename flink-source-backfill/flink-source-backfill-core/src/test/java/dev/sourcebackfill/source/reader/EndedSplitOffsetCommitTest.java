@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.event.SplitStatusReportEvent;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
@@ -28,7 +29,6 @@ import dev.sourcebackfill.source.testutils.IdleAwareReaderOutput;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 
 import org.junit.jupiter.api.Test;
@@ -99,10 +99,10 @@ class EndedSplitOffsetCommitTest {
         BackfillSourceReader<String> reader =
                 BackfillSourceReader.create(
                         log,
-                        new Configuration(),
-                        context,
-                        Duration.ofMillis(5),
-                        BackfillListener.NO_OP);
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5))
+                                .withListener(BackfillListener.NO_OP),
+                        context);
         try {
             reader.start();
             reader.addSplits(

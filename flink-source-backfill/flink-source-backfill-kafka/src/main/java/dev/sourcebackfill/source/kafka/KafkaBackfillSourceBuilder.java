@@ -15,26 +15,20 @@
  */
 package dev.sourcebackfill.source.kafka;
 
-import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.BackfillSourceBuilder;
-import dev.sourcebackfill.source.OffsetGapPolicy;
-import dev.sourcebackfill.source.RecordOrigin;
+import dev.sourcebackfill.source.BackfillSourceBuilderBase;
 import dev.sourcebackfill.source.spi.BackfillLog;
-import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.IsolationLevel;
-
-import javax.annotation.Nullable;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -59,7 +53,8 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  * }</pre>
  */
 @PublicEvolving
-public final class KafkaBackfillSourceBuilder<T> {
+public final class KafkaBackfillSourceBuilder<T>
+        extends BackfillSourceBuilderBase<T, KafkaBackfillSourceBuilder<T>> {
 
     private String bootstrapServers;
     private List<String> topics;
@@ -71,15 +66,14 @@ public final class KafkaBackfillSourceBuilder<T> {
     private OffsetsInitializer startingOffsets = OffsetsInitializer.earliest();
     private OffsetsInitializer stoppingOffsets;
     private boolean commitOffsetsOnCheckpoint;
-    private Duration partitionDiscoveryInterval = BackfillSourceBuilder.DEFAULT_DISCOVERY_INTERVAL;
-    private Duration pollTimeout = BackfillSourceBuilder.DEFAULT_POLL_TIMEOUT;
-    private RecordOrigin.Marker<T> originMarker = RecordOrigin.Marker.none();
-    private BackfillListener listener = BackfillListener.NO_OP;
-    private OffsetGapPolicy gapPolicy = OffsetGapPolicy.FAIL;
-    @Nullable private Double backfillRecordsPerSecond;
-    @Nullable private RateLimiterStrategy<BackfillSplit> backfillRateLimit;
+    private Duration partitionDiscoveryInterval = DEFAULT_DISCOVERY_INTERVAL;
 
     KafkaBackfillSourceBuilder() {}
+
+    @Override
+    protected KafkaBackfillSourceBuilder<T> self() {
+        return this;
+    }
 
     public KafkaBackfillSourceBuilder<T> setBootstrapServers(String bootstrapServers) {
         this.bootstrapServers = bootstrapServers;
@@ -178,56 +172,6 @@ public final class KafkaBackfillSourceBuilder<T> {
         return this;
     }
 
-    /** How long a consumer poll waits when nothing is available (see BackfillSourceBuilder). */
-    public KafkaBackfillSourceBuilder<T> setPollTimeout(Duration pollTimeout) {
-        this.pollTimeout = pollTimeout;
-        return this;
-    }
-
-    public KafkaBackfillSourceBuilder<T> setListener(BackfillListener listener) {
-        this.listener = listener;
-        return this;
-    }
-
-    /**
-     * What a handover does when a partition no longer has the next offset (retention deleted it
-     * before the source read it): fail (the default) or skip to the earliest offset with a warning
-     * and a count in the {@code backfill.skippedOffsets} metric.
-     */
-    public KafkaBackfillSourceBuilder<T> setOffsetGapPolicy(OffsetGapPolicy gapPolicy) {
-        this.gapPolicy = gapPolicy;
-        return this;
-    }
-
-    /**
-     * Limits each reader's backfill to {@code recordsPerSecond} records per second; the live topic
-     * is never throttled (see {@link BackfillSourceBuilder#setBackfillRecordsPerSecond}).
-     */
-    public KafkaBackfillSourceBuilder<T> setBackfillRecordsPerSecond(double recordsPerSecond) {
-        this.backfillRecordsPerSecond = recordsPerSecond;
-        return this;
-    }
-
-    /**
-     * Limits the backfill with one of Flink's rate limiter strategies (see {@link
-     * BackfillSourceBuilder#setBackfillRateLimit}).
-     */
-    public KafkaBackfillSourceBuilder<T> setBackfillRateLimit(
-            RateLimiterStrategy<BackfillSplit> rateLimiterStrategy) {
-        this.backfillRateLimit = rateLimiterStrategy;
-        return this;
-    }
-
-    /**
-     * Marks each record with where it was read (a partition's backfill or its live upstream) as the
-     * source emits it; by default records are emitted as they are.
-     */
-    public KafkaBackfillSourceBuilder<T> setRecordOriginMarker(
-            RecordOrigin.Marker<T> originMarker) {
-        this.originMarker = originMarker;
-        return this;
-    }
-
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         return build(UnaryOperator.identity());
@@ -259,25 +203,13 @@ public final class KafkaBackfillSourceBuilder<T> {
                         stoppingOffsets,
                         effectiveGroupId,
                         commitOffsetsOnCheckpoint,
-                        gapPolicy);
+                        gapPolicy());
         boolean bounded = stoppingOffsets != null;
-        BackfillSourceBuilder<T> builder =
-                BackfillSource.<T>builder()
-                        .setLog(history.apply(log))
-                        // a bounded source discovers partitions once, at its first start
-                        .setSplitDiscoveryInterval(
-                                bounded ? Duration.ZERO : partitionDiscoveryInterval)
-                        .setPollTimeout(pollTimeout)
-                        .setListener(listener)
-                        .setOffsetGapPolicy(gapPolicy)
-                        .setRecordOriginMarker(originMarker);
-        if (backfillRecordsPerSecond != null) {
-            builder.setBackfillRecordsPerSecond(backfillRecordsPerSecond);
-        }
-        if (backfillRateLimit != null) {
-            builder.setBackfillRateLimit(backfillRateLimit);
-        }
-        return (bounded ? builder.setBounded() : builder.setUnbounded()).build();
+        // a bounded source discovers partitions once, at its first start
+        return buildSource(
+                history.apply(log),
+                bounded ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED,
+                bounded ? Duration.ZERO : partitionDiscoveryInterval);
     }
 
     private void sanityCheck() {
@@ -350,14 +282,7 @@ public final class KafkaBackfillSourceBuilder<T> {
                 "partition discovery interval",
                 "setPartitionDiscoveryInterval",
                 "must be zero or positive, was " + partitionDiscoveryInterval);
-        checkOption(
-                pollTimeout != null && !pollTimeout.isNegative() && !pollTimeout.isZero(),
-                "poll timeout",
-                "setPollTimeout",
-                "must be positive, was " + pollTimeout);
-        checkOption(listener != null, "listener", "setListener", "must not be null");
-        checkOption(
-                gapPolicy != null, "offset gap policy", "setOffsetGapPolicy", "must not be null");
+        checkSharedSettings();
     }
 
     private static boolean isPositiveLong(String value) {
@@ -377,7 +302,8 @@ public final class KafkaBackfillSourceBuilder<T> {
         return false;
     }
 
-    private static void checkOption(boolean valid, String option, String setter, String problem) {
+    @Override
+    protected void checkOption(boolean valid, String option, String setter, String problem) {
         checkArgument(valid, "Kafka backfill source option '%s' (%s) %s", option, setter, problem);
     }
 }

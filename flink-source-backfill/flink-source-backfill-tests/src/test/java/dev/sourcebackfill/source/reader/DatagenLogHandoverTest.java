@@ -15,10 +15,11 @@
  */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.OffsetGapException;
-import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
+import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
 import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
@@ -26,7 +27,8 @@ import dev.sourcebackfill.source.split.HandoverState;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
-import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 
 import org.junit.jupiter.api.Test;
 
@@ -49,9 +51,10 @@ class DatagenLogHandoverTest {
     private BackfillSplitReader<DatagenRecord> reader(DatagenLog log) {
         return new BackfillSplitReader<>(
                 log,
+                BackfillSourceConfig.<DatagenRecord>defaults()
+                        .withPollTimeout(Duration.ofMillis(1)),
                 new TestingReaderContext(),
                 mode,
-                Duration.ofMillis(1),
                 new BackfillFetch.TransitionSink() {
                     @Override
                     public void apply(String splitId, HandoverTransition t) {
@@ -63,10 +66,12 @@ class DatagenLogHandoverTest {
                         throw new AssertionError("no gap is skipped under FAIL");
                     }
                 },
-                OffsetGapPolicy.FAIL,
-                new SimpleCounter(),
-                BackfillRateLimit.unlimited(),
-                new FetchProgress());
+                new BackfillReaderMetrics(
+                        InternalSourceReaderMetricGroup.mock(new UnregisteredMetricsGroup()),
+                        List::of,
+                        () -> false,
+                        new FetchProgress()),
+                BackfillRateLimit.unlimited());
     }
 
     private static BackfillSplit backfilling(String id, long next, long target) {

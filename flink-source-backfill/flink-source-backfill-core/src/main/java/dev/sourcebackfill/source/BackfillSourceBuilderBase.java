@@ -1,0 +1,256 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source;
+
+import dev.sourcebackfill.source.reader.BackfillSourceReader;
+import dev.sourcebackfill.source.reader.SteadyRateLimiter;
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.split.BackfillSplit;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+
+import javax.annotation.Nullable;
+
+import java.time.Duration;
+
+/**
+ * The settings every backfill source builder has (this library's and its adapters'), with their
+ * defaults. A setting not set takes its default when the source is built.
+ *
+ * <table>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@link #setPollTimeout}</td><td>100 ms</td><td>how long one fetch waits for data
+ *       before it looks at read positions again</td></tr>
+ *   <tr><td>{@link #setListener}</td><td>none</td><td>told of transitions and forward mode,
+ *       for progress output</td></tr>
+ *   <tr><td>{@link #setOffsetGapPolicy}</td><td>fail</td><td>what the source does when offsets
+ *       it must read are gone (retention)</td></tr>
+ *   <tr><td>{@link #setRecordOriginMarker}</td><td>none</td><td>writes each record's origin
+ *       (backfill or live) into it</td></tr>
+ *   <tr><td>{@link #setBackfillRecordsPerSecond}, {@link #setBackfillRateLimit}</td><td>no
+ *       limit</td><td>how fast each reader reads backfill records; live records are never
+ *       throttled</td></tr>
+ * </table>
+ *
+ * @param <T> the type of records
+ * @param <B> the builder's own type, which the setters return
+ */
+@PublicEvolving
+public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuilderBase<T, B>> {
+
+    /** How often new splits are looked for unless set. */
+    public static final Duration DEFAULT_DISCOVERY_INTERVAL = Duration.ofSeconds(30);
+
+    /** How long one fetch waits for data unless set. */
+    public static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(100);
+
+    @Nullable private Duration pollTimeout;
+    @Nullable private BackfillListener listener;
+    @Nullable private OffsetGapPolicy gapPolicy;
+    @Nullable private RecordOrigin.Marker<T> originMarker;
+    @Nullable private RateLimiterStrategy<BackfillSplit> backfillRateLimit;
+    @Nullable private Double backfillRecordsPerSecond;
+
+    /** Whether each setting was set (a null given to a setter is set, and refused). */
+    private boolean pollTimeoutSet;
+
+    private boolean listenerSet;
+    private boolean gapPolicySet;
+    private boolean originMarkerSet;
+
+    protected BackfillSourceBuilderBase() {}
+
+    /** This builder, as its own type. */
+    protected abstract B self();
+
+    /**
+     * Fails naming the option, its setter and the problem, in the builder's own words (an {@link
+     * IllegalArgumentException}).
+     */
+    protected abstract void checkOption(
+            boolean valid, String option, String setter, String problem);
+
+    public B setPollTimeout(Duration pollTimeout) {
+        this.pollTimeout = pollTimeout;
+        this.pollTimeoutSet = true;
+        return self();
+    }
+
+    /** Told of transitions and forward mode on every reader, e.g. to print progress. */
+    public B setListener(BackfillListener listener) {
+        this.listener = listener;
+        this.listenerSet = true;
+        return self();
+    }
+
+    /**
+     * What the source does when offsets it must read are gone (retention deleted them): fail the
+     * job (the default) or skip the missing offsets with a warning and a count in the {@code
+     * backfill.skippedOffsets} metric.
+     */
+    public B setOffsetGapPolicy(OffsetGapPolicy gapPolicy) {
+        this.gapPolicy = gapPolicy;
+        this.gapPolicySet = true;
+        return self();
+    }
+
+    /**
+     * Marks each record with where it was read (the split's backfill or its live upstream) as the
+     * source emits it, e.g. to fill a column; by default records are emitted as they are.
+     */
+    public B setRecordOriginMarker(RecordOrigin.Marker<T> originMarker) {
+        this.originMarker = originMarker;
+        this.originMarkerSet = true;
+        return self();
+    }
+
+    /**
+     * Limits how fast each reader reads backfill records, with one of Flink's rate limiter
+     * strategies (given the source's parallelism, as Flink's sources give it; {@link
+     * RateLimiterStrategy#perSecond} divides its rate among the readers). Only backfill records
+     * count and wait: the live upstream is never throttled, and a reader keeps reading its live
+     * splits while its backfill waits.
+     */
+    public B setBackfillRateLimit(RateLimiterStrategy<BackfillSplit> rateLimiterStrategy) {
+        this.backfillRateLimit = rateLimiterStrategy;
+        return self();
+    }
+
+    /**
+     * Limits each reader's backfill to {@code recordsPerSecond} records per second (see {@link
+     * #setBackfillRateLimit}); the whole source backfills at most parallelism times that. The pace
+     * is steady from the first record: no burst is stored while a reader starts or waits.
+     */
+    public B setBackfillRecordsPerSecond(double recordsPerSecond) {
+        this.backfillRecordsPerSecond = recordsPerSecond;
+        return self();
+    }
+
+    /**
+     * Gives {@code other} every setting set on this builder (a builder that wraps another's, as the
+     * archive's wraps the Kafka one's: a setting set on the outer one wins).
+     */
+    protected final void copySetSettingsTo(BackfillSourceBuilderBase<T, ?> other) {
+        if (pollTimeoutSet) {
+            other.setPollTimeout(pollTimeout);
+        }
+        if (listenerSet) {
+            other.setListener(listener);
+        }
+        if (gapPolicySet) {
+            other.setOffsetGapPolicy(gapPolicy);
+        }
+        if (originMarkerSet) {
+            other.setRecordOriginMarker(originMarker);
+        }
+        if (backfillRateLimit != null) {
+            other.setBackfillRateLimit(backfillRateLimit);
+        }
+        if (backfillRecordsPerSecond != null) {
+            other.setBackfillRecordsPerSecond(backfillRecordsPerSecond);
+        }
+    }
+
+    /** The offset gap policy the source is built with. */
+    protected final OffsetGapPolicy gapPolicy() {
+        return gapPolicySet ? gapPolicy : OffsetGapPolicy.FAIL;
+    }
+
+    /** Checks the shared settings, naming the first that is wrong. */
+    protected final void checkSharedSettings() {
+        checkOption(
+                !pollTimeoutSet
+                        || (pollTimeout != null
+                                && !pollTimeout.isNegative()
+                                && !pollTimeout.isZero()),
+                "pollTimeout",
+                "setPollTimeout",
+                "must be positive: the poll timeout was " + pollTimeout);
+        checkOption(
+                !listenerSet || listener != null, "listener", "setListener", "must not be null");
+        checkOption(
+                !gapPolicySet || gapPolicy != null,
+                "offset gap policy",
+                "setOffsetGapPolicy",
+                "must not be null");
+        checkOption(
+                !originMarkerSet || originMarker != null,
+                "record origin marker",
+                "setRecordOriginMarker",
+                "must not be null");
+        checkOption(
+                backfillRecordsPerSecond == null || backfillRateLimit == null,
+                "backfill rate limit",
+                "setBackfillRecordsPerSecond, setBackfillRateLimit",
+                "is set twice: set one of them");
+        checkOption(
+                backfillRecordsPerSecond == null
+                        || (backfillRecordsPerSecond > 0
+                                && !Double.isInfinite(backfillRecordsPerSecond)),
+                "backfill records per second",
+                "setBackfillRecordsPerSecond",
+                "must be positive and finite, was " + backfillRecordsPerSecond);
+    }
+
+    /**
+     * Builds the source over {@code log} with the shared settings (each unset one at its default).
+     * Call {@link #checkSharedSettings()} first.
+     */
+    protected final BackfillSource<T> buildSource(
+            BackfillLog<T> log, Boundedness boundedness, Duration splitDiscoveryInterval) {
+        return new BackfillSource<>(
+                log,
+                new BackfillSourceConfig<>(
+                        boundedness,
+                        splitDiscoveryInterval,
+                        pollTimeoutSet ? pollTimeout : DEFAULT_POLL_TIMEOUT,
+                        listenerSet ? listener : BackfillListener.NO_OP,
+                        gapPolicySet ? gapPolicy : OffsetGapPolicy.FAIL,
+                        originMarkerSet ? originMarker : RecordOrigin.Marker.none(),
+                        backfillRateLimit()));
+    }
+
+    /** The rate limit set, or Flink's strategy that limits nothing. */
+    private RateLimiterStrategy<BackfillSplit> backfillRateLimit() {
+        if (backfillRecordsPerSecond != null) {
+            return new PerReaderRate(backfillRecordsPerSecond);
+        }
+        return backfillRateLimit != null ? backfillRateLimit : BackfillSourceReader.noRateLimit();
+    }
+
+    /** The same rate for every reader, whatever the parallelism. */
+    private static final class PerReaderRate implements RateLimiterStrategy<BackfillSplit> {
+        private static final long serialVersionUID = 1L;
+        private final double recordsPerSecond;
+
+        PerReaderRate(double recordsPerSecond) {
+            this.recordsPerSecond = recordsPerSecond;
+        }
+
+        @Override
+        public RateLimiter<BackfillSplit> createRateLimiter(int parallelism) {
+            return new SteadyRateLimiter(recordsPerSecond);
+        }
+
+        @Override
+        public String toString() {
+            return recordsPerSecond + " backfill records per second per reader";
+        }
+    }
+}

@@ -1,0 +1,142 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source;
+
+import dev.sourcebackfill.source.reader.BackfillSourceReader;
+import dev.sourcebackfill.source.split.BackfillSplit;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+
+import java.io.Serializable;
+import java.time.Duration;
+
+/**
+ * The settings of one {@link BackfillSource}, checked by its builder: what the enumerator and each
+ * reader are built with. Immutable and serializable (it travels with the source).
+ */
+@Internal
+public final class BackfillSourceConfig<T> implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Boundedness boundedness;
+    private final Duration splitDiscoveryInterval;
+    private final Duration pollTimeout;
+    private final BackfillListener listener;
+    private final OffsetGapPolicy gapPolicy;
+    private final RecordOrigin.Marker<T> originMarker;
+    private final RateLimiterStrategy<BackfillSplit> backfillRateLimit;
+
+    BackfillSourceConfig(
+            Boundedness boundedness,
+            Duration splitDiscoveryInterval,
+            Duration pollTimeout,
+            BackfillListener listener,
+            OffsetGapPolicy gapPolicy,
+            RecordOrigin.Marker<T> originMarker,
+            RateLimiterStrategy<BackfillSplit> backfillRateLimit) {
+        this.boundedness = boundedness;
+        this.splitDiscoveryInterval = splitDiscoveryInterval;
+        this.pollTimeout = pollTimeout;
+        this.listener = listener;
+        this.gapPolicy = gapPolicy;
+        this.originMarker = originMarker;
+        this.backfillRateLimit = backfillRateLimit;
+    }
+
+    /** The builders' defaults: unbounded, no listener, no marker, no rate limit, gaps fail. */
+    @VisibleForTesting
+    public static <T> BackfillSourceConfig<T> defaults() {
+        return new BackfillSourceConfig<>(
+                Boundedness.CONTINUOUS_UNBOUNDED,
+                BackfillSourceBuilderBase.DEFAULT_DISCOVERY_INTERVAL,
+                BackfillSourceBuilderBase.DEFAULT_POLL_TIMEOUT,
+                BackfillListener.NO_OP,
+                OffsetGapPolicy.FAIL,
+                RecordOrigin.Marker.none(),
+                BackfillSourceReader.noRateLimit());
+    }
+
+    @VisibleForTesting
+    public BackfillSourceConfig<T> withPollTimeout(Duration pollTimeout) {
+        return new BackfillSourceConfig<>(
+                boundedness,
+                splitDiscoveryInterval,
+                pollTimeout,
+                listener,
+                gapPolicy,
+                originMarker,
+                backfillRateLimit);
+    }
+
+    @VisibleForTesting
+    public BackfillSourceConfig<T> withListener(BackfillListener listener) {
+        return new BackfillSourceConfig<>(
+                boundedness,
+                splitDiscoveryInterval,
+                pollTimeout,
+                listener,
+                gapPolicy,
+                originMarker,
+                backfillRateLimit);
+    }
+
+    @VisibleForTesting
+    public BackfillSourceConfig<T> withGapPolicy(OffsetGapPolicy gapPolicy) {
+        return new BackfillSourceConfig<>(
+                boundedness,
+                splitDiscoveryInterval,
+                pollTimeout,
+                listener,
+                gapPolicy,
+                originMarker,
+                backfillRateLimit);
+    }
+
+    public Boundedness boundedness() {
+        return boundedness;
+    }
+
+    /** How often the enumerator looks for new splits; zero: only at start. */
+    public Duration splitDiscoveryInterval() {
+        return splitDiscoveryInterval;
+    }
+
+    /** How long one fetch waits for data before it looks at read positions again. */
+    public Duration pollTimeout() {
+        return pollTimeout;
+    }
+
+    public BackfillListener listener() {
+        return listener;
+    }
+
+    public OffsetGapPolicy gapPolicy() {
+        return gapPolicy;
+    }
+
+    public RecordOrigin.Marker<T> originMarker() {
+        return originMarker;
+    }
+
+    /** The backfill's rate limit; Flink's strategy that limits nothing if none was set. */
+    public RateLimiterStrategy<BackfillSplit> backfillRateLimit() {
+        return backfillRateLimit;
+    }
+}
