@@ -52,26 +52,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The source reader: a {@link SourceReaderBase} whose fetcher runs the per-split handover, and
- * which reports every transition to the enumerator and enters forward mode when told so.
+ * The source reader: a {@link SourceReaderBase} whose fetcher runs each split's handover. It
+ * reports every split it is given and every transition to the enumerator, enters forward mode on a
+ * {@link dev.sourcebackfill.source.event.ForwardModeEvent} when every split it holds is {@code
+ * FINISHED} and leaves it when given one that is not, marks its output idle while it holds no split
+ * once the enumerator said every split for it was sent, and keeps ended bounded splits in its
+ * checkpointed state to report them again after a restore (docs/design.md says why).
  *
- * <p>Forward mode is entered only on a {@link dev.sourcebackfill.source.event.ForwardModeEvent},
- * and only if every split this reader holds is {@code FINISHED}; it is left as soon as the reader
- * is given a split that is not. Either way every split is read correctly: forward mode only
- * releases the backfill reader.
- *
- * <p>Each split's watermark is generated in its own split output for its whole life, backfill and
- * live alike, so a handover changes nothing for it. A reader holding no split is idle: it marks its
- * output idle, so it does not hold the job's watermark back (an unbounded reader never finishes for
- * want of splits), once the enumerator has said that every split for it was sent ({@link
- * dev.sourcebackfill.source.event.AssignmentSentEvent}). Splits with no data become idle as Flink's
- * {@code WatermarkStrategy.withIdleness} decides.
- *
- * <p>A bounded split that ended stays in the reader's checkpointed state (as an {@linkplain
- * BackfillSplit#isEnded() ended} split, never read again): Flink restores a reader to a checkpoint
- * without asking the enumerator, and the enumerator may not have recorded the end durably (a late
- * or lost checkpoint notification, or an end reported just after its snapshot). A restored reader
- * reports its ended splits again, so the enumerator always learns of every end.
+ * <p>Threading: everything here runs in the task thread, except what {@code SourceReaderBase}'s
+ * fetcher runs ({@link BackfillSplitReader}); split states change only in the task thread.
  */
 @Internal
 public final class BackfillSourceReader<T>

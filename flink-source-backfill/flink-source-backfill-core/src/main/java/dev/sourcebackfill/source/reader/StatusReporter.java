@@ -32,17 +32,13 @@ import java.util.Map;
 
 /**
  * Sends split status reports to the enumerator and keeps the latest status of every split whose
- * report is not acknowledged yet, to send it again: events to the coordinator can be lost.
+ * report is not acknowledged yet, to send it again (events to the coordinator can be lost).
+ * Transitions' statuses are {@linkplain #enqueue queued} and sent together by {@link #flush()}: a
+ * report holds at most one status of a split, queued statuses leave before any report sent after
+ * them, and each split's statuses leave in the order they were queued (docs/design.md says why).
  *
- * <p>The statuses of handover transitions are {@linkplain #enqueue queued} and sent together, one
- * report for all the transitions of a fetch (see {@link #flush()}), not one event each: a reader
- * that hands over thousands of splits at once would otherwise send thousands of events, and every
- * one of them, with its acknowledgement, waits in the coordinator's event loop before the next
- * checkpoint of the enumerator can be taken. Queued statuses leave before any report sent after
- * them, and each split's in the order they were queued; a report holds at most one status of a
- * split (the enumerator applies a report's statuses as of one moment), so a split that moved twice
- * in a fetch is reported in two reports. The enumerator treats splits apart: only each split's own
- * order matters.
+ * <p>Threading: the task thread, except {@code flush} from the fetcher manager's thread when it
+ * recycles unemitted fetches at close; nothing is sent once the reader closed.
  */
 @Internal
 final class StatusReporter {
