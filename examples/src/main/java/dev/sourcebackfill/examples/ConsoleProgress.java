@@ -34,7 +34,7 @@ final class ConsoleProgress implements BackfillListener {
     public void onTransition(SplitTransition transition) {
         if (transition.to() == HandoverState.FINISHED) {
             System.out.printf(
-                    "[reader %d] %s handed over to the upstream at offset %d (%d records backfilled)%n",
+                    "[reader %d] %s handed over to the live reader at offset %d (%d records backfilled)%n",
                     transition.subtask(),
                     transition.splitId(),
                     transition.nextOffset(),

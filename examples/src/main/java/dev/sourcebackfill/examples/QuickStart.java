@@ -30,7 +30,7 @@ import java.time.Duration;
 
 /**
  * Quick start: a job over the datagen log (a deterministic demo log) that backfills every
- * partition's history, hands each over to the live upstream and prints its progress. Run it with no
+ * partition's history, hands each over to the live reader and prints its progress. Run it with no
  * arguments on an embedded MiniCluster, or submit the shaded jar with {@code flink run}, unchanged.
  *
  * <p>Options: {@code --partitions 8 --history 500000 --rate 2000 --live-seconds 20 --parallelism 2

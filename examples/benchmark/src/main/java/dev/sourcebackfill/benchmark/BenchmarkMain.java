@@ -228,7 +228,7 @@ public final class BenchmarkMain {
             double backfillRate)
             throws Exception {
         say(
-                "2. forward-mode throughput: live records after forward mode, upstream 2x the backfill's rate");
+                "2. forward-mode throughput: live records after forward mode, live 2x the backfill's rate");
         compare(
                 report,
                 settings.rounds,
@@ -340,20 +340,20 @@ public final class BenchmarkMain {
             Report report, MemoryAndState memory, BenchmarkSettings settings, double backfillRate)
             throws Exception {
         say(
-                "4. memory and state: %d records of history over %s splits, slow upstream and one 10x the backfill's rate",
+                "4. memory and state: %d records of history over %s splits, slow live reader and one 10x the backfill's rate",
                 settings.memoryHistory, settings.memorySplitCounts);
         double slow = 8_000;
         double fast = 10 * backfillRate;
         for (int splits : settings.memorySplitCounts) {
-            for (double upstream : new double[] {slow, fast}) {
+            for (double live : new double[] {slow, fast}) {
                 String label =
                         String.format(
                                 Locale.ROOT,
-                                "%,d splits, upstream %s records/s",
+                                "%,d splits, live %s records/s",
                                 splits,
-                                Report.format(upstream));
-                MemoryAndState.Result r = memory.run(splits, upstream);
-                String key = "memory." + splits + (upstream == slow ? ".slow" : ".fast");
+                                Report.format(live));
+                MemoryAndState.Result r = memory.run(splits, live);
+                String key = "memory." + splits + (live == slow ? ".slow" : ".fast");
                 say(
                         "   %s: live heap %.1f MB (%.2f KB a split), peak %.1f MB, enumerator state %d B, readers' state %d B (checkpoint %d), last FINISHED to forward mode %.2f s",
                         label,

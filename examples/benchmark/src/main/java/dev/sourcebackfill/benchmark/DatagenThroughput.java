@@ -81,28 +81,28 @@ final class DatagenThroughput {
     }
 
     /**
-     * A short backfill, then an upstream faster than the reader, so the reader always has live
+     * A short backfill, then a live reader faster than the reader, so the reader always has live
      * records to read: the rate after forward mode is the reader's own.
      *
-     * @param backfillRate this machine's backfill records/s, to size the upstream
+     * @param backfillRate this machine's backfill records/s, to size the live reader
      */
     double forwardRun(double backfillRate) throws Exception {
         int p = settings.partitions;
         double readerRatePerPartition = backfillRate / p;
-        double upstreamRatePerPartition = 2 * readerRatePerPartition;
-        // before forward mode come the backfill of the head at discovery (the upstream's rate
+        double liveRatePerPartition = 2 * readerRatePerPartition;
+        // before forward mode come the backfill of the head at discovery (the live reader's rate
         // times the job's start-up) and the live records until a checkpoint confirms; at least
         // half of `records` come after it
         long liveRecords =
                 (long)
                         (settings.records / 2 / p
-                                + upstreamRatePerPartition * 1.0
+                                + liveRatePerPartition * 1.0
                                 + readerRatePerPartition * 2.5);
         DatagenLog log =
                 DatagenLog.builder()
                         .partitions(p)
                         .historyPerPartition(1_000)
-                        .liveRatePerSecond(upstreamRatePerPartition)
+                        .liveRatePerSecond(liveRatePerPartition)
                         .boundedAfterLiveRecords(liveRecords)
                         .build();
         try (RunProbe probe = RunProbe.open("forward")) {
@@ -115,10 +115,10 @@ final class DatagenThroughput {
                         "Only " + probe.recordsAfterForwardMode() + " records after forward mode");
             }
             double rate = probe.forwardRecordsPerSecond();
-            if (rate > 0.9 * upstreamRatePerPartition * p) {
+            if (rate > 0.9 * liveRatePerPartition * p) {
                 System.out.printf(
-                        "[benchmark]    warning: %.0f records/s is near the upstream's %.0f: the figure may be the upstream's%n",
-                        rate, upstreamRatePerPartition * p);
+                        "[benchmark]    warning: %.0f records/s is near the live reader's %.0f: the figure may be the live reader's%n",
+                        rate, liveRatePerPartition * p);
             }
             return rate;
         }

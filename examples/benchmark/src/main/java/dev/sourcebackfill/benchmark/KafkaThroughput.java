@@ -45,7 +45,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>History: both from the earliest offsets to the end offsets at start. All of our job's
- *       records are backfill (its upstream takes over at the end offsets, where both jobs stop).
+ *       records are backfill (its live reader takes over at the end offsets, where both jobs stop).
  *       Besides the rate, each run gives the time from submitting the job until its last record,
  *       when every partition has caught up (where ours hands over to its live consumer).
  *   <li>Live: a second topic, empty when our job first ran on it; that job stopped with a savepoint

@@ -31,8 +31,8 @@ import java.util.Optional;
 
 /**
  * Heap and checkpoint size for a given number of splits: the same history spread over them, and an
- * upstream either slow or several times faster than the backfill reads. Runs until forward mode and
- * one more checkpoint, then cancels, keeping that checkpoint to weigh it.
+ * live either slow or several times faster than the backfill reads. Runs until forward mode and one
+ * more checkpoint, then cancels, keeping that checkpoint to weigh it.
  */
 final class MemoryAndState {
 
@@ -74,15 +74,15 @@ final class MemoryAndState {
     }
 
     /**
-     * @param upstreamRecordsPerSecond what the upstream produces, over all splits
+     * @param liveRecordsPerSecond what the live reader produces, over all splits
      */
-    Result run(int splits, double upstreamRecordsPerSecond) throws Exception {
+    Result run(int splits, double liveRecordsPerSecond) throws Exception {
         long history = settings.memoryHistory;
         DatagenLog log =
                 DatagenLog.builder()
                         .partitions(splits)
                         .historyPerPartition(history / splits)
-                        .liveRatePerSecond(upstreamRecordsPerSecond / splits)
+                        .liveRatePerSecond(liveRecordsPerSecond / splits)
                         .build();
         try (RunProbe probe = RunProbe.open("memory-" + splits);
                 HeapProbe heap = new HeapProbe(idleBytes)) {

@@ -66,7 +66,7 @@ class BenchmarkSmokeITCase {
             expected.add("handover.latency." + interval.toMillis() + "ms.seconds");
         }
         for (int splits : settings.memorySplitCounts) {
-            for (String upstream : List.of("slow", "fast")) {
+            for (String live : List.of("slow", "fast")) {
                 for (String figure :
                         List.of(
                                 "liveHeap",
@@ -75,7 +75,7 @@ class BenchmarkSmokeITCase {
                                 "peakHeap",
                                 "enumeratorState",
                                 "readerState")) {
-                    expected.add("memory." + splits + "." + upstream + "." + figure);
+                    expected.add("memory." + splits + "." + live + "." + figure);
                 }
             }
         }

@@ -39,7 +39,7 @@ import java.time.Duration;
 
 /**
  * A source over a partitioned log that first backfills each split's history, then continues on the
- * split's live upstream, with no gap and no duplicate at the handover and exactly once across
+ * split's live reader, with no gap and no duplicate at the handover and exactly once across
  * failover and rescale. Build one with {@link #builder()}.
  *
  * <p>The enumerator owns the global per-split status; readers enter forward mode only after a

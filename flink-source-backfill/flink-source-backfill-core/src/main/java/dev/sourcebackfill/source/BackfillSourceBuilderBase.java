@@ -111,7 +111,7 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
     }
 
     /**
-     * Marks each record with where it was read (the split's backfill or its live upstream) as the
+     * Marks each record with where it was read (the split's backfill or its live reader) as the
      * source emits it, e.g. to fill a column; by default records are emitted as they are.
      */
     public B setRecordOriginMarker(RecordOrigin.Marker<T> originMarker) {
@@ -124,7 +124,7 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
      * Limits how fast each reader reads backfill records, with one of Flink's rate limiter
      * strategies (given the source's parallelism, as Flink's sources give it; {@link
      * RateLimiterStrategy#perSecond} divides its rate among the readers). Only backfill records
-     * count and wait: the live upstream is never throttled, and a reader keeps reading its live
+     * count and wait: the live reader is never throttled, and a reader keeps reading its live
      * splits while its backfill waits.
      */
     public B setBackfillRateLimit(RateLimiterStrategy<BackfillSplit> rateLimiterStrategy) {

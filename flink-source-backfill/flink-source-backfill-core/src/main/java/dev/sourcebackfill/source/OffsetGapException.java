@@ -19,7 +19,7 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.util.FlinkRuntimeException;
 
 /**
- * Offsets of a split that the source must read are gone (retention deleted them): the upstream
+ * Offsets of a split that the source must read are gone (retention deleted them): the live reader
  * cannot deliver the offsets right after the backfilled range, or a reader's log no longer starts
  * where the reader must read. Continuing would silently lose records, so the job fails (unless told
  * to skip them with {@link OffsetGapPolicy#SKIP}).
@@ -34,15 +34,16 @@ public class OffsetGapException extends FlinkRuntimeException {
     }
 
     /**
-     * A non-seekable upstream delivered (and the source dropped) offsets up to {@code lastDropped}
-     * while the backfill was expected to cover them, and then the backfill ended below them.
+     * A non-seekable live reader delivered (and the source dropped) offsets up to {@code
+     * lastDropped} while the backfill was expected to cover them, and then the backfill ended below
+     * them.
      */
     public static OffsetGapException passedByFeed(
             String splitId, long nextOffset, long lastDropped) {
         return new OffsetGapException(
                 String.format(
                         "Offset gap in split %s: the backfill ended below offset %d, but the "
-                                + "non-seekable upstream had already delivered offsets up to %d "
+                                + "non-seekable live reader had already delivered offsets up to %d "
                                 + "while the split backfilled; records %d..%d are lost",
                         splitId, nextOffset, lastDropped, nextOffset, lastDropped));
     }
@@ -60,15 +61,15 @@ public class OffsetGapException extends FlinkRuntimeException {
                         splitId, from, to, from, to - 1));
     }
 
-    public OffsetGapException(String splitId, long nextOffset, long upstreamEarliestOffset) {
+    public OffsetGapException(String splitId, long nextOffset, long liveEarliestOffset) {
         super(
                 String.format(
                         "Offset gap in split %s: the backfill covered every offset below %d, but the "
-                                + "upstream's earliest available offset is %d; records %d..%d are lost",
+                                + "live reader's earliest available offset is %d; records %d..%d are lost",
                         splitId,
                         nextOffset,
-                        upstreamEarliestOffset,
+                        liveEarliestOffset,
                         nextOffset,
-                        upstreamEarliestOffset - 1));
+                        liveEarliestOffset - 1));
     }
 }

@@ -18,16 +18,16 @@ package dev.sourcebackfill.source;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * What a handover does when the upstream no longer has the split's next offset (retention deleted
- * records that the backfill did not cover either): the offsets in between are in neither.
+ * What a handover does when the live reader no longer has the split's next offset (retention
+ * deleted records that the backfill did not cover either): the offsets in between are in neither.
  */
 @PublicEvolving
 public enum OffsetGapPolicy {
     /** Fail the job with an {@link OffsetGapException} naming the split and both offsets. */
     FAIL,
     /**
-     * Go on at the upstream's earliest offset: log a warning naming the split and the lost offsets,
-     * and count them in the reader's {@code backfill.skippedOffsets} counter.
+     * Go on at the live reader's earliest offset: log a warning naming the split and the lost
+     * offsets, and count them in the reader's {@code backfill.skippedOffsets} counter.
      */
     SKIP
 }

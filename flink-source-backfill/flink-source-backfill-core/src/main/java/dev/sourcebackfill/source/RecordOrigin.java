@@ -20,14 +20,14 @@ import org.apache.flink.annotation.PublicEvolving;
 import java.io.Serializable;
 
 /**
- * Where an emitted record was read: by its split's backfill, or by the split's live upstream once
- * the split was handed over. A {@link Marker} set on the builder writes it into each record.
+ * Where an emitted record was read: by its split's backfill, or by the split's live reader once the
+ * split was handed over. A {@link Marker} set on the builder writes it into each record.
  */
 @PublicEvolving
 public enum RecordOrigin {
     /** Read by the backfill, before the split's handover. */
     BACKFILL,
-    /** Read by the live upstream, after the split's handover. */
+    /** Read by the live reader, after the split's handover. */
     LIVE;
 
     /** Marks a record with its origin as the source emits it. */

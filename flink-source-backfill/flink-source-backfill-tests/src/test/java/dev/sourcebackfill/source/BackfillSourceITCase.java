@@ -257,13 +257,13 @@ class BackfillSourceITCase {
     }
 
     @Test
-    void feedUpstreamWithCompactionAndFailures() throws Exception {
+    void feedLiveWithCompactionAndFailures() throws Exception {
         DatagenLog log =
                 DatagenLog.builder()
                         .partitions(4)
                         .historyPerPartition(4_000)
                         .compactionHoleEvery(5)
-                        .feedUpstream(2_000)
+                        .feedLive(2_000)
                         .liveRatePerSecond(300)
                         .boundedAfterLiveRecords(2_100)
                         .build();
@@ -273,8 +273,8 @@ class BackfillSourceITCase {
                 List.of(
                         Trigger.at("backfill", 1, 1_001),
                         Trigger.afterForwardMode("forward", 2, 4_001));
-        run(spec, "feed upstream");
-        report("feed upstream with compaction and failures", spec);
+        run(spec, "feed");
+        report("feed with compaction and failures", spec);
         assertThat(Observations.of(spec.checkerRun).failuresInjected.get()).isEqualTo(2);
         assertExactlyOnce(Observations.of(spec.checkerRun), log);
         assertForwardModeSound(Observations.of(spec.sourceRun), 2, true);

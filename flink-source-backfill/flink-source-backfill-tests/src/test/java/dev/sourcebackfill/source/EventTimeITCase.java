@@ -105,14 +105,14 @@ class EventTimeITCase {
 
     /**
      * History of partition 0, the fast one; each further partition has {@link #HISTORY_STEP} more.
-     * The fast partition is soon live, read by the upstream reader while the others backfill, so
-     * that alignment must pause it there.
+     * The fast partition is soon live, read by the live reader while the others backfill, so that
+     * alignment must pause it there.
      */
     private static final long HISTORY = 200;
 
     private static final long HISTORY_STEP = 1_000;
 
-    /** Live records of each partition, 1,000 a second, read by the upstream reader. */
+    /** Live records of each partition, 1,000 a second, read by the live reader. */
     private static final long LIVE = 4_000;
 
     /** Every record of the alignment jobs' logs. */
@@ -158,7 +158,7 @@ class EventTimeITCase {
     }
 
     @Test
-    void alignedSplitsOfAFeedUpstreamArePausedInBothReaders() throws Exception {
+    void alignedSplitsOfAFeedLiveArePausedInBothReaders() throws Exception {
         String run = UUID.randomUUID().toString();
         assertAligned(runAlignmentJob(true, true, false, run), run);
     }
@@ -171,15 +171,15 @@ class EventTimeITCase {
                 .as("largest event-time lead of a split over another still read, ms")
                 .isLessThanOrEqualTo(DRIFT.toMillis() + SLACK_MS);
         // the pauses reached the live reader too, which read a good share of the records
-        assertThat(UpstreamCounts.PAUSES.get(run).get()).as("pauses of the upstream").isPositive();
-        assertThat(UpstreamCounts.RECORDS.get(run).get())
-                .as("records the upstream delivered")
+        assertThat(LiveCounts.PAUSES.get(run).get()).as("pauses of the live reader").isPositive();
+        assertThat(LiveCounts.RECORDS.get(run).get())
+                .as("records the live reader delivered")
                 .isGreaterThan(PARTITIONS * LIVE / 2);
     }
 
-    /** The measure sees an upstream that does not pause: the live fast split runs away. */
+    /** The measure sees a live reader that does not pause: the live fast split runs away. */
     @Test
-    void anUpstreamThatIgnoresPausesLetsTheFastSplitRunAway() throws Exception {
+    void aLiveThatIgnoresPausesLetsTheFastSplitRunAway() throws Exception {
         JobExecutionResult result =
                 runAlignmentJob(true, false, true, UUID.randomUUID().toString());
         assertThat(result.<Long>getAccumulatorResult(SpreadChecker.MAX_SPREAD))
@@ -425,16 +425,15 @@ class EventTimeITCase {
     }
 
     /**
-     * @param ignoreUpstreamPauses the upstream reader ignores pauses, to show the measure sees it
-     * @param run names the counts of the upstream reader in {@link UpstreamCounts}
+     * @param ignoreLivePauses the live reader ignores pauses, to show the measure sees it
+     * @param run names the counts of the live reader in {@link LiveCounts}
      */
     private static JobExecutionResult runAlignmentJob(
-            boolean aligned, boolean feed, boolean ignoreUpstreamPauses, String run)
-            throws Exception {
+            boolean aligned, boolean feed, boolean ignoreLivePauses, String run) throws Exception {
         String name =
                 (aligned ? "alignment" : "no alignment")
-                        + (feed ? ", feed upstream" : ", seekable upstream")
-                        + (ignoreUpstreamPauses ? ", upstream ignores pauses" : "");
+                        + (feed ? ", feed" : ", seekable live reader")
+                        + (ignoreLivePauses ? ", live ignores pauses" : "");
         DatagenLogBuilder logBuilder =
                 DatagenLog.builder()
                         .partitions(PARTITIONS)
@@ -444,7 +443,7 @@ class EventTimeITCase {
                         .boundedAfterLiveRecords(LIVE)
                         .maxRecordsPerPoll(RECORDS_PER_POLL);
         if (feed) {
-            logBuilder.feedUpstream(0);
+            logBuilder.feedLive(0);
         }
         DatagenLog log = logBuilder.build();
         Configuration conf = new Configuration();
@@ -462,7 +461,7 @@ class EventTimeITCase {
         }
         BackfillSource<DatagenRecord> source =
                 BackfillSource.<DatagenRecord>builder()
-                        .setLog(new UpstreamCounts(log, run, ignoreUpstreamPauses))
+                        .setLog(new LiveCounts(log, run, ignoreLivePauses))
                         .setBounded()
                         .setPollTimeout(Duration.ofMillis(20))
                         .build();
@@ -476,21 +475,21 @@ class EventTimeITCase {
         assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(60))).as("restarts").isZero();
         System.out.printf(
                 "%s: largest event-time lead %d ms over %d records (bound with alignment %d ms);"
-                        + " the upstream delivered %d records and was asked to pause %d times%n",
+                        + " the live reader delivered %d records and was asked to pause %d times%n",
                 name,
                 result.<Long>getAccumulatorResult(SpreadChecker.MAX_SPREAD),
                 result.<Long>getAccumulatorResult(SpreadChecker.CHECKED),
                 DRIFT.toMillis() + SLACK_MS,
-                UpstreamCounts.RECORDS.get(run).get(),
-                UpstreamCounts.PAUSES.get(run).get());
+                LiveCounts.RECORDS.get(run).get(),
+                LiveCounts.PAUSES.get(run).get());
         return result;
     }
 
     /**
-     * The datagen log, counting what its upstream reader delivers and how often it is paused (by
-     * run, in this JVM), and with {@code ignorePauses} an upstream that does not pause at all.
+     * The datagen log, counting what its live reader delivers and how often it is paused (by run,
+     * in this JVM), and with {@code ignorePauses} a live reader that does not pause at all.
      */
-    static final class UpstreamCounts implements BackfillLog<DatagenRecord> {
+    static final class LiveCounts implements BackfillLog<DatagenRecord> {
         static final Map<String, AtomicLong> RECORDS = new ConcurrentHashMap<>();
         static final Map<String, AtomicLong> PAUSES = new ConcurrentHashMap<>();
 
@@ -498,7 +497,7 @@ class EventTimeITCase {
         private final String run;
         private final boolean ignorePauses;
 
-        UpstreamCounts(DatagenLog log, String run, boolean ignorePauses) {
+        LiveCounts(DatagenLog log, String run, boolean ignorePauses) {
             this.log = log;
             this.run = run;
             this.ignorePauses = ignorePauses;
@@ -517,25 +516,25 @@ class EventTimeITCase {
         }
 
         @Override
-        public LogReader<DatagenRecord> createUpstreamReader(SourceReaderContext context) {
-            LogReader<DatagenRecord> upstream = log.createUpstreamReader(context);
+        public LogReader<DatagenRecord> createLiveReader(SourceReaderContext context) {
+            LogReader<DatagenRecord> live = log.createLiveReader(context);
             AtomicLong records = RECORDS.get(run);
             AtomicLong pauses = PAUSES.get(run);
             return new LogReader<>() {
                 @Override
                 public void addSplit(String splitId, long startOffset) throws IOException {
-                    upstream.addSplit(splitId, startOffset);
+                    live.addSplit(splitId, startOffset);
                 }
 
                 @Override
                 public void removeSplit(String splitId) throws IOException {
-                    upstream.removeSplit(splitId);
+                    live.removeSplit(splitId);
                 }
 
                 @Override
                 public void poll(Duration maxWait, LogRecordCollector<DatagenRecord> collector)
                         throws IOException {
-                    upstream.poll(
+                    live.poll(
                             maxWait,
                             (split, offset, timestamp, value) -> {
                                 records.incrementAndGet();
@@ -549,35 +548,35 @@ class EventTimeITCase {
                         throws IOException {
                     pauses.addAndGet(toPause.size());
                     if (!ignorePauses) {
-                        upstream.pauseOrResumeSplits(toPause, toResume);
+                        live.pauseOrResumeSplits(toPause, toResume);
                     }
                 }
 
                 @Override
                 public long position(String splitId) throws IOException {
-                    return upstream.position(splitId);
+                    return live.position(splitId);
                 }
 
                 @Override
                 public long earliestOffset(String splitId) throws IOException {
-                    return upstream.earliestOffset(splitId);
+                    return live.earliestOffset(splitId);
                 }
 
                 @Override
                 public void wakeUp() {
-                    upstream.wakeUp();
+                    live.wakeUp();
                 }
 
                 @Override
                 public void close() throws Exception {
-                    upstream.close();
+                    live.close();
                 }
             };
         }
 
         @Override
-        public boolean isUpstreamSeekable() {
-            return log.isUpstreamSeekable();
+        public boolean isLiveSeekable() {
+            return log.isLiveSeekable();
         }
 
         @Override

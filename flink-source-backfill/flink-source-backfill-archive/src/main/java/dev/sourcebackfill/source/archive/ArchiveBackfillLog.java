@@ -31,7 +31,9 @@ import javax.annotation.Nullable;
 
 import java.util.Optional;
 
-/** An archive in front of a live log: history from the archive's files, the live log upstream. */
+/**
+ * An archive in front of a live log: history from the archive's files, the live log's live reader.
+ */
 @Internal
 final class ArchiveBackfillLog<T> implements BackfillLog<T> {
 
@@ -100,13 +102,13 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
     }
 
     @Override
-    public LogReader<T> createUpstreamReader(SourceReaderContext context) throws Exception {
-        return live.createUpstreamReader(context);
+    public LogReader<T> createLiveReader(SourceReaderContext context) throws Exception {
+        return live.createLiveReader(context);
     }
 
     @Override
-    public boolean isUpstreamSeekable() {
-        return live.isUpstreamSeekable();
+    public boolean isLiveSeekable() {
+        return live.isLiveSeekable();
     }
 
     @Override

@@ -69,7 +69,7 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
             if (liveTopics.contains(first.topic()) && !liveIds.contains(archived.getKey())) {
                 throw new IllegalStateException(
                         String.format(
-                                "The archive at %s has partition %s (from %s), which topic %s does not have: its history would have no live upstream",
+                                "The archive at %s has partition %s (from %s), which topic %s does not have: its history would have no live reader",
                                 root,
                                 archived.getKey(),
                                 archived.getValue().get(0).path(),
@@ -79,7 +79,7 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
         List<DiscoveredSplit> splits = new ArrayList<>(liveSplits.size());
         for (DiscoveredSplit split : liveSplits) {
             List<ArchiveListing.Entry> files = archive.get(split.splitId());
-            if (files == null || split.upstreamReadsWholeSplit()) {
+            if (files == null || split.liveReadsWholeSplit()) {
                 LOG.info(
                         "Partition {} has no archive under {}: it starts at offset {} of the topic",
                         split.splitId(),
@@ -89,17 +89,17 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
                 continue;
             }
             long first = files.get(0).startOffset();
-            if (first > split.upstreamEndOffset()) {
+            if (first > split.liveEndOffset()) {
                 throw new IllegalStateException(
                         String.format(
                                 "The archive of partition %s starts at offset %d (%s), above the topic's end offset %d: is it the archive of another incarnation of the topic?",
                                 split.splitId(),
                                 first,
                                 files.get(0).path(),
-                                split.upstreamEndOffset()));
+                                split.liveEndOffset()));
             }
             DiscoveredSplit archived =
-                    DiscoveredSplit.backfilled(split.splitId(), first, split.upstreamEndOffset());
+                    DiscoveredSplit.backfilled(split.splitId(), first, split.liveEndOffset());
             if (split.stoppingOffset().isPresent()) {
                 archived = archived.withStoppingOffset(split.stoppingOffset().getAsLong());
             }
@@ -108,7 +108,7 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
                     split.splitId(),
                     files.size(),
                     first,
-                    split.upstreamEndOffset());
+                    split.liveEndOffset());
             splits.add(archived);
         }
         return splits;

@@ -265,7 +265,7 @@ final class ArchiveReader<T> implements LogReader<T> {
             List<ArchiveListing.Entry> files = filesOf(splitId);
             if (files.isEmpty()) {
                 LOG.info(
-                        "Split {} has no archive: the upstream reads it from offset {}",
+                        "Split {} has no archive: the live reader reads it from offset {}",
                         splitId,
                         offset);
                 return;
@@ -307,7 +307,7 @@ final class ArchiveReader<T> implements LogReader<T> {
         boolean continueWithNewFiles() throws IOException {
             if (file == null) {
                 // no archive before: a file that appeared is read if it holds the next offset;
-                // one starting above it is not (the upstream reads the split from there)
+                // one starting above it is not (the live reader reads the split from there)
                 List<ArchiveListing.Entry> files = filesOf(splitId);
                 if (files.isEmpty() || files.get(0).startOffset() > position) {
                     return false;

@@ -173,15 +173,9 @@ public final class BackfillSplitEnumerator
                             + " has no stopping offset: the log must set one for every split");
         }
         HandoverState state =
-                found.upstreamReadsWholeSplit()
-                        ? HandoverState.FINISHED
-                        : HandoverState.BACKFILLING;
+                found.liveReadsWholeSplit() ? HandoverState.FINISHED : HandoverState.BACKFILLING;
         return new BackfillSplit(
-                found.splitId(),
-                state,
-                found.backfillStartOffset(),
-                found.upstreamEndOffset(),
-                stop);
+                found.splitId(), state, found.backfillStartOffset(), found.liveEndOffset(), stop);
     }
 
     /** The fixed reader of a split: stable across restarts for a given parallelism. */

@@ -52,8 +52,8 @@ public final class BackfillReaderMetrics {
     public static final String BACKFILLED_RECORDS = "backfilledRecords";
 
     /**
-     * Offsets this reader skipped at handovers whose upstream no longer had them (only under {@code
-     * OffsetGapPolicy.SKIP}).
+     * Offsets this reader skipped at handovers whose live reader no longer had them (only under
+     * {@code OffsetGapPolicy.SKIP}).
      */
     public static final String SKIPPED_OFFSETS = "skippedOffsets";
 
@@ -140,12 +140,12 @@ public final class BackfillReaderMetrics {
      * known.
      */
     static long pendingRecords(Collection<BackfillSplitState> splits, FetchProgress progress) {
-        OptionalLong upstreamLag = progress.upstreamLag();
-        long pending = upstreamLag.orElse(0);
+        OptionalLong liveLag = progress.liveLag();
+        long pending = liveLag.orElse(0);
         for (BackfillSplitState split : splits) {
             HandoverState state = split.state();
             if (state == HandoverState.BACKFILLING
-                    || (state == HandoverState.CACHING_UP && upstreamLag.isEmpty())) {
+                    || (state == HandoverState.CACHING_UP && liveLag.isEmpty())) {
                 pending += Math.max(0, split.readsBackfillUpTo() - split.nextOffset());
             }
         }

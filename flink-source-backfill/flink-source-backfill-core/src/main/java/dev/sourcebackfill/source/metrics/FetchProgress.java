@@ -28,17 +28,16 @@ import java.util.OptionalLong;
 @Internal
 public final class FetchProgress {
 
-    private volatile OptionalLong upstreamLag = OptionalLong.empty();
+    private volatile OptionalLong liveLag = OptionalLong.empty();
     private volatile long fetchEventTimeLag = InternalSourceReaderMetricGroup.UNDEFINED;
 
-    /** The upstream reader's records behind the end of the log; empty if it cannot tell. */
-    public void upstreamLag(OptionalLong records) {
-        upstreamLag =
-                records.isPresent() ? OptionalLong.of(Math.max(0, records.getAsLong())) : records;
+    /** The live reader's records behind the end of the log; empty if it cannot tell. */
+    public void liveLag(OptionalLong records) {
+        liveLag = records.isPresent() ? OptionalLong.of(Math.max(0, records.getAsLong())) : records;
     }
 
-    public OptionalLong upstreamLag() {
-        return upstreamLag;
+    public OptionalLong liveLag() {
+        return liveLag;
     }
 
     /**

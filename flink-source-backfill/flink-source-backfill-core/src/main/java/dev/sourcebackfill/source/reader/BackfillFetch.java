@@ -48,7 +48,7 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
 
         /**
          * Under {@link dev.sourcebackfill.source.OffsetGapPolicy#SKIP}: offsets {@code from..to-1}
-         * are in neither the backfill nor the upstream; the split goes on at {@code to} in the
+         * are in neither the backfill nor the live reader; the split goes on at {@code to} in the
          * state it has.
          */
         void gapSkipped(String splitId, long from, long to);

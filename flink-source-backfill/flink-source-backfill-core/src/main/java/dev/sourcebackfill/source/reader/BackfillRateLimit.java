@@ -32,9 +32,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * Limits the rate of one reader's backfill records with a Flink {@link RateLimiter}; live records
  * are never counted. The fetcher asks for permission once per backfill poll, for the records that
- * poll emitted, and does not poll the backfill again until the permission is granted; the upstream
- * is polled meanwhile. That is one {@link RateLimiter#acquire(int)} per poll instead of one per
- * record (Flink's rate-limited readers acquire per record).
+ * poll emitted, and does not poll the backfill again until the permission is granted; the live
+ * reader is polled meanwhile. That is one {@link RateLimiter#acquire(int)} per poll instead of one
+ * per record (Flink's rate-limited readers acquire per record).
  *
  * <p>The limiter is not thread-safe: the fetcher thread acquires and announces splits, the task
  * thread announces completed checkpoints; both go through this object's lock.

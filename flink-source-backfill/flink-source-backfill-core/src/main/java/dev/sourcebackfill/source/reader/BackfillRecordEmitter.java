@@ -44,7 +44,7 @@ final class BackfillRecordEmitter<T>
     @Override
     public void emitRecord(
             BackfillRecord<T> record, SourceOutput<T> output, BackfillSplitState split) {
-        // a BACKFILLING split emits only what its backfill read: the upstream's records come
+        // a BACKFILLING split emits only what its backfill read: the live reader's records come
         // after the transition out of it, which the fetch applies before them
         boolean backfill = split.state() == HandoverState.BACKFILLING;
         output.collect(

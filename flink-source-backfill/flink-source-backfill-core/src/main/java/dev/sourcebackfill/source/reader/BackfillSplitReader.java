@@ -56,17 +56,17 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads the splits of one source reader from the backfill and the upstream {@link LogReader}s and
- * runs each split's {@link SplitHandover}. Runs in the fetcher thread.
+ * Reads the splits of one source reader from the backfill and the live reader {@link LogReader}s
+ * and runs each split's {@link SplitHandover}. Runs in the fetcher thread.
  *
- * <p>A seekable upstream is given a split only at its handover, at the first offset not backfilled,
- * so nothing is read twice. A non-seekable upstream is given every split at once; the handover
- * drops what the backfill covers. When no split is backfilling and the reader is in forward mode,
- * the backfill reader is closed; it is created again if a split needs it.
+ * <p>A seekable live reader is given a split only at its handover, at the first offset not
+ * backfilled, so nothing is read twice. A non-seekable live reader is given every split at once;
+ * the handover drops what the backfill covers. When no split is backfilling and the reader is in
+ * forward mode, the backfill reader is closed; it is created again if a split needs it.
  *
  * <p>For watermark alignment a split is paused in whichever reader reads it: the backfill reader,
- * the upstream reader, or both (a non-seekable upstream reads a backfilling split too). A paused
- * split that moves to the upstream at its handover is paused there as well, so a handover never
+ * the live reader, or both (a non-seekable live reader reads a backfilling split too). A paused
+ * split that moves to the live reader at its handover is paused there as well, so a handover never
  * resumes a split that alignment holds back.
  */
 @Internal
@@ -82,15 +82,15 @@ final class BackfillSplitReader<T>
     private final SourceReaderContext context;
     private final ReaderMode mode;
     private final Duration pollTimeout;
-    private final boolean upstreamSeekable;
+    private final boolean liveSeekable;
 
     private final Map<String, SplitHandover<T>> handovers = new HashMap<>();
 
     /** Splits currently given to the backfill reader. */
     private final Set<String> onBackfill = new LinkedHashSet<>();
 
-    /** Splits currently given to the upstream reader. */
-    private final Set<String> onUpstream = new LinkedHashSet<>();
+    /** Splits currently given to the live reader. */
+    private final Set<String> onLive = new LinkedHashSet<>();
 
     /** Splits paused for watermark alignment, in whichever reader reads them. */
     private final Set<String> paused = new HashSet<>();
@@ -99,7 +99,7 @@ final class BackfillSplitReader<T>
     private final boolean allowUnalignedSplits;
 
     private LogReader<T> backfillReader;
-    private LogReader<T> upstreamReader;
+    private LogReader<T> liveReader;
     private final BackfillFetch.TransitionSink transitionSink;
     private final OffsetGapPolicy gapPolicy;
     private final Counter skippedOffsets;
@@ -121,7 +121,7 @@ final class BackfillSplitReader<T>
     @Nullable private String lastPolledSplitId;
 
     @Nullable private SplitHandover<T> lastPolledHandover;
-    private boolean upstreamDelivered;
+    private boolean liveDelivered;
 
     /** Splits that stopped backfilling during a poll; taken off the backfill reader after it. */
     private final List<String> backfillRemovals = new ArrayList<>();
@@ -151,7 +151,7 @@ final class BackfillSplitReader<T>
         this.context = context;
         this.mode = mode;
         this.pollTimeout = sourceConfig.pollTimeout();
-        this.upstreamSeekable = log.isUpstreamSeekable();
+        this.liveSeekable = log.isLiveSeekable();
         this.allowUnalignedSplits =
                 context.getConfiguration().get(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS);
     }
@@ -160,18 +160,18 @@ final class BackfillSplitReader<T>
     public RecordsWithSplitIds<BackfillRecord<T>> fetch() throws IOException {
         releaseBackfillReaderInForwardMode();
         boolean live = false;
-        // a rate-limited backfill waits for its permission; the upstream is read meanwhile
+        // a rate-limited backfill waits for its permission; the live reader is read meanwhile
         boolean backfillReady = !onBackfill.isEmpty() && rateLimit.mayPoll();
-        if (!onUpstream.isEmpty()) {
+        if (!onLive.isEmpty()) {
             Duration wait = backfillReady ? Duration.ZERO : pollTimeout;
-            live = pollUpstream(wait);
+            live = pollLive(wait);
         }
         if (backfillReady) {
-            // the upstream goes first: live data waiting is worth more than history
+            // the live reader goes first: live data waiting is worth more than history
             int before = batch.recordCount();
             pollBackfill(live ? Duration.ZERO : pollTimeout);
-            rateLimit.delivered(batch.recordCount() - before, this::wakeUpUpstream);
-        } else if (!onBackfill.isEmpty() && onUpstream.isEmpty()) {
+            rateLimit.delivered(batch.recordCount() - before, this::wakeUpLive);
+        } else if (!onBackfill.isEmpty() && onLive.isEmpty()) {
             try {
                 rateLimit.awaitPermit(pollTimeout);
             } catch (InterruptedException e) {
@@ -240,13 +240,13 @@ final class BackfillSplitReader<T>
         // allow-unaligned-source-splits) must not keep the other from pausing or resuming
         UnsupportedOperationException backfillCannot =
                 pauseOrResumeIn(backfillReader, onBackfill, pause, resume);
-        UnsupportedOperationException upstreamCannot =
-                pauseOrResumeIn(upstreamReader, onUpstream, pause, resume);
+        UnsupportedOperationException liveCannot =
+                pauseOrResumeIn(liveReader, onLive, pause, resume);
         if (backfillCannot != null) {
             throw backfillCannot;
         }
-        if (upstreamCannot != null) {
-            throw upstreamCannot;
+        if (liveCannot != null) {
+            throw liveCannot;
         }
     }
 
@@ -288,11 +288,11 @@ final class BackfillSplitReader<T>
         return null;
     }
 
-    /** A backfill permission came while the upstream may wait for live records. */
-    private void wakeUpUpstream() {
-        LogReader<T> upstream = upstreamReader;
-        if (upstream != null) {
-            upstream.wakeUp();
+    /** A backfill permission came while the live reader may wait for live records. */
+    private void wakeUpLive() {
+        LogReader<T> live = liveReader;
+        if (live != null) {
+            live.wakeUp();
         }
     }
 
@@ -303,18 +303,18 @@ final class BackfillSplitReader<T>
         if (backfill != null) {
             backfill.wakeUp();
         }
-        LogReader<T> upstream = upstreamReader;
-        if (upstream != null) {
-            upstream.wakeUp();
+        LogReader<T> live = liveReader;
+        if (live != null) {
+            live.wakeUp();
         }
     }
 
     @Override
     public void close() throws Exception {
         closeBackfillReader();
-        if (upstreamReader != null) {
-            upstreamReader.close();
-            upstreamReader = null;
+        if (liveReader != null) {
+            liveReader.close();
+            liveReader = null;
         }
     }
 
@@ -346,16 +346,16 @@ final class BackfillSplitReader<T>
 
     @Override
     public void gapSkipped(String splitId, long from, long to, boolean foundByReader) {
-        if (!foundByReader && upstreamSeekable && onUpstream.contains(splitId)) {
+        if (!foundByReader && liveSeekable && onLive.contains(splitId)) {
             // it was given the split at the offset it no longer has: it starts again at its
-            // earliest one (never from inside its own poll: a seekable upstream's gap is found
+            // earliest one (never from inside its own poll: a seekable live reader's gap is found
             // when it is given the split)
             try {
-                upstreamReader.removeSplit(splitId);
-                upstreamReader.addSplit(splitId, to);
+                liveReader.removeSplit(splitId);
+                liveReader.addSplit(splitId, to);
                 if (paused.contains(splitId)) {
                     // removing the split dropped its pause in the reader
-                    pauseOnUpstream(splitId);
+                    pauseOnLive(splitId);
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -385,9 +385,9 @@ final class BackfillSplitReader<T>
                 // not from inside the backfill reader's poll: removed once the poll returns
                 backfillRemovals.add(splitId);
             }
-            if (newState == HandoverState.CACHING_UP && upstreamSeekable) {
-                startUpstream(splitId, nextOffset);
-                handovers.get(splitId).onUpstreamStarted();
+            if (newState == HandoverState.CACHING_UP && liveSeekable) {
+                startLive(splitId, nextOffset);
+                handovers.get(splitId).onLiveStarted();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -398,17 +398,16 @@ final class BackfillSplitReader<T>
 
     private void addSplit(BackfillSplit split) throws IOException {
         SplitHandover<T> handover =
-                new SplitHandover<>(
-                        split, upstreamSeekable, gapPolicy, this::upstreamEarliest, this);
+                new SplitHandover<>(split, liveSeekable, gapPolicy, this::liveEarliest, this);
         handovers.put(split.splitId(), handover);
         rateLimit.notifyAddingSplit(split);
         LOG.debug("Fetcher of subtask {} takes {}", context.getIndexOfSubtask(), split);
         if (split.state() == HandoverState.BACKFILLING) {
-            if (!upstreamSeekable) {
-                startUpstream(split.splitId(), split.nextOffset());
-                handover.onUpstreamStarted();
+            if (!liveSeekable) {
+                startLive(split.splitId(), split.nextOffset());
+                handover.onLiveStarted();
                 // the feed's position is a better target than the one from discovery
-                handover.onUpstreamProgress(upstreamReader.position(split.splitId()));
+                handover.onLiveProgress(liveReader.position(split.splitId()));
             }
             if (split.nextOffset() < handover.targetEndOffset()) {
                 backfill().addSplit(split.splitId(), split.nextOffset());
@@ -417,8 +416,8 @@ final class BackfillSplitReader<T>
             handover.start();
             removeStoppedBackfills();
         } else {
-            startUpstream(split.splitId(), split.nextOffset());
-            handover.onUpstreamStarted();
+            startLive(split.splitId(), split.nextOffset());
+            handover.onLiveStarted();
         }
     }
 
@@ -428,43 +427,43 @@ final class BackfillSplitReader<T>
         if (onBackfill.remove(splitId)) {
             backfillReader.removeSplit(splitId);
         }
-        if (onUpstream.remove(splitId)) {
-            upstreamReader.removeSplit(splitId);
+        if (onLive.remove(splitId)) {
+            liveReader.removeSplit(splitId);
         }
     }
 
-    private void startUpstream(String splitId, long offset) throws IOException {
-        if (onUpstream.add(splitId)) {
-            upstream().addSplit(splitId, offset);
+    private void startLive(String splitId, long offset) throws IOException {
+        if (onLive.add(splitId)) {
+            live().addSplit(splitId, offset);
             if (paused.contains(splitId)) {
-                pauseOnUpstream(splitId);
+                pauseOnLive(splitId);
             }
         }
     }
 
-    /** A split alignment holds back reaches the upstream: it stays paused there. */
-    private void pauseOnUpstream(String splitId) throws IOException {
+    /** A split alignment holds back reaches the live reader: it stays paused there. */
+    private void pauseOnLive(String splitId) throws IOException {
         try {
-            upstreamReader.pauseOrResumeSplits(List.of(splitId), List.of());
+            liveReader.pauseOrResumeSplits(List.of(splitId), List.of());
         } catch (UnsupportedOperationException e) {
             if (!allowUnalignedSplits) {
                 throw e;
             }
             // as Flink does with a reader that cannot pause: the split is read unaligned
             paused.remove(splitId);
-            LOG.debug("The upstream reader cannot pause split {}; it reads it unaligned", splitId);
+            LOG.debug("The live reader cannot pause split {}; it reads it unaligned", splitId);
         }
     }
 
-    private long upstreamEarliest(String splitId) throws IOException {
-        return upstream().earliestOffset(splitId);
+    private long liveEarliest(String splitId) throws IOException {
+        return live().earliestOffset(splitId);
     }
 
-    private boolean pollUpstream(Duration wait) throws IOException {
-        upstreamDelivered = false;
+    private boolean pollLive(Duration wait) throws IOException {
+        liveDelivered = false;
         lastPolledSplitId = null; // splits may have come or gone since the last poll
-        upstreamReader.poll(wait, upstreamCollector);
-        return upstreamDelivered;
+        liveReader.poll(wait, liveCollector);
+        return liveDelivered;
     }
 
     private void pollBackfill(Duration wait) throws IOException {
@@ -472,16 +471,16 @@ final class BackfillSplitReader<T>
         backfillReader.poll(wait, backfillCollector);
     }
 
-    /** What the upstream reader delivers goes to the split's handover. */
-    private final LogRecordCollector<T> upstreamCollector =
+    /** What the live reader delivers goes to the split's handover. */
+    private final LogRecordCollector<T> liveCollector =
             new LogRecordCollector<>() {
                 @Override
                 public void collect(String splitId, long offset, long timestamp, T value) {
-                    upstreamDelivered = true;
+                    liveDelivered = true;
                     SplitHandover<T> handover = handoverOfPolled(splitId);
                     if (handover != null) {
                         try {
-                            handover.onUpstreamRecord(offset, timestamp, value);
+                            handover.onLiveRecord(offset, timestamp, value);
                         } catch (IOException e) {
                             throw new UncheckedIOException(e);
                         }
@@ -492,7 +491,7 @@ final class BackfillSplitReader<T>
                 public void offsetsDeleted(String splitId, long from, long to) {
                     SplitHandover<T> handover = handovers.get(splitId);
                     if (handover != null) {
-                        handover.onUpstreamGap(from, to);
+                        handover.onLiveGap(from, to);
                     }
                 }
             };
@@ -535,14 +534,14 @@ final class BackfillSplitReader<T>
                         backfillReader.position(splitId), backfillReader.isEndOfSplit(splitId));
             }
         }
-        for (String splitId : onUpstream) {
+        for (String splitId : onLive) {
             SplitHandover<T> handover = handovers.get(splitId);
             if (handover.state() == HandoverState.FINISHED) {
                 if (handover.stoppingOffsetPresent()) {
-                    handover.onUpstreamProgress(upstreamReader.position(splitId));
+                    handover.onLiveProgress(liveReader.position(splitId));
                 }
-            } else if (!upstreamSeekable) {
-                handover.onUpstreamProgress(upstreamReader.position(splitId));
+            } else if (!liveSeekable) {
+                handover.onLiveProgress(liveReader.position(splitId));
             }
         }
     }
@@ -576,8 +575,7 @@ final class BackfillSplitReader<T>
         long now = System.nanoTime();
         if (now - nextLagCheckNanos >= 0) {
             nextLagCheckNanos = now + LAG_CHECK_INTERVAL_NANOS;
-            progress.upstreamLag(
-                    upstreamReader != null ? upstreamReader.pendingRecords() : OptionalLong.of(0));
+            progress.liveLag(liveReader != null ? liveReader.pendingRecords() : OptionalLong.of(0));
         }
     }
 
@@ -617,17 +615,17 @@ final class BackfillSplitReader<T>
         return backfillReader;
     }
 
-    private LogReader<T> upstream() throws IOException {
-        if (upstreamReader == null) {
+    private LogReader<T> live() throws IOException {
+        if (liveReader == null) {
             try {
-                upstreamReader = log.createUpstreamReader(context);
+                liveReader = log.createLiveReader(context);
             } catch (IOException e) {
                 throw e;
             } catch (Exception e) {
-                throw new IOException("Creating the upstream reader failed", e);
+                throw new IOException("Creating the live reader failed", e);
             }
         }
-        return upstreamReader;
+        return liveReader;
     }
 
     /** Whether the backfill reader is open. */

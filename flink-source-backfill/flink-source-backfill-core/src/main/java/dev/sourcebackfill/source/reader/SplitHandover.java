@@ -40,9 +40,9 @@ import java.util.OptionalLong;
 @Internal
 final class SplitHandover<T> {
 
-    /** How the handover asks the upstream where it may start. */
+    /** How the handover asks the live reader where it may start. */
     @FunctionalInterface
-    interface UpstreamRetention {
+    interface LiveRetention {
         long earliestOffset(String splitId) throws IOException;
     }
 
@@ -57,10 +57,10 @@ final class SplitHandover<T> {
 
         /**
          * Under {@link OffsetGapPolicy#SKIP}: offsets {@code from..to-1} are in neither the
-         * backfill nor the upstream, and the split goes on at {@code to}.
+         * backfill nor the live reader, and the split goes on at {@code to}.
          *
          * @param foundByReader whether a log reader found the gap where it was reading (it goes on
-         *     at {@code to} by itself); else the handover found it, and the upstream reader must be
+         *     at {@code to} by itself); else the handover found it, and the live reader must be
          *     moved to {@code to}
          */
         void gapSkipped(String splitId, long from, long to, boolean foundByReader);
@@ -72,9 +72,9 @@ final class SplitHandover<T> {
     private final boolean bounded;
 
     private final long stoppingOffset;
-    private final UpstreamRetention upstream;
+    private final LiveRetention live;
     private final HandoverOutput<T> output;
-    private final boolean upstreamSeekable;
+    private final boolean liveSeekable;
     private final OffsetGapPolicy gapPolicy;
 
     private HandoverState state;
@@ -82,8 +82,8 @@ final class SplitHandover<T> {
     private long target;
     private boolean complete;
 
-    /** Upstream records seen while not FINISHED must increase too; not checkpointed. */
-    private long upstreamFloor;
+    /** Live records seen while not FINISHED must increase too; not checkpointed. */
+    private long liveFloor;
 
     /**
      * For a feed: the offset below which the feed can no longer deliver anything, the higher of
@@ -98,22 +98,22 @@ final class SplitHandover<T> {
 
     SplitHandover(
             BackfillSplit split,
-            boolean upstreamSeekable,
+            boolean liveSeekable,
             OffsetGapPolicy gapPolicy,
-            UpstreamRetention upstream,
+            LiveRetention live,
             HandoverOutput<T> output) {
         this.output = output;
         this.gapPolicy = gapPolicy;
-        this.upstreamSeekable = upstreamSeekable;
+        this.liveSeekable = liveSeekable;
         this.splitId = split.splitId();
         OptionalLong stop = split.stoppingOffset();
         this.bounded = stop.isPresent();
         this.stoppingOffset = stop.orElse(0);
-        this.upstream = upstream;
+        this.live = live;
         this.state = split.state();
         this.next = split.nextOffset();
         this.target = split.targetEndOffset();
-        this.upstreamFloor = 0;
+        this.liveFloor = 0;
         checkStop(next);
     }
 
@@ -152,7 +152,7 @@ final class SplitHandover<T> {
 
     void onBackfillRecord(long offset, long timestamp, T value) {
         if (state != HandoverState.BACKFILLING || complete) {
-            // the backfill stopped; the upstream delivers this range
+            // the backfill stopped; the live reader delivers this range
             return;
         }
         if (offset < next) {
@@ -189,7 +189,7 @@ final class SplitHandover<T> {
 
     /**
      * The backfill reader found offsets {@code from..to-1} deleted where it was to read. While the
-     * split backfills, they are a gap (the policy decides); after that the upstream covers the
+     * split backfills, they are a gap (the policy decides); after that the live reader covers the
      * range and the handover checks it there.
      */
     void onBackfillGap(long from, long to) {
@@ -203,24 +203,24 @@ final class SplitHandover<T> {
         checkStop(next);
     }
 
-    // ------------------------------------------------------------------ upstream side
+    // ------------------------------------------------------------------ live side
 
     /**
-     * The upstream reader was given this split (a seekable one at {@link #nextOffset()}, a feed
-     * wherever it stands): a seekable upstream finishes a caching-up split at once; a feed records
-     * where it starts (its earliest offset), which raises a backfilling split's target to it; a
-     * finished split checks that the upstream still has its next offset.
+     * The live reader was given this split (a seekable one at {@link #nextOffset()}, a feed
+     * wherever it stands): a seekable live reader finishes a caching-up split at once; a feed
+     * records where it starts (its earliest offset), which raises a backfilling split's target to
+     * it; a finished split checks that the live reader still has its next offset.
      */
-    void onUpstreamStarted() throws IOException {
-        if (!upstreamSeekable) {
-            long feedStart = upstream.earliestOffset(splitId);
+    void onLiveStarted() throws IOException {
+        if (!liveSeekable) {
+            long feedStart = live.earliestOffset(splitId);
             feedLostBelow = Math.max(feedLostBelow, feedStart);
             if (state == HandoverState.BACKFILLING) {
                 // the backfill must cover what the feed no longer has
                 target = Math.max(target, feedStart);
             }
         }
-        if (state == HandoverState.CACHING_UP && upstreamSeekable) {
+        if (state == HandoverState.CACHING_UP && liveSeekable) {
             finish();
         } else if (state == HandoverState.FINISHED) {
             checkNoGap();
@@ -230,11 +230,11 @@ final class SplitHandover<T> {
     }
 
     /**
-     * The upstream reader found offsets {@code from..to-1} deleted where it was to read. For a
-     * finished split they are a gap (the policy decides); before that the handover asks the
-     * upstream for its earliest offset when it hands over.
+     * The live reader found offsets {@code from..to-1} deleted where it was to read. For a finished
+     * split they are a gap (the policy decides); before that the handover asks the live reader for
+     * its earliest offset when it hands over.
      */
-    void onUpstreamGap(long from, long to) {
+    void onLiveGap(long from, long to) {
         if (state != HandoverState.FINISHED || complete || to <= next) {
             return;
         }
@@ -259,27 +259,27 @@ final class SplitHandover<T> {
         return bounded;
     }
 
-    void onUpstreamRecord(long offset, long timestamp, T value) throws IOException {
+    void onLiveRecord(long offset, long timestamp, T value) throws IOException {
         if (complete) {
             return;
         }
         switch (state) {
             case FINISHED:
                 if (offset < next) {
-                    if (upstreamSeekable) {
-                        throw new OffsetRegressionException(splitId, "upstream", offset, next);
+                    if (liveSeekable) {
+                        throw new OffsetRegressionException(splitId, "live", offset, next);
                     }
                     // a feed replays what was emitted before a restore: drop it, in order
-                    checkUpstreamOrder(offset);
+                    checkLiveOrder(offset);
                     return;
                 }
-                emitUpstream(offset, timestamp, value);
+                emitLive(offset, timestamp, value);
                 return;
             case BACKFILLING:
-                checkUpstreamOrder(offset);
+                checkLiveOrder(offset);
                 target = Math.max(target, offset + 1);
                 if (offset + 1 == next) {
-                    // the upstream stands exactly where the backfill is: hand over now
+                    // the live reader stands exactly where the backfill is: hand over now
                     finish();
                 } else if (offset + 1 < next) {
                     moveTo(HandoverState.CACHING_UP);
@@ -290,19 +290,19 @@ final class SplitHandover<T> {
                 }
                 return;
             case CACHING_UP:
-                checkUpstreamOrder(offset);
+                checkLiveOrder(offset);
                 if (offset < next) {
                     return;
                 }
                 finish();
-                emitUpstream(offset, timestamp, value);
+                emitLive(offset, timestamp, value);
                 return;
             default:
                 throw new IllegalStateException("Unknown state " + state);
         }
     }
 
-    private void emitUpstream(long offset, long timestamp, T value) {
+    private void emitLive(long offset, long timestamp, T value) {
         if (checkStop(offset)) {
             return;
         }
@@ -312,11 +312,11 @@ final class SplitHandover<T> {
     }
 
     /**
-     * The upstream reader's position, for a non-seekable upstream: it raises the target of a
-     * backfilling split and finishes a caching-up split whose range the upstream has passed (an
-     * idle upstream never sends the record that would prove it).
+     * The live reader's position, for a non-seekable live reader: it raises the target of a
+     * backfilling split and finishes a caching-up split whose range the live reader has passed (an
+     * idle live reader never sends the record that would prove it).
      */
-    void onUpstreamProgress(long position) throws IOException {
+    void onLiveProgress(long position) throws IOException {
         if (complete) {
             return;
         }
@@ -349,12 +349,12 @@ final class SplitHandover<T> {
     }
 
     /**
-     * The upstream must deliver every offset from {@code next} on. A seekable upstream is asked for
-     * its earliest offset now (retention); a feed's is what {@link #feedLostBelow} recorded, since
-     * by now it has moved on by the records it delivered.
+     * The live reader must deliver every offset from {@code next} on. A seekable live reader is
+     * asked for its earliest offset now (retention); a feed's is what {@link #feedLostBelow}
+     * recorded, since by now it has moved on by the records it delivered.
      */
     private void checkNoGap() throws IOException {
-        if (!upstreamSeekable) {
+        if (!liveSeekable) {
             if (feedLostBelow > next) {
                 if (gapPolicy == OffsetGapPolicy.SKIP) {
                     skipTo(next, feedLostBelow, false);
@@ -366,7 +366,7 @@ final class SplitHandover<T> {
             }
             return;
         }
-        long earliest = upstream.earliestOffset(splitId);
+        long earliest = live.earliestOffset(splitId);
         if (earliest > next) {
             if (gapPolicy == OffsetGapPolicy.SKIP) {
                 skipTo(next, earliest, false);
@@ -389,11 +389,11 @@ final class SplitHandover<T> {
         }
     }
 
-    private void checkUpstreamOrder(long offset) {
-        if (offset < upstreamFloor) {
-            throw new OffsetRegressionException(splitId, "upstream", offset, upstreamFloor);
+    private void checkLiveOrder(long offset) {
+        if (offset < liveFloor) {
+            throw new OffsetRegressionException(splitId, "live", offset, liveFloor);
         }
-        upstreamFloor = offset + 1;
+        liveFloor = offset + 1;
     }
 
     /** Marks the split complete if {@code position} reached its stopping offset. */

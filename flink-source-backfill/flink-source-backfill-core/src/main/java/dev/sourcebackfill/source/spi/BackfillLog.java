@@ -29,8 +29,8 @@ import java.util.Optional;
  *
  * <p>Every record belongs to one split and has a {@code long} offset, strictly increasing within
  * the split but not necessarily contiguous (compaction or transaction markers leave holes). The
- * backfill reader and the upstream reader must agree on offsets: the same offset is the same record
- * in both.
+ * backfill reader and the live reader must agree on offsets: the same offset is the same record in
+ * both.
  *
  * @param <T> the type of records
  */
@@ -43,17 +43,17 @@ public interface BackfillLog<T> extends Serializable {
     /** Creates a reader of the splits' history. One per source reader; it reads many splits. */
     LogReader<T> createBackfillReader(SourceReaderContext context) throws Exception;
 
-    /** Creates a reader of the splits' live upstream. One per source reader. */
-    LogReader<T> createUpstreamReader(SourceReaderContext context) throws Exception;
+    /** Creates a reader of the splits' live reader. One per source reader. */
+    LogReader<T> createLiveReader(SourceReaderContext context) throws Exception;
 
     /**
-     * Whether the upstream reader can start a split at a given offset and reads nothing of a split
-     * it has not been given (a job's own consumer). Then a backfilling split is not given to the
-     * upstream reader at all and is handed over by seeking it to the first offset not backfilled.
-     * If {@code false} (a shared or push-based feed), the upstream delivers what it has and the
-     * source drops what the backfill already covered.
+     * Whether the live reader can start a split at a given offset and reads nothing of a split it
+     * has not been given (a job's own consumer). Then a backfilling split is not given to the live
+     * reader at all and is handed over by seeking it to the first offset not backfilled. If {@code
+     * false} (a shared or push-based feed), the live reader delivers what it has and the source
+     * drops what the backfill already covered.
      */
-    boolean isUpstreamSeekable();
+    boolean isLiveSeekable();
 
     /**
      * Creates what commits the positions of completed checkpoints back to the log, if this log does

@@ -27,7 +27,7 @@ import java.util.OptionalLong;
  * A split as a {@link LogSplitDiscoverer} found it.
  *
  * <p>Offsets are positions: {@code backfillStartOffset} is the first offset to read, {@code
- * upstreamEndOffset} is the upstream's end (high watermark, exclusive) at discovery and becomes the
+ * liveEndOffset} is the live reader's end (high watermark, exclusive) at discovery and becomes the
  * split's backfill target, and the optional {@code stoppingOffset} (exclusive) makes the split
  * bounded.
  */
@@ -38,8 +38,8 @@ public final class DiscoveredSplit implements Serializable {
 
     private final String splitId;
     private final long backfillStartOffset;
-    private final long upstreamEndOffset;
-    private final boolean upstreamReadsWholeSplit;
+    private final long liveEndOffset;
+    private final boolean liveReadsWholeSplit;
 
     /** {@code null} for an unbounded split; OptionalLong is not serializable. */
     @Nullable private final Long stoppingOffset;
@@ -47,33 +47,33 @@ public final class DiscoveredSplit implements Serializable {
     private DiscoveredSplit(
             String splitId,
             long backfillStartOffset,
-            long upstreamEndOffset,
-            boolean upstreamReadsWholeSplit,
+            long liveEndOffset,
+            boolean liveReadsWholeSplit,
             @Nullable Long stoppingOffset) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
-        if (backfillStartOffset < 0 || upstreamEndOffset < 0) {
+        if (backfillStartOffset < 0 || liveEndOffset < 0) {
             throw new IllegalArgumentException(
                     String.format(
-                            "Split %s: offsets must not be negative (start %d, upstream end %d)",
-                            splitId, backfillStartOffset, upstreamEndOffset));
+                            "Split %s: offsets must not be negative (start %d, live end %d)",
+                            splitId, backfillStartOffset, liveEndOffset));
         }
         this.backfillStartOffset = backfillStartOffset;
-        this.upstreamEndOffset = upstreamEndOffset;
-        this.upstreamReadsWholeSplit = upstreamReadsWholeSplit;
+        this.liveEndOffset = liveEndOffset;
+        this.liveReadsWholeSplit = liveReadsWholeSplit;
         this.stoppingOffset = stoppingOffset;
     }
 
-    /** A split whose history [start, upstreamEnd) is backfilled before the upstream takes over. */
+    /** A split whose history [start, liveEnd) is backfilled before the live reader takes over. */
     public static DiscoveredSplit backfilled(
-            String splitId, long backfillStartOffset, long upstreamEndOffset) {
-        return new DiscoveredSplit(splitId, backfillStartOffset, upstreamEndOffset, false, null);
+            String splitId, long backfillStartOffset, long liveEndOffset) {
+        return new DiscoveredSplit(splitId, backfillStartOffset, liveEndOffset, false, null);
     }
 
     /**
-     * A split whose whole content the upstream reads from {@code startOffset} (a split created
+     * A split whose whole content the live reader reads from {@code startOffset} (a split created
      * after the job started): it starts {@code FINISHED}.
      */
-    public static DiscoveredSplit readByUpstream(String splitId, long startOffset) {
+    public static DiscoveredSplit readByLive(String splitId, long startOffset) {
         return new DiscoveredSplit(splitId, startOffset, startOffset, true, null);
     }
 
@@ -86,11 +86,7 @@ public final class DiscoveredSplit implements Serializable {
                             splitId, stoppingOffset, backfillStartOffset));
         }
         return new DiscoveredSplit(
-                splitId,
-                backfillStartOffset,
-                upstreamEndOffset,
-                upstreamReadsWholeSplit,
-                stoppingOffset);
+                splitId, backfillStartOffset, liveEndOffset, liveReadsWholeSplit, stoppingOffset);
     }
 
     public String splitId() {
@@ -101,12 +97,12 @@ public final class DiscoveredSplit implements Serializable {
         return backfillStartOffset;
     }
 
-    public long upstreamEndOffset() {
-        return upstreamEndOffset;
+    public long liveEndOffset() {
+        return liveEndOffset;
     }
 
-    public boolean upstreamReadsWholeSplit() {
-        return upstreamReadsWholeSplit;
+    public boolean liveReadsWholeSplit() {
+        return liveReadsWholeSplit;
     }
 
     public OptionalLong stoppingOffset() {
@@ -119,9 +115,9 @@ public final class DiscoveredSplit implements Serializable {
                 + splitId
                 + ", start="
                 + backfillStartOffset
-                + ", upstreamEnd="
-                + upstreamEndOffset
-                + (upstreamReadsWholeSplit ? ", upstream reads whole split" : "")
+                + ", liveEnd="
+                + liveEndOffset
+                + (liveReadsWholeSplit ? ", live reads whole split" : "")
                 + (stoppingOffset != null ? ", stop=" + stoppingOffset : "")
                 + '}';
     }

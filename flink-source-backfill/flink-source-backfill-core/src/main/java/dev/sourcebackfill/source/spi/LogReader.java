@@ -23,7 +23,7 @@ import java.util.Collection;
 import java.util.OptionalLong;
 
 /**
- * Reads records of many splits of one log; used once for the backfill and once for the upstream.
+ * Reads records of many splits of one log; used once for the backfill and once for the live reader.
  * All methods are called from one thread (the source's fetcher thread), except {@link #wakeUp()}.
  *
  * <p>Positions are the next offset the reader would deliver for a split: every offset below the
@@ -37,8 +37,8 @@ import java.util.OptionalLong;
 public interface LogReader<T> extends AutoCloseable {
 
     /**
-     * Starts reading a split at {@code startOffset}. A non-seekable upstream may ignore the offset
-     * and deliver from wherever its feed is.
+     * Starts reading a split at {@code startOffset}. A non-seekable live reader may ignore the
+     * offset and deliver from wherever its feed is.
      */
     void addSplit(String splitId, long startOffset) throws IOException;
 
@@ -63,7 +63,7 @@ public interface LogReader<T> extends AutoCloseable {
 
     /**
      * Whether this reader has delivered everything it will ever have of the split: a bounded
-     * backfill (an archive) that ended. Upstream readers return {@code false}.
+     * backfill (an archive) that ended. Live readers return {@code false}.
      */
     default boolean isEndOfSplit(String splitId) throws IOException {
         return false;

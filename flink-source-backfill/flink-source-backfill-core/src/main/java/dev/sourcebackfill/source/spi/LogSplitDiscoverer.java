@@ -28,7 +28,7 @@ public interface LogSplitDiscoverer extends AutoCloseable {
      * ignored by the caller, so returning them again is fine.
      *
      * @param initial {@code true} for the discovery at the job's first start; splits found later
-     *     may be marked {@link DiscoveredSplit#upstreamReadsWholeSplit()}
+     *     may be marked {@link DiscoveredSplit#liveReadsWholeSplit()}
      */
     List<DiscoveredSplit> discoverSplits(boolean initial) throws Exception;
 

@@ -18,16 +18,16 @@ package dev.sourcebackfill.source.split;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * Where a split stands in its handover from backfill to the live upstream.
+ * Where a split stands in its handover from backfill to the live reader.
  *
  * <pre>
  *                 backfill record at/after target,
  *                 backfill position past target,
  *                 bounded backfill ended,
- *                 upstream record behind the backfill
+ *                 live record behind the backfill
  *   BACKFILLING ─────────────────────────────────────────▶ CACHING_UP
  *        │                                                    │
- *        │ upstream record exactly at the                     │ upstream read position
+ *        │ live record exactly at the                     │ live read position
  *        │ last backfilled offset                             │ past the backfilled range
  *        ▼                                                    ▼
  *     FINISHED ◀──────────────────────────────────────────────┘
@@ -38,11 +38,11 @@ import org.apache.flink.annotation.PublicEvolving;
  */
 @PublicEvolving
 public enum HandoverState {
-    /** Backfill records are emitted; upstream records are not. */
+    /** Backfill records are emitted; live records are not. */
     BACKFILLING(0),
-    /** The backfill has stopped; upstream records still inside the backfilled range are dropped. */
+    /** The backfill has stopped; live records still inside the backfilled range are dropped. */
     CACHING_UP(1),
-    /** Upstream records are emitted; the backfill reader is not needed any more. */
+    /** Live records are emitted; the backfill reader is not needed any more. */
     FINISHED(2);
 
     private final int code;

@@ -415,10 +415,9 @@ class BackfillSplitEnumeratorTest {
     }
 
     @Test
-    void aSplitDiscoveredAfterForwardModeThatTheUpstreamReadsWholeStartsFinished()
-            throws Throwable {
+    void aSplitDiscoveredAfterForwardModeThatTheLiveReadsWholeStartsFinished() throws Throwable {
         enterForwardMode(1);
-        discoverer.splits.add(DiscoveredSplit.readByUpstream("s-4", 0));
+        discoverer.splits.add(DiscoveredSplit.readByLive("s-4", 0));
         enumerator.start();
         context.runNextOneTimeCallable();
         assertThat(enumerator.tracker().get("s-4").state()).isEqualTo(FINISHED);
@@ -444,7 +443,7 @@ class BackfillSplitEnumeratorTest {
         assertThat(context.getPeriodicCallables()).hasSize(1);
         context.runPeriodicCallable(0);
         assertThat(discoverer.calls).containsExactly(true);
-        discoverer.splits.add(DiscoveredSplit.readByUpstream("s-9", 0));
+        discoverer.splits.add(DiscoveredSplit.readByLive("s-9", 0));
         context.runPeriodicCallable(0);
         assertThat(discoverer.calls).containsExactly(true, false);
         assertThat(enumerator.tracker().get("s-9").state()).isEqualTo(FINISHED);

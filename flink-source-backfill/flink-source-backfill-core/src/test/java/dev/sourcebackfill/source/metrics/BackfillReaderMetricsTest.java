@@ -118,7 +118,7 @@ class BackfillReaderMetricsTest {
         // the live reader cannot tell its lag: what is left to each target
         assertThat(gauge("reader.pendingRecords")).isEqualTo(7L + 4L);
         // it can: its lag covers the split it is catching up with
-        progress.upstreamLag(OptionalLong.of(100));
+        progress.liveLag(OptionalLong.of(100));
         assertThat(gauge("reader.pendingRecords")).isEqualTo(7L + 100L);
         backfilling.recordEmitted(9);
         assertThat(gauge("reader.pendingRecords")).isEqualTo(100L);

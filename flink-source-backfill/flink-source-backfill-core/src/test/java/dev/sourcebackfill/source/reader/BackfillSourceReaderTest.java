@@ -387,10 +387,10 @@ class BackfillSourceReaderTest {
     }
 
     /**
-     * Under {@code SKIP}, a split restored FINISHED whose next offsets retention deleted (the
-     * upstream now starts at 6, the split stood at 3) goes on at 6 in the task thread's state too:
-     * the next checkpoint stores 6 although no record comes (a quiet partition), so a reader
-     * restored from it finds no gap and counts none again.
+     * Under {@code SKIP}, a split restored FINISHED whose next offsets retention deleted (the live
+     * now starts at 6, the split stood at 3) goes on at 6 in the task thread's state too: the next
+     * checkpoint stores 6 although no record comes (a quiet partition), so a reader restored from
+     * it finds no gap and counts none again.
      */
     @Test
     void aGapSkippedWhenAFinishedSplitIsRestoredIsInTheNextCheckpointAndNotSkippedAgain()
@@ -412,7 +412,7 @@ class BackfillSourceReaderTest {
         metrics.clear();
         startSkippingGaps(log, metrics);
         reader.addSplits(state);
-        pollUntil("a read on", () -> log.calls.contains("upstream.add a@6"));
+        pollUntil("a read on", () -> log.calls.contains("live.add a@6"));
         for (int i = 0; i < 5; i++) {
             reader.pollNext(output);
         }

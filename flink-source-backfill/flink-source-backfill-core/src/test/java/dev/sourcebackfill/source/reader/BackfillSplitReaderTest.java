@@ -153,7 +153,7 @@ class BackfillSplitReaderTest {
     }
 
     @Test
-    void seekableUpstreamIsGivenASplitOnlyAtItsHandoverAtTheFirstOffsetNotBackfilled()
+    void seekableLiveIsGivenASplitOnlyAtItsHandoverAtTheFirstOffsetNotBackfilled()
             throws Exception {
         FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4);
         BackfillSplitReader<String> reader = reader(log);
@@ -165,10 +165,7 @@ class BackfillSplitReaderTest {
                 .containsExactly("a@0", "a@1", "a@2", "a@3", "a@4", "CACHING_UP@5", "FINISHED@5");
         assertThat(log.calls)
                 .containsSubsequence(
-                        "backfill.add a@0",
-                        "upstream.create",
-                        "upstream.add a@5",
-                        "backfill.remove a");
+                        "backfill.add a@0", "live.create", "live.add a@5", "backfill.remove a");
 
         log.write("a", 5, 7);
         assertThat(fetch(reader)).containsExactly("a@5", "a@7");
@@ -182,7 +179,7 @@ class BackfillSplitReaderTest {
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 5))));
         assertThat(fetch(reader))
                 .containsExactly("a@0", "a@1", "a@2", "CACHING_UP@5", "FINISHED@5");
-        assertThat(log.calls).contains("upstream.add a@5");
+        assertThat(log.calls).contains("live.add a@5");
     }
 
     @Test
@@ -190,7 +187,7 @@ class BackfillSplitReaderTest {
         FakeLog log = new FakeLog(true).write("a", 0, 1, 2);
         BackfillSplitReader<String> reader = reader(log);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 3, 3))));
-        assertThat(log.calls).containsExactly("upstream.create", "upstream.add a@3");
+        assertThat(log.calls).containsExactly("live.create", "live.add a@3");
         assertThat(fetch(reader)).containsExactly("CACHING_UP@3", "FINISHED@3");
     }
 
@@ -208,13 +205,12 @@ class BackfillSplitReaderTest {
     }
 
     @Test
-    void aFeedUpstreamIsReadFromTheStartAndItsRecordsInsideTheBackfillAreDropped()
-            throws Exception {
+    void aFeedLiveIsReadFromTheStartAndItsRecordsInsideTheBackfillAreDropped() throws Exception {
         FakeLog log = new FakeLog(false).write("a", 0, 1);
         log.backfillEnds.put("a", 2L); // an archive holding 0 and 1
         BackfillSplitReader<String> reader = reader(log);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 2))));
-        assertThat(log.calls).contains("upstream.add a@0", "backfill.add a@0");
+        assertThat(log.calls).contains("live.add a@0", "backfill.add a@0");
         // the feed's 0 and 1 are dropped, the archive's emitted; the feed has passed 1: FINISHED
         assertThat(fetch(reader)).containsExactly("a@0", "a@1", "CACHING_UP@2", "FINISHED@2");
         log.write("a", 2, 3);
@@ -266,7 +262,7 @@ class BackfillSplitReaderTest {
                                         2,
                                         OptionalLong.of(4)))));
         assertThat(fetch(reader)).containsExactly("a@0", "a@1", "CACHING_UP@2", "FINISHED@2");
-        // the upstream takes over in the next fetch and stops below 4
+        // the live reader takes over in the next fetch and stops below 4
         RecordsWithSplitIds<BackfillRecord<String>> records = reader.fetch();
         List<String> out = new ArrayList<>();
         while (records.nextSplit() != null) {
@@ -277,16 +273,16 @@ class BackfillSplitReaderTest {
         }
         assertThat(out).containsExactly("a@2", "a@3");
         assertThat(records.finishedSplits()).containsExactly("a");
-        assertThat(log.calls).contains("upstream.remove a");
+        assertThat(log.calls).contains("live.remove a");
     }
 
     /**
-     * Told to skip gaps: a seekable upstream whose earliest offset is above the archive's end is
+     * Told to skip gaps: a seekable live reader whose earliest offset is above the archive's end is
      * started again at its earliest offset, the split goes on there, and the skipped offsets are
      * counted.
      */
     @Test
-    void aSkippedGapStartsTheUpstreamAgainAtItsEarliestOffsetAndCountsTheSkippedOffsets()
+    void aSkippedGapStartsTheLiveAgainAtItsEarliestOffsetAndCountsTheSkippedOffsets()
             throws Exception {
         FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4, 5, 6, 7);
         log.backfillEnds.put("a", 3L);
@@ -307,16 +303,17 @@ class BackfillSplitReaderTest {
         assertThat(out)
                 .containsExactly("a@0", "a@1", "a@2", "CACHING_UP@3", "FINISHED@6", "a@6", "a@7");
         assertThat(skipped.getCount()).isEqualTo(3);
-        assertThat(log.calls).contains("upstream.add a@3", "upstream.remove a", "upstream.add a@6");
+        assertThat(log.calls).contains("live.add a@3", "live.remove a", "live.add a@6");
     }
 
     /**
      * Retention passes a finished split's live reader (a slow partition): the reader reports the
      * deleted offsets; told to skip, the split goes on after them in the task thread's state too,
-     * counted once, and the upstream is not given the split again (its reader moved on by itself).
+     * counted once, and the live reader is not given the split again (its reader moved on by
+     * itself).
      */
     @Test
-    void deletedOffsetsTheUpstreamReaderFindsAreSkippedAndAppliedWhenToldTo() throws Exception {
+    void deletedOffsetsTheLiveReaderFindsAreSkippedAndAppliedWhenToldTo() throws Exception {
         FakeLog log = new FakeLog(true).write("a", 6, 7, 12, 13);
         log.reportsDeletedOffsets = true;
         log.endAt("a", 8);
@@ -336,14 +333,12 @@ class BackfillSplitReaderTest {
         assertThat(fetch(reader)).containsExactly("a@12", "a@13");
         assertThat(skipsApplied).containsExactly("a:8..11");
         assertThat(skipped.getCount()).isEqualTo(4);
-        assertThat(log.calls)
-                .containsOnlyOnce("upstream.add a@6")
-                .doesNotContain("upstream.remove a");
+        assertThat(log.calls).containsOnlyOnce("live.add a@6").doesNotContain("live.remove a");
     }
 
     /** The same under the default policy fails the fetch, naming the split and the offsets. */
     @Test
-    void deletedOffsetsTheUpstreamReaderFindsFailTheFetchByDefault() throws Exception {
+    void deletedOffsetsTheLiveReaderFindsFailTheFetchByDefault() throws Exception {
         FakeLog log = new FakeLog(true).write("a", 6, 7, 12);
         log.reportsDeletedOffsets = true;
         log.endAt("a", 8);
@@ -423,7 +418,7 @@ class BackfillSplitReaderTest {
      * 9..11.
      */
     @Test
-    void anUpstreamGapPastABoundedSplitsStopSkipsOnlyTheOffsetsBelowTheStop() throws Exception {
+    void aLiveGapPastABoundedSplitsStopSkipsOnlyTheOffsetsBelowTheStop() throws Exception {
         FakeLog log = new FakeLog(true).write("a", 6, 7, 12, 13);
         log.reportsDeletedOffsets = true;
         log.endAt("a", 8);
@@ -518,20 +513,20 @@ class BackfillSplitReaderTest {
         BackfillSplit a = backfilling("a", 0, 2);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(a)));
         reader.pauseOrResumeSplits(splits(a), List.of());
-        assertThat(log.calls).contains("backfill.pause [a]", "upstream.pause [a]");
+        assertThat(log.calls).contains("backfill.pause [a]", "live.pause [a]");
         assertThat(fetch(reader)).isEmpty();
 
         reader.pauseOrResumeSplits(List.of(), splits(a));
-        assertThat(log.calls).contains("backfill.resume [a]", "upstream.resume [a]");
+        assertThat(log.calls).contains("backfill.resume [a]", "live.resume [a]");
         assertThat(fetch(reader)).containsExactly("a@0", "a@1", "CACHING_UP@2", "FINISHED@2");
         log.write("a", 2);
         assertThat(fetch(reader)).containsExactly("a@2");
     }
 
     @Test
-    void aPausedSplitWhoseBackfillEndsIsPausedOnTheUpstreamItIsHandedTo() throws Exception {
+    void aPausedSplitWhoseBackfillEndsIsPausedOnTheLiveItIsHandedTo() throws Exception {
         // the archive (backfill) ends at 3 while the split is paused: the handover gives the
-        // split to the seekable upstream, which must not read it until alignment resumes it
+        // split to the seekable live reader, which must not read it until alignment resumes it
         FakeLog log = new FakeLog(true).write("a", 3, 4, 5);
         log.backfillEnds.put("a", 3L);
         BackfillSplitReader<String> reader = reader(log);
@@ -539,13 +534,13 @@ class BackfillSplitReaderTest {
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(a)));
         reader.pauseOrResumeSplits(splits(a), List.of());
 
-        // a seekable upstream starts at the next offset: FINISHED at once, and still paused
+        // a seekable live reader starts at the next offset: FINISHED at once, and still paused
         assertThat(fetch(reader)).containsExactly("CACHING_UP@3", "FINISHED@3");
-        assertThat(log.calls).containsSubsequence("upstream.add a@3", "upstream.pause [a]");
+        assertThat(log.calls).containsSubsequence("live.add a@3", "live.pause [a]");
         assertThat(fetch(reader)).isEmpty();
 
         reader.pauseOrResumeSplits(List.of(), splits(a));
-        assertThat(log.calls).contains("upstream.resume [a]");
+        assertThat(log.calls).contains("live.resume [a]");
         assertThat(fetch(reader)).containsExactly("a@3", "a@4", "a@5");
     }
 
@@ -560,10 +555,10 @@ class BackfillSplitReaderTest {
     }
 
     @Test
-    void anUpstreamThatCannotPauseFailsAlignmentUnlessUnalignedSplitsAreAllowed() throws Exception {
+    void aLiveThatCannotPauseFailsAlignmentUnlessUnalignedSplitsAreAllowed() throws Exception {
         FakeLog log = new FakeLog(true).write("a", 3, 4);
         log.backfillEnds.put("a", 3L);
-        log.upstreamPausable = false;
+        log.livePausable = false;
         BackfillSplit a = backfilling("a", 3, 5);
 
         BackfillSplitReader<String> strict = reader(log);
@@ -684,15 +679,15 @@ class BackfillSplitReaderTest {
     // ------------------------------------------------------------------ found in review
 
     /**
-     * a paused split whose handover skips a gap (SKIP policy) is started again on the seekable
-     * upstream at its earliest offset (removeSplit + addSplit): the re-added split must stay paused
-     * while alignment holds it.
+     * a paused split whose handover skips a gap (SKIP policy) is started again on the seekable live
+     * at its earliest offset (removeSplit + addSplit): the re-added split must stay paused while
+     * alignment holds it.
      */
     @Test
     void aPausedSplitStaysPausedWhenItsHandoverSkipsAGap() throws Exception {
         FakeLog log = new FakeLog(true).write("a", 6, 7);
         log.backfillEnds.put("a", 3L); // the archive ends at 3
-        log.earliest.put("a", 6L); // the upstream starts at 6: offsets 3..5 are a gap
+        log.earliest.put("a", 6L); // the live reader starts at 6: offsets 3..5 are a gap
         BackfillSplitReader<String> reader =
                 reader(
                         log,
@@ -707,10 +702,7 @@ class BackfillSplitReaderTest {
         assertThat(fetch(reader)).containsExactly("CACHING_UP@3", "FINISHED@6");
         assertThat(log.calls)
                 .containsSubsequence(
-                        "upstream.add a@3",
-                        "upstream.pause [a]",
-                        "upstream.remove a",
-                        "upstream.add a@6");
+                        "live.add a@3", "live.pause [a]", "live.remove a", "live.add a@6");
         // alignment still holds the split: nothing of it may be read
         assertThat(fetch(reader)).as("records of a split alignment holds paused").isEmpty();
 
@@ -751,7 +743,7 @@ class BackfillSplitReaderTest {
      * The live split resumed in that call must be read again.
      */
     @Test
-    void aResumeInTheSameCallAsAPauseTheBackfillCannotDoStillResumesTheUpstream() throws Exception {
+    void aResumeInTheSameCallAsAPauseTheBackfillCannotDoStillResumesTheLive() throws Exception {
         FakeLog fake = new FakeLog(true).write("a", 0, 1).write("b", 0, 1);
         fake.backfillPausable = false; // the SPI's default: throws
         Configuration config = new Configuration();
@@ -771,9 +763,9 @@ class BackfillSplitReaderTest {
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(a, b)));
         assertThat(fetch(reader)).containsExactly("b@0", "b@1", "a@0", "a@1");
 
-        // alignment pauses the live split b (only the upstream reads it)
+        // alignment pauses the live split b (only the live reader reads it)
         pauseOrResumeAsFlinkDoes(reader, List.of(b), List.of());
-        assertThat(fake.calls).contains("upstream.pause [b]");
+        assertThat(fake.calls).contains("live.pause [b]");
         fake.write("b", 2);
         assertThat(fetch(reader)).isEmpty();
 
@@ -783,7 +775,7 @@ class BackfillSplitReaderTest {
         for (int i = 0; i < 3; i++) {
             out.addAll(fetch(reader));
         }
-        assertThat(fake.calls).as("calls to the log's readers").contains("upstream.resume [b]");
+        assertThat(fake.calls).as("calls to the log's readers").contains("live.resume [b]");
         assertThat(out).as("records of the resumed live split").contains("b@2");
     }
 

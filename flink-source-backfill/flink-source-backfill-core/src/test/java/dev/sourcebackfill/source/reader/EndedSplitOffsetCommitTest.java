@@ -70,13 +70,13 @@ class EndedSplitOffsetCommitTest {
         }
 
         @Override
-        public LogReader<String> createUpstreamReader(SourceReaderContext context) {
-            return log.createUpstreamReader(context);
+        public LogReader<String> createLiveReader(SourceReaderContext context) {
+            return log.createLiveReader(context);
         }
 
         @Override
-        public boolean isUpstreamSeekable() {
-            return log.isUpstreamSeekable();
+        public boolean isLiveSeekable() {
+            return log.isLiveSeekable();
         }
 
         @Override

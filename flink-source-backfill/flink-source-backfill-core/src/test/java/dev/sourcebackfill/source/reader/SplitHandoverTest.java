@@ -34,16 +34,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Every rule of the handover state machine, as a table. A row gives the upstream kind (S: seekable,
- * F: feed), the split's initial state, a list of steps, and what the handover must output:
+ * Every rule of the handover state machine, as a table. A row gives the live reader kind (S:
+ * seekable, F: feed), the split's initial state, a list of steps, and what the handover must
+ * output:
  *
  * <ul>
  *   <li>steps: {@code b5} backfill record at 5; {@code bp9} backfill position 9; {@code be9}
- *       bounded backfill ended at position 9; {@code u5} upstream record at 5; {@code up9} upstream
- *       position 9; {@code us} upstream started (given the split); {@code start} the split was
- *       added; {@code earliest7} the upstream's earliest offset is now 7 (a feed's earliest offset
- *       also moves with what it delivers: it never goes back); {@code bg3-8} the backfill reader
- *       found offsets 3..7 deleted where it was reading, {@code ug3-8} the upstream reader did;
+ *       bounded backfill ended at position 9; {@code u5} live record at 5; {@code up9} live
+ *       position 9; {@code us} live started (given the split); {@code start} the split was added;
+ *       {@code earliest7} the live reader's earliest offset is now 7 (a feed's earliest offset also
+ *       moves with what it delivers: it never goes back); {@code bg3-8} the backfill reader found
+ *       offsets 3..7 deleted where it was reading, {@code ug3-8} the live reader did;
  *   <li>output: {@code e5} record 5 emitted; {@code C@6} transition to CACHING_UP with next offset
  *       6; {@code F@6} to FINISHED; {@code skip3..7} offsets 3..7 skipped ({@code !}: found by a
  *       reader, which goes on after them by itself); then {@code end:STATE@next}, and {@code
@@ -121,40 +122,40 @@ class SplitHandoverTest {
                         "B 0 3",
                         "b2 b3 b4",
                         "e2 C@3 end:CACHING_UP@3"),
-                // --- BACKFILLING: upstream records (feed)
+                // --- BACKFILLING: live records (feed)
                 row(
-                        "upstream record at the last backfilled offset finishes the split",
+                        "live record at the last backfilled offset finishes the split",
                         "F",
                         "B 0 100",
                         "b0 b1 b2 u2",
                         "e0 e1 e2 F@3 end:FINISHED@3"),
                 row(
-                        "upstream record behind the backfill moves to CACHING_UP",
+                        "live record behind the backfill moves to CACHING_UP",
                         "F",
                         "B 0 100",
                         "b0 b1 b2 u1",
                         "e0 e1 e2 C@3 end:CACHING_UP@3"),
                 row(
-                        "upstream record ahead of the backfill raises the target",
+                        "live record ahead of the backfill raises the target",
                         "F",
                         "B 0 3",
                         "u5 b2 b3 b4 b5",
                         "e2 e3 e4 e5 C@6 end:CACHING_UP@6"),
                 row(
-                        "upstream position raises the target",
+                        "live position raises the target",
                         "F",
                         "B 0 3",
                         "up8 b2 b7",
                         "e2 e7 C@8 end:CACHING_UP@8"),
                 // --- CACHING_UP
                 row(
-                        "CACHING_UP drops upstream records inside the backfilled range",
+                        "CACHING_UP drops live records inside the backfilled range",
                         "F",
                         "C 6 6",
                         "u3 u4 u5",
                         "end:CACHING_UP@6"),
                 row(
-                        "CACHING_UP emits the first upstream record above the range",
+                        "CACHING_UP emits the first live record above the range",
                         "F",
                         "C 6 6",
                         "u5 u6 u7",
@@ -166,26 +167,26 @@ class SplitHandoverTest {
                         "u5 u9",
                         "F@6 e9 end:FINISHED@10"),
                 row(
-                        "idle upstream: its position past the range finishes the split",
+                        "idle live reader: its position past the range finishes the split",
                         "F",
                         "C 6 6",
                         "up6",
                         "F@6 end:FINISHED@6"),
                 row(
-                        "upstream position still inside the range keeps CACHING_UP",
+                        "live position still inside the range keeps CACHING_UP",
                         "F",
                         "C 6 6",
                         "up5",
                         "end:CACHING_UP@6"),
                 row(
-                        "restored CACHING_UP split on a seekable upstream",
+                        "restored CACHING_UP split on a seekable live reader",
                         "S",
                         "C 6 6",
                         "us",
                         "F@6 end:FINISHED@6"),
                 // --- FINISHED
                 row(
-                        "FINISHED emits upstream records",
+                        "FINISHED emits live records",
                         "S",
                         "F 6 6",
                         "us u6 u8",
@@ -235,25 +236,25 @@ class SplitHandoverTest {
                         "b4",
                         "e4 end:BACKFILLING@5 complete"),
                 row(
-                        "bounded: upstream position at the stop completes the split",
+                        "bounded: live position at the stop completes the split",
                         "S",
                         "F 6 6 stop9",
                         "us u7 up9",
                         "e7 end:FINISHED@8 complete"),
                 row(
-                        "bounded: upstream record beyond the stop is not emitted",
+                        "bounded: live record beyond the stop is not emitted",
                         "S",
                         "F 6 6 stop9",
                         "us u8 u9",
                         "e8 end:FINISHED@9 complete"),
                 row(
-                        "told to skip gaps: a restored FINISHED split goes on at the upstream's earliest offset",
+                        "told to skip gaps: a restored FINISHED split goes on at the live reader's earliest offset",
                         "S+skip",
                         "F 6 6",
                         "earliest9 us u9",
                         "skip6..8 e9 end:FINISHED@10"),
                 row(
-                        "told to skip gaps: a seekable upstream's earliest offset above the archive's end",
+                        "told to skip gaps: a seekable live reader's earliest offset above the archive's end",
                         "S+skip",
                         "B 0 3",
                         "earliest7 b0 b1 b2 us u7",
@@ -296,13 +297,13 @@ class SplitHandoverTest {
                         "bg2-12 us",
                         "skip2..11! C@12 F@12 end:FINISHED@12"),
                 row(
-                        "told to skip gaps: the upstream reader of a FINISHED split found its next offsets deleted",
+                        "told to skip gaps: the live reader of a FINISHED split found its next offsets deleted",
                         "S+skip",
                         "F 6 6",
                         "us ug6-9 u9",
                         "skip6..8! e9 end:FINISHED@10"),
                 row(
-                        "told to skip gaps, bounded: an upstream gap reaching the stop completes the split",
+                        "told to skip gaps, bounded: a live reader gap reaching the stop completes the split",
                         "S+skip",
                         "F 6 6 stop9",
                         "us ug6-9",
@@ -320,7 +321,7 @@ class SplitHandoverTest {
                         "b0 b1 b2 bg3-5",
                         "e0 e1 e2 C@3 end:CACHING_UP@3"),
                 row(
-                        "an upstream reader's gap below the next offset is no gap",
+                        "a live reader's gap below the next offset is no gap",
                         "S",
                         "F 6 6",
                         "us ug2-6 u6",
@@ -342,23 +343,23 @@ class SplitHandoverTest {
                         "b5 b5",
                         "regression:split-1:backfill:5"),
                 row(
-                        "upstream regression on a FINISHED split (seekable)",
+                        "live regression on a FINISHED split (seekable)",
                         "S",
                         "F 6 6",
                         "us u6 u3",
-                        "regression:split-1:upstream:3"),
+                        "regression:split-1:live:3"),
                 row(
-                        "upstream regression while backfilling (feed)",
+                        "live regression while backfilling (feed)",
                         "F",
                         "B 0 100",
                         "u5 u4",
-                        "regression:split-1:upstream:4"),
+                        "regression:split-1:live:4"),
                 row(
                         "a feed going backwards on a FINISHED split",
                         "F",
                         "F 6 6",
                         "us u5 u4",
-                        "regression:split-1:upstream:4"),
+                        "regression:split-1:live:4"),
                 row(
                         "gap at the handover, seekable",
                         "S",
@@ -366,7 +367,7 @@ class SplitHandoverTest {
                         "earliest12 b9 us",
                         "gap:split-1:10:12"),
                 row(
-                        "gap at the handover, feed with an idle upstream",
+                        "gap at the handover, feed with an idle live reader",
                         "F",
                         "C 6 6",
                         "earliest8 us up9",
@@ -420,7 +421,7 @@ class SplitHandoverTest {
                         "bg2-5",
                         "deleted:split-1:2:5"),
                 row(
-                        "the upstream reader of a FINISHED split found offsets deleted",
+                        "the live reader of a FINISHED split found offsets deleted",
                         "S",
                         "F 6 6",
                         "us u6 ug7-9",
@@ -510,7 +511,7 @@ class SplitHandoverTest {
                 if (step.equals("start")) {
                     handover.start();
                 } else if (step.equals("us")) {
-                    handover.onUpstreamStarted();
+                    handover.onLiveStarted();
                 } else if (step.startsWith("earliest")) {
                     earliest = Long.parseLong(step.substring(8));
                 } else if (step.startsWith("bg") || step.startsWith("ug")) {
@@ -520,7 +521,7 @@ class SplitHandoverTest {
                     if (step.startsWith("bg")) {
                         handover.onBackfillGap(from, to);
                     } else {
-                        handover.onUpstreamGap(from, to);
+                        handover.onLiveGap(from, to);
                     }
                 } else if (step.startsWith("bp")) {
                     handover.onBackfillProgress(Long.parseLong(step.substring(2)), false);
@@ -529,14 +530,14 @@ class SplitHandoverTest {
                 } else if (step.startsWith("up")) {
                     long position = Long.parseLong(step.substring(2));
                     feedMovesTo(position);
-                    handover.onUpstreamProgress(position);
+                    handover.onLiveProgress(position);
                 } else if (step.startsWith("b")) {
                     long o = Long.parseLong(step.substring(1));
                     handover.onBackfillRecord(o, o, "r" + o);
                 } else if (step.startsWith("u")) {
                     long o = Long.parseLong(step.substring(1));
                     feedMovesTo(o + 1);
-                    handover.onUpstreamRecord(o, o, "r" + o);
+                    handover.onLiveRecord(o, o, "r" + o);
                 } else {
                     throw new IllegalArgumentException(step);
                 }
@@ -574,7 +575,7 @@ class SplitHandoverTest {
         public void transition(
                 String splitId, HandoverState newState, long nextOffset, long target) {
             out.add(newState.name().charAt(0) + "@" + nextOffset);
-            // a seekable upstream is given the split as soon as it is CACHING_UP
+            // a seekable live reader is given the split as soon as it is CACHING_UP
         }
     }
 }

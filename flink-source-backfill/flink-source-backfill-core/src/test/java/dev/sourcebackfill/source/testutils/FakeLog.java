@@ -59,8 +59,8 @@ public final class FakeLog implements BackfillLog<String> {
 
     public final transient List<String> calls = new CopyOnWriteArrayList<>();
 
-    /** Whether the upstream reader can pause splits; the backfill reader always can. */
-    public volatile boolean upstreamPausable = true;
+    /** Whether the live reader can pause splits; the backfill reader always can. */
+    public volatile boolean livePausable = true;
 
     /** Whether the backfill reader can pause splits. */
     public volatile boolean backfillPausable = true;
@@ -108,13 +108,13 @@ public final class FakeLog implements BackfillLog<String> {
     }
 
     @Override
-    public LogReader<String> createUpstreamReader(SourceReaderContext context) {
-        calls.add("upstream.create");
-        return new Reader("upstream");
+    public LogReader<String> createLiveReader(SourceReaderContext context) {
+        calls.add("live.create");
+        return new Reader("live");
     }
 
     @Override
-    public boolean isUpstreamSeekable() {
+    public boolean isLiveSeekable() {
         return seekable;
     }
 
@@ -151,7 +151,7 @@ public final class FakeLog implements BackfillLog<String> {
         @Override
         public void pauseOrResumeSplits(Collection<String> toPause, Collection<String> toResume)
                 throws IOException {
-            if (role.equals("upstream") ? !upstreamPausable : !backfillPausable) {
+            if (role.equals("live") ? !livePausable : !backfillPausable) {
                 LogReader.super.pauseOrResumeSplits(toPause, toResume);
             }
             if (!toPause.isEmpty()) {

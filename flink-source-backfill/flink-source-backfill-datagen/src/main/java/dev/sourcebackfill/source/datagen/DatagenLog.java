@@ -44,10 +44,10 @@ import java.util.List;
  *       (exclusive).
  * </ul>
  *
- * <p>The upstream is seekable (like a job's own Kafka consumer) or, with {@code feedReplay >= 0}, a
- * non-seekable feed that starts {@code feedReplay} offsets before the partition's head whenever a
- * split is given to it. With {@code archiveBackfill}, the backfill reader ends at {@code history}
- * like an archive would.
+ * <p>The live reader is seekable (like a job's own Kafka consumer) or, with {@code feedReplay >=
+ * 0}, a non-seekable feed that starts {@code feedReplay} offsets before the partition's head
+ * whenever a split is given to it. With {@code archiveBackfill}, the backfill reader ends at {@code
+ * history} like an archive would.
  */
 @PublicEvolving
 public final class DatagenLog implements BackfillLog<DatagenRecord> {
@@ -69,7 +69,9 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
 
     final long epochMillis;
 
-    /** {@code null} when the upstream is seekable; else how far behind its head a feed starts. */
+    /**
+     * {@code null} when the live reader is seekable; else how far behind its head a feed starts.
+     */
     @Nullable final Long feedReplay;
 
     final boolean archiveBackfill;
@@ -212,11 +214,11 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
                     if (now < appearsAtMillis(p)) {
                         continue;
                     }
-                    // partitions created after the job started are read whole by the upstream
+                    // partitions created after the job started are read whole by the live reader
                     DiscoveredSplit split =
                             initial || p < partitions
                                     ? DiscoveredSplit.backfilled(splitId(p), 0, headAt(p, now))
-                                    : DiscoveredSplit.readByUpstream(splitId(p), 0);
+                                    : DiscoveredSplit.readByLive(splitId(p), 0);
                     found.add(isBounded() ? split.withStoppingOffset(stoppingOffset(p)) : split);
                 }
                 return found;
@@ -235,16 +237,16 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
     }
 
     @Override
-    public LogReader<DatagenRecord> createUpstreamReader(SourceReaderContext context) {
+    public LogReader<DatagenRecord> createLiveReader(SourceReaderContext context) {
         return new DatagenLogReader(
                 this,
                 feedReplay != null
-                        ? DatagenLogReader.Role.UPSTREAM_FEED
-                        : DatagenLogReader.Role.UPSTREAM_SEEKABLE);
+                        ? DatagenLogReader.Role.LIVE_FEED
+                        : DatagenLogReader.Role.LIVE_SEEKABLE);
     }
 
     @Override
-    public boolean isUpstreamSeekable() {
+    public boolean isLiveSeekable() {
         return feedReplay == null;
     }
 
@@ -267,7 +269,7 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
                 + ", lateSplits="
                 + lateSplits
                 + (liveRecords != null ? ", live records=" + liveRecords : "")
-                + (feedReplay != null ? ", feed upstream" : ", seekable upstream")
+                + (feedReplay != null ? ", feed" : ", seekable live reader")
                 + '}';
     }
 }

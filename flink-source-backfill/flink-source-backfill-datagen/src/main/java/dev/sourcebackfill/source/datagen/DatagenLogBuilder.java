@@ -41,7 +41,7 @@ public final class DatagenLogBuilder {
     /** {@code null}: the wall clock when the log is built. */
     @Nullable private Long epochMillis;
 
-    /** {@code null}: a seekable upstream, no feed. */
+    /** {@code null}: a seekable live reader, no feed. */
     @Nullable Long feedReplay;
 
     boolean archiveBackfill = false;
@@ -98,10 +98,10 @@ public final class DatagenLogBuilder {
     }
 
     /**
-     * Makes the upstream a non-seekable feed that starts {@code replay} offsets behind the head
+     * Makes the live reader a non-seekable feed that starts {@code replay} offsets behind the head
      * whenever it is given a split.
      */
-    public DatagenLogBuilder feedUpstream(long replay) {
+    public DatagenLogBuilder feedLive(long replay) {
         this.feedReplay = replay;
         return this;
     }
@@ -137,7 +137,7 @@ public final class DatagenLogBuilder {
         check(maxRecordsPerPoll >= 1, "maxRecordsPerPoll must be at least 1");
         check(
                 feedReplay == null || feedReplay >= 0,
-                "feedUpstream replay must not be negative, was " + feedReplay);
+                "feedLive replay must not be negative, was " + feedReplay);
         return new DatagenLog(this, epochMillis != null ? epochMillis : System.currentTimeMillis());
     }
 

@@ -33,8 +33,8 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
 
     enum Role {
         BACKFILL,
-        UPSTREAM_SEEKABLE,
-        UPSTREAM_FEED
+        LIVE_SEEKABLE,
+        LIVE_FEED
     }
 
     private final DatagenLog log;
@@ -58,7 +58,7 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
     public void addSplit(String splitId, long startOffset) {
         int partition = DatagenLog.partitionOf(splitId);
         long start = startOffset;
-        if (role == Role.UPSTREAM_FEED) {
+        if (role == Role.LIVE_FEED) {
             // a feed starts near its head, whatever the caller wants
             long head = log.headAt(partition, System.currentTimeMillis());
             start = Math.max(0, head - log.feedReplay);
@@ -140,13 +140,13 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
     }
 
     /**
-     * Nothing is ever deleted from the datagen log, so the backfill and a seekable upstream have
+     * Nothing is ever deleted from the datagen log, so the backfill and a seekable live reader have
      * every offset. A feed delivers a split only from where it stands: the start of its replay
      * window when it was given the split, and then its read position.
      */
     @Override
     public long earliestOffset(String splitId) {
-        if (role != Role.UPSTREAM_FEED) {
+        if (role != Role.LIVE_FEED) {
             return 0;
         }
         ReadPosition position = positions.get(splitId);

@@ -72,7 +72,7 @@ class DatagenLogTest {
     }
 
     @Test
-    void lateSplitsAreReadWholeByTheUpstreamUnlessFoundAtTheFirstDiscovery() throws Exception {
+    void lateSplitsAreReadWholeByTheLiveUnlessFoundAtTheFirstDiscovery() throws Exception {
         long now = System.currentTimeMillis();
         DatagenLog log =
                 DatagenLog.builder()
@@ -85,10 +85,10 @@ class DatagenLogTest {
         List<DiscoveredSplit> atStart = discoverer.discoverSplits(true);
         List<DiscoveredSplit> later = discoverer.discoverSplits(false);
         assertThat(atStart)
-                .extracting(DiscoveredSplit::upstreamReadsWholeSplit)
+                .extracting(DiscoveredSplit::liveReadsWholeSplit)
                 .containsExactly(false, false);
         assertThat(later)
-                .extracting(DiscoveredSplit::upstreamReadsWholeSplit)
+                .extracting(DiscoveredSplit::liveReadsWholeSplit)
                 .containsExactly(false, true);
         assertThat(discoverer.mayDiscoverMoreSplits()).isFalse();
     }

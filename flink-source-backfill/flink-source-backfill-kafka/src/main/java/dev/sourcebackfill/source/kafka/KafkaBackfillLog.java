@@ -33,9 +33,7 @@ import org.apache.flink.util.UserCodeClassLoader;
 
 import java.util.Optional;
 
-/**
- * Kafka partitions as a {@link BackfillLog}: a backfill consumer and the job's upstream consumer.
- */
+/** Kafka partitions as a {@link BackfillLog}: a backfill consumer and the job's live consumer. */
 @Internal
 final class KafkaBackfillLog<T> implements BackfillLog<T> {
 
@@ -81,8 +79,8 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     }
 
     @Override
-    public LogReader<T> createUpstreamReader(SourceReaderContext context) throws Exception {
-        return createReader("upstream", context);
+    public LogReader<T> createLiveReader(SourceReaderContext context) throws Exception {
+        return createReader("live", context);
     }
 
     private LogReader<T> createReader(String role, SourceReaderContext context) throws Exception {
@@ -107,7 +105,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
                         ? context.metricGroup()
                                 .addGroup(KafkaPartitionReader.READER_METRIC_GROUP)
                                 .addGroup(
-                                        role.equals("upstream")
+                                        role.equals("live")
                                                 ? KafkaPartitionReader.LIVE_CONSUMER_METRIC_GROUP
                                                 : KafkaPartitionReader
                                                         .BACKFILL_CONSUMER_METRIC_GROUP)
@@ -130,7 +128,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     }
 
     @Override
-    public boolean isUpstreamSeekable() {
+    public boolean isLiveSeekable() {
         return true;
     }
 

@@ -180,7 +180,7 @@ public final class KafkaBackfillSourceBuilder<T>
     /**
      * Builds the source over the Kafka log as {@code history} changes it: another adapter puts its
      * own backfill in front of the topics (the archive adapter reads history from files and keeps
-     * these partitions as the live upstream). Checks every option first.
+     * these partitions as the live reader). Checks every option first.
      */
     @Internal
     public BackfillSource<T> build(UnaryOperator<BackfillLog<T>> history) {

@@ -37,9 +37,9 @@ import java.util.Set;
 /**
  * Lists the partitions of the selected topics. At the job's first start each partition is
  * backfilled from its starting offset up to its end offset at that moment (the last stable offset
- * under {@code read_committed}); a start beyond the end leaves nothing to backfill, and the
- * upstream waits until the partition reaches it. A partition found later is read by the upstream
- * from its earliest offset.
+ * under {@code read_committed}); a start beyond the end leaves nothing to backfill, and the live
+ * waits until the partition reaches it. A partition found later is read by the live reader from its
+ * earliest offset.
  *
  * <p>A bounded source reads the partitions and stopping offsets fixed at its first start, as
  * Flink's {@code KafkaSource} does: it discovers partitions only in the initial discovery. A later
@@ -116,10 +116,10 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
         if (!initial) {
             for (TopicPartition tp : fresh) {
                 LOG.info(
-                        "New Kafka partition {}: read by the upstream from its earliest offset {}",
+                        "New Kafka partition {}: read by the live reader from its earliest offset {}",
                         tp,
                         beginning.get(tp));
-                splits.add(DiscoveredSplit.readByUpstream(KafkaSplitIds.of(tp), beginning.get(tp)));
+                splits.add(DiscoveredSplit.readByLive(KafkaSplitIds.of(tp), beginning.get(tp)));
             }
             return splits;
         }
@@ -131,7 +131,7 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
                         : resolver.resolve(stoppingOffsets, fresh, "stopping");
         for (TopicPartition tp : fresh) {
             long from = startBelowLogStart(tp, start.get(tp), beginning.get(tp), end.get(tp));
-            // a start beyond the end: nothing to backfill, the upstream waits for that offset
+            // a start beyond the end: nothing to backfill, the live reader waits for that offset
             boolean beyondEnd = from > end.get(tp);
             long target = Math.max(from, end.get(tp));
             if (stop != null) {
@@ -154,7 +154,7 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
             }
             if (beyondEnd) {
                 LOG.info(
-                        "Kafka partition {}: start offset {} is beyond its end offset {}: nothing to backfill; the upstream waits until the partition reaches offset {} and reads from there{}",
+                        "Kafka partition {}: start offset {} is beyond its end offset {}: nothing to backfill; the live reader waits until the partition reaches offset {} and reads from there{}",
                         tp,
                         from,
                         end.get(tp),

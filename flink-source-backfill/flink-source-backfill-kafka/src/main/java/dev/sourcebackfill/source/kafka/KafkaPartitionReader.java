@@ -51,8 +51,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One Kafka consumer, assigned the partitions it is given and sought to their offsets; used once as
- * the backfill consumer and once as the job's upstream consumer. A partition it was not given is
- * not read at all, which is how the upstream is paused while a partition backfills.
+ * the backfill consumer and once as the job's live consumer. A partition it was not given is not
+ * read at all, which is how the live reader is paused while a partition backfills.
  *
  * <p>Records are deserialized here, in the fetcher thread. A deserializer may drop a record (its
  * offset becomes a hole) but must not make several of one: an offset is the unit of exactly-once,

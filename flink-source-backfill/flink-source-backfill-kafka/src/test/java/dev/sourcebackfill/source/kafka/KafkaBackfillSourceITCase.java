@@ -275,7 +275,7 @@ class KafkaBackfillSourceITCase {
         produce(topic, 2, 0, 2_000);
         Run run = new Run();
         // 4,000 history records at ~1,000/s per subtask. Failures: at the first record the
-        // upstream reads for partition 0 (offset 2,000 is its backfill target: the failure
+        // live reads for partition 0 (offset 2,000 is its backfill target: the failure
         // comes right at its handover), and at record 5,000 (after the new partition)
         JobClient job =
                 start(
@@ -681,7 +681,7 @@ class KafkaBackfillSourceITCase {
             String waiting =
                     "Partition "
                             + topic
-                            + "-0: the upstream consumer waits until the partition reaches offset 150";
+                            + "-0: the live consumer waits until the partition reaches offset 150";
             awaitWhileRunning(
                     "partition 1 backfilled and partition 0 waiting",
                     job,
@@ -724,9 +724,7 @@ class KafkaBackfillSourceITCase {
             assertThat(linesContaining(logs, waiting)).isEqualTo(1);
             assertThat(linesContaining(logs, "Kafka partition " + topic + "-1: start offset"))
                     .isZero();
-            assertThat(
-                            linesContaining(
-                                    logs, "Partition " + topic + "-1: the upstream consumer waits"))
+            assertThat(linesContaining(logs, "Partition " + topic + "-1: the live consumer waits"))
                     .isZero();
         }
     }

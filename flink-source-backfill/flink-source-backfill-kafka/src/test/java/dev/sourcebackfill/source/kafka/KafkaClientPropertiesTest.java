@@ -76,7 +76,7 @@ class KafkaClientPropertiesTest {
         assertThat(backfill.getProperty("max.partition.fetch.bytes"))
                 .as("set by the user")
                 .isEqualTo("12345");
-        Properties live = properties.consumer("upstream", 0);
+        Properties live = properties.consumer("live", 0);
         assertThat(live.getProperty("max.poll.records")).isNull();
         assertThat(live.getProperty("receive.buffer.bytes")).isNull();
     }

@@ -54,7 +54,7 @@ enum ReadableMetadata {
             r -> StringData.fromString(r.timestampType().toString())),
     /**
      * Ours: {@code backfill} for a row the partition's backfill read, {@code live} for one its live
-     * upstream read. Not in the Kafka record: the source writes it as it emits the row ({@link
+     * live read. Not in the Kafka record: the source writes it as it emits the row ({@link
      * RowOriginMarker}), so the deserializer leaves its place empty.
      */
     ORIGIN("origin", DataTypes.STRING().notNull(), r -> null);

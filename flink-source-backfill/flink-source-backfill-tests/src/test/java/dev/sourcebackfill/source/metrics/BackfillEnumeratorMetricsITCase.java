@@ -204,13 +204,13 @@ class BackfillEnumeratorMetricsITCase {
         }
 
         @Override
-        public LogReader<DatagenRecord> createUpstreamReader(SourceReaderContext context) {
-            return log.createUpstreamReader(context);
+        public LogReader<DatagenRecord> createLiveReader(SourceReaderContext context) {
+            return log.createLiveReader(context);
         }
 
         @Override
-        public boolean isUpstreamSeekable() {
-            return log.isUpstreamSeekable();
+        public boolean isLiveSeekable() {
+            return log.isLiveSeekable();
         }
 
         @Override

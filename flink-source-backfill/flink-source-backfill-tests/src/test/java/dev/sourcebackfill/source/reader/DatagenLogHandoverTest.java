@@ -116,7 +116,7 @@ class DatagenLogHandoverTest {
                 .liveRatePerSecond(200)
                 .epochMillis(epoch)
                 .archiveBackfill(archive)
-                .feedUpstream(0)
+                .feedLive(0)
                 .build();
     }
 

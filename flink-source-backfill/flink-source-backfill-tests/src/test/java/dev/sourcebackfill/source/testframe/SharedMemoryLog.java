@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A writable in-memory log shared through a static registry, for Flink's connector test suite on a
- * MiniCluster (one JVM). Offsets of a split are 0, 1, 2, ...; the seekable upstream and the
+ * MiniCluster (one JVM). Offsets of a split are 0, 1, 2, ...; the seekable live reader and the
  * backfill read the same records.
  */
 final class SharedMemoryLog implements BackfillLog<String> {
@@ -94,7 +94,7 @@ final class SharedMemoryLog implements BackfillLog<String> {
                                             initial
                                                     ? DiscoveredSplit.backfilled(
                                                             id, 0, split.size())
-                                                    : DiscoveredSplit.readByUpstream(id, 0);
+                                                    : DiscoveredSplit.readByLive(id, 0);
                                     found.add(bounded ? d.withStoppingOffset(split.plannedEnd) : d);
                                 });
                 return found;
@@ -114,12 +114,12 @@ final class SharedMemoryLog implements BackfillLog<String> {
     }
 
     @Override
-    public LogReader<String> createUpstreamReader(SourceReaderContext context) {
+    public LogReader<String> createLiveReader(SourceReaderContext context) {
         return new Reader();
     }
 
     @Override
-    public boolean isUpstreamSeekable() {
+    public boolean isLiveSeekable() {
         return true;
     }
 
