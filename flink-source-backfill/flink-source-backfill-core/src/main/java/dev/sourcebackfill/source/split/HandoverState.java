@@ -27,7 +27,7 @@ import org.apache.flink.annotation.PublicEvolving;
  *                 live record behind the backfill
  *   BACKFILLING ─────────────────────────────────────────▶ CACHING_UP
  *        │                                                    │
- *        │ live record exactly at the                     │ live read position
+ *        │ live record exactly at the                         │ live read position
  *        │ last backfilled offset                             │ past the backfilled range
  *        ▼                                                    ▼
  *     FINISHED ◀──────────────────────────────────────────────┘
