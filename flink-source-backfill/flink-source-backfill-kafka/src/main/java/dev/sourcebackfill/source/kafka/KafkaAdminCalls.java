@@ -40,22 +40,29 @@ final class KafkaAdminCalls {
                             bootstrapServers, timeoutMs, what),
                     e);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
-                throw new KafkaSourceException(
-                        String.format(
-                                "Kafka at %s did not answer in time when asked for %s: is the cluster reachable? (%s)",
-                                bootstrapServers, what, cause.getMessage()),
-                        cause);
-            }
-            throw new KafkaSourceException(
-                    String.format(
-                            "Kafka at %s failed to give %s: %s",
-                            bootstrapServers, what, cause.getMessage()),
-                    cause);
+            throw failed(e.getCause() != null ? e.getCause() : e, what, bootstrapServers);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaSourceException("Interrupted while asking Kafka for " + what, e);
         }
+    }
+
+    /**
+     * The failure of a call that asked Kafka for {@code what}: a timeout says the cluster may be
+     * unreachable, anything else gives Kafka's reason; both name the servers.
+     */
+    static KafkaSourceException failed(Throwable cause, String what, String bootstrapServers) {
+        if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+            return new KafkaSourceException(
+                    String.format(
+                            "Kafka at %s did not answer in time when asked for %s: is the cluster reachable? (%s)",
+                            bootstrapServers, what, cause.getMessage()),
+                    cause);
+        }
+        return new KafkaSourceException(
+                String.format(
+                        "Kafka at %s failed to give %s: %s",
+                        bootstrapServers, what, cause.getMessage()),
+                cause);
     }
 }

@@ -26,6 +26,7 @@ import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.enumerator.subscriber.KafkaSubscriber;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.InstantiationUtil;
@@ -40,7 +41,11 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     private static final long serialVersionUID = 1L;
 
     private final KafkaClientProperties properties;
-    private final KafkaTopicSelection topics;
+    private final KafkaSubscriber subscriber;
+
+    /** The topics, for messages: {@code [a, b]} or {@code matching <pattern>}. */
+    private final String topics;
+
     private final KafkaRecordDeserializationSchema<T> deserializer;
     private final OffsetsInitializer startingOffsets;
     private final OffsetsInitializer stoppingOffsets;
@@ -50,7 +55,8 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
 
     KafkaBackfillLog(
             KafkaClientProperties properties,
-            KafkaTopicSelection topics,
+            KafkaSubscriber subscriber,
+            String topics,
             KafkaRecordDeserializationSchema<T> deserializer,
             OffsetsInitializer startingOffsets,
             OffsetsInitializer stoppingOffsets,
@@ -58,6 +64,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
             boolean commitOffsetsOnCheckpoint,
             OffsetGapPolicy gapPolicy) {
         this.properties = properties;
+        this.subscriber = subscriber;
         this.topics = topics;
         this.deserializer = deserializer;
         this.startingOffsets = startingOffsets;
@@ -70,7 +77,13 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     @Override
     public LogSplitDiscoverer createSplitDiscoverer() {
         return new KafkaPartitionDiscoverer(
-                properties, topics, startingOffsets, stoppingOffsets, groupId, gapPolicy);
+                properties,
+                subscriber,
+                topics,
+                startingOffsets,
+                stoppingOffsets,
+                groupId,
+                gapPolicy);
     }
 
     @Override
@@ -144,6 +157,6 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
 
     @Override
     public String toString() {
-        return "KafkaBackfillLog{" + topics + ", " + properties + '}';
+        return "KafkaBackfillLog{topics " + topics + ", " + properties + '}';
     }
 }

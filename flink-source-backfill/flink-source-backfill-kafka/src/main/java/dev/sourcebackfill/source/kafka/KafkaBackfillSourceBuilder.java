@@ -24,6 +24,7 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.enumerator.subscriber.KafkaSubscriber;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -190,14 +191,16 @@ public final class KafkaBackfillSourceBuilder<T>
         Properties all = new Properties();
         all.putAll(properties);
         all.setProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        KafkaTopicSelection selection =
+        // Flink's Kafka source's subscribers: a topic list (each must exist) or a pattern
+        KafkaSubscriber subscriber =
                 topics != null
-                        ? KafkaTopicSelection.topics(topics)
-                        : KafkaTopicSelection.pattern(topicPattern);
+                        ? KafkaSubscriber.getTopicListSubscriber(topics)
+                        : KafkaSubscriber.getTopicPatternSubscriber(topicPattern);
         KafkaBackfillLog<T> log =
                 new KafkaBackfillLog<>(
                         new KafkaClientProperties(all, clientIdPrefix),
-                        selection,
+                        subscriber,
+                        topics != null ? topics.toString() : "matching " + topicPattern.pattern(),
                         deserializer,
                         startingOffsets,
                         stoppingOffsets,

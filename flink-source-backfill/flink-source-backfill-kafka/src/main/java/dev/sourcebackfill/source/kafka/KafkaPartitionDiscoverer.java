@@ -21,21 +21,26 @@ import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.enumerator.subscriber.KafkaSubscriber;
+import org.apache.flink.util.ExceptionUtils;
 
-import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Lists the partitions of the selected topics. At the job's first start each partition is
+ * Lists the partitions of the selected topics, as Flink's Kafka source does: its {@link
+ * KafkaSubscriber} asks the admin client for them. At the job's first start each partition is
  * backfilled from its starting offset up to its end offset at that moment (the last stable offset
  * under {@code read_committed}); a start beyond the end leaves nothing to backfill, and the live
  * waits until the partition reaches it. A partition found later is read by the live reader from its
@@ -53,7 +58,11 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionDiscoverer.class);
 
     private final KafkaClientProperties properties;
-    private final KafkaTopicSelection topics;
+    private final KafkaSubscriber subscriber;
+
+    /** The topics, for messages: {@code [a, b]} or {@code matching <pattern>}. */
+    private final String topics;
+
     private final OffsetsInitializer startingOffsets;
 
     /** {@code null} if unbounded. */
@@ -62,18 +71,20 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
     private final String groupId;
     private final OffsetGapPolicy gapPolicy;
     private final Set<TopicPartition> seen = new HashSet<>();
-    private Admin admin;
+    private AdminClient admin;
     private boolean discoveredOnce;
     private boolean announcedFixedPartitions;
 
     KafkaPartitionDiscoverer(
             KafkaClientProperties properties,
-            KafkaTopicSelection topics,
+            KafkaSubscriber subscriber,
+            String topics,
             OffsetsInitializer startingOffsets,
             OffsetsInitializer stoppingOffsets,
             String groupId,
             OffsetGapPolicy gapPolicy) {
         this.properties = properties;
+        this.subscriber = subscriber;
         this.topics = topics;
         this.startingOffsets = startingOffsets;
         this.stoppingOffsets = stoppingOffsets;
@@ -88,18 +99,18 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
             if (!announcedFixedPartitions) {
                 announcedFixedPartitions = true;
                 LOG.info(
-                        "Bounded Kafka source over {}: it reads the partitions and stopping offsets fixed at the job's first start; no partition discovery after that (partitions added since are not read)",
+                        "Bounded Kafka source over topics {}: it reads the partitions and stopping offsets fixed at the job's first start; no partition discovery after that (partitions added since are not read)",
                         topics);
             }
             return List.of();
         }
         if (admin == null) {
-            admin = Admin.create(properties.admin("enumerator"));
+            admin = AdminClient.create(properties.admin("enumerator"));
         }
         String servers = properties.bootstrapServers();
         long timeout = properties.apiTimeoutMs();
         List<TopicPartition> fresh = new ArrayList<>();
-        for (TopicPartition tp : topics.partitions(admin, servers, timeout)) {
+        for (TopicPartition tp : subscribedPartitions(servers)) {
             if (seen.add(tp)) {
                 fresh.add(tp);
             }
@@ -170,6 +181,47 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
             }
         }
         return splits;
+    }
+
+    /**
+     * The subscriber's partitions, in topic and partition order. Its failures name what is wrong: a
+     * topic that does not exist, or the servers that did not answer (the subscriber's admin calls
+     * time out after {@code default.api.timeout.ms}).
+     */
+    private List<TopicPartition> subscribedPartitions(String servers) {
+        List<TopicPartition> partitions;
+        try {
+            partitions = new ArrayList<>(subscriber.getSubscribedTopicPartitions(admin));
+        } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new KafkaSourceException(
+                        "Interrupted while asking Kafka for the partitions of topics " + topics, e);
+            }
+            Throwable unknown =
+                    ExceptionUtils.findThrowable(e, UnknownTopicOrPartitionException.class)
+                            .orElse(null);
+            if (unknown != null) {
+                throw new KafkaSourceException(
+                        String.format(
+                                "Topic(s) %s: at least one does not exist on the Kafka cluster at %s (%s)",
+                                topics, servers, unknown.getMessage()),
+                        unknown);
+            }
+            Throwable cause =
+                    ExceptionUtils.findThrowable(
+                                    e, org.apache.kafka.common.errors.TimeoutException.class)
+                            .map(Throwable.class::cast)
+                            // Flink's subscriber wraps the admin call's ExecutionException
+                            .orElse(
+                                    e.getCause() == null
+                                            ? e
+                                            : ExceptionUtils.stripExecutionException(e.getCause()));
+            throw KafkaAdminCalls.failed(cause, "the partitions of topics " + topics, servers);
+        }
+        partitions.sort(
+                Comparator.comparing(TopicPartition::topic)
+                        .thenComparingInt(TopicPartition::partition));
+        return partitions;
     }
 
     /**

@@ -18,6 +18,7 @@ package dev.sourcebackfill.source.kafka;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.enumerator.subscriber.KafkaSubscriber;
 
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,8 @@ class KafkaPartitionDiscovererTest {
         properties.setProperty("request.timeout.ms", "400");
         return new KafkaPartitionDiscoverer(
                 new KafkaClientProperties(properties, "test"),
-                KafkaTopicSelection.topics(List.of("orders")),
+                KafkaSubscriber.getTopicListSubscriber(List.of("orders")),
+                "[orders]",
                 OffsetsInitializer.earliest(),
                 stoppingOffsets,
                 null,
