@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.GlobalConfiguration;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -32,7 +33,8 @@ import java.util.TreeMap;
 /**
  * The user's Kafka client properties (security settings included) and the ones the source sets for
  * its consumers and admin clients. Values are never logged: {@link #toString()} masks every value
- * whose key looks secret.
+ * whose key Flink counts as sensitive ({@link GlobalConfiguration#isSensitive}: passwords, secrets,
+ * tokens, JAAS configurations, ...).
  */
 @Internal
 final class KafkaClientProperties implements Serializable {
@@ -133,24 +135,15 @@ final class KafkaClientProperties implements Serializable {
         return admin;
     }
 
-    /** Whether a property's value must never be shown. */
-    static boolean isSecret(String key) {
-        String k = key.toLowerCase(Locale.ROOT);
-        return k.contains("password")
-                || k.contains("jaas")
-                || k.contains("secret")
-                || k.contains("token")
-                || k.contains("credential")
-                || k.endsWith(".key")
-                || k.contains("keystore.key")
-                || k.contains("private");
-    }
-
     @Override
     public String toString() {
         Map<String, String> shown = new TreeMap<>();
         for (String key : properties.stringPropertyNames()) {
-            shown.put(key, isSecret(key) ? "[hidden]" : properties.getProperty(key));
+            shown.put(
+                    key,
+                    GlobalConfiguration.isSensitive(key)
+                            ? "[hidden]"
+                            : properties.getProperty(key));
         }
         return shown + ", client id prefix " + clientIdPrefix;
     }
