@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.connector.kafka.source.KafkaSourceOptions;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -45,12 +46,6 @@ final class KafkaClientProperties implements Serializable {
     static final long DEFAULT_API_TIMEOUT_MS = 60_000L;
 
     /**
-     * Flink's Kafka source option (same key, same default, true): whether the consumers' own
-     * metrics are registered in Flink's metric system. Not a Kafka client setting.
-     */
-    static final String REGISTER_CONSUMER_METRICS = "register.consumer.metrics";
-
-    /**
      * What the backfill consumer reads with unless the properties set it: it reads history, which
      * is all there, so it fetches in bulk (more records per poll, larger fetches per partition, a
      * larger socket buffer). The live consumer keeps Kafka's defaults, as Flink's Kafka source.
@@ -74,10 +69,16 @@ final class KafkaClientProperties implements Serializable {
         return properties.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
     }
 
-    /** Whether the consumers' metrics are registered (see {@link #REGISTER_CONSUMER_METRICS}). */
+    /**
+     * Whether the consumers' own metrics are registered in Flink's metric system: Flink's Kafka
+     * source option {@link KafkaSourceOptions#REGISTER_KAFKA_CONSUMER_METRICS} (its key and
+     * default), set among the properties. Not a Kafka client setting.
+     */
     boolean registerConsumerMetrics() {
-        String set = properties.getProperty(REGISTER_CONSUMER_METRICS);
-        return set == null || Boolean.parseBoolean(set.trim());
+        return KafkaSourceOptions.getOption(
+                properties,
+                KafkaSourceOptions.REGISTER_KAFKA_CONSUMER_METRICS,
+                set -> Boolean.parseBoolean(set.trim()));
     }
 
     /** The isolation level both consumers read with, and the end offsets discovery lists. */
@@ -107,7 +108,7 @@ final class KafkaClientProperties implements Serializable {
         }
         consumer.putAll(properties);
         consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        consumer.remove(REGISTER_CONSUMER_METRICS);
+        consumer.remove(KafkaSourceOptions.REGISTER_KAFKA_CONSUMER_METRICS.key());
         consumer.put(
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
                 ByteArrayDeserializer.class.getName());
@@ -127,7 +128,7 @@ final class KafkaClientProperties implements Serializable {
         for (String key : properties.stringPropertyNames()) {
             if ((!ConsumerConfig.configNames().contains(key)
                             || AdminClientConfig.configNames().contains(key))
-                    && !key.equals(REGISTER_CONSUMER_METRICS)) {
+                    && !key.equals(KafkaSourceOptions.REGISTER_KAFKA_CONSUMER_METRICS.key())) {
                 admin.put(key, properties.getProperty(key));
             }
         }

@@ -23,6 +23,7 @@ import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.kafka.source.KafkaSourceOptions;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
@@ -67,7 +68,9 @@ record KafkaReadOptions(
         properties.putAll(tableProperties);
         OffsetsInitializer starting = KafkaTableOptions.startingOffsets(options, properties);
         properties.remove(KafkaTableOptions.AUTO_OFFSET_RESET);
-        String commit = (String) properties.remove(KafkaTableOptions.COMMIT_OFFSETS_ON_CHECKPOINT);
+        // Flink's Kafka source option: whether a source with a group commits its offsets
+        String commit =
+                (String) properties.remove(KafkaSourceOptions.COMMIT_OFFSETS_ON_CHECKPOINT.key());
         if (commit != null
                 && !commit.equalsIgnoreCase("true")
                 && !commit.equalsIgnoreCase("false")) {
@@ -75,7 +78,7 @@ record KafkaReadOptions(
                     String.format(
                             "Option '%s%s' is '%s'; it must be true or false.",
                             KafkaTableOptions.PROPERTIES_PREFIX,
-                            KafkaTableOptions.COMMIT_OFFSETS_ON_CHECKPOINT,
+                            KafkaSourceOptions.COMMIT_OFFSETS_ON_CHECKPOINT.key(),
                             commit));
         }
         Double backfillRate =
@@ -100,7 +103,10 @@ record KafkaReadOptions(
                 KafkaTableOptions.stoppingOffsets(options),
                 options.get(KafkaConnectorOptions.SCAN_TOPIC_PARTITION_DISCOVERY),
                 // as Flink's Kafka source: a consumer group commits unless told not to
-                hasGroup && (commit == null || Boolean.parseBoolean(commit)),
+                hasGroup
+                        && (commit == null
+                                ? KafkaSourceOptions.COMMIT_OFFSETS_ON_CHECKPOINT.defaultValue()
+                                : Boolean.parseBoolean(commit)),
                 options.get(KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY),
                 options.get(KafkaBackfillConnectorOptions.POLL_TIMEOUT),
                 backfillRate,

@@ -52,9 +52,6 @@ final class KafkaTableOptions {
     /** Kafka's offset-reset setting, which chooses the fallback of {@code group-offsets}. */
     static final String AUTO_OFFSET_RESET = "auto.offset.reset";
 
-    /** Flink's Kafka source property: whether a source with a group commits its offsets. */
-    static final String COMMIT_OFFSETS_ON_CHECKPOINT = "commit.offsets.on.checkpoint";
-
     private KafkaTableOptions() {}
 
     /** Exactly one of {@code topic} and {@code topic-pattern}. */
