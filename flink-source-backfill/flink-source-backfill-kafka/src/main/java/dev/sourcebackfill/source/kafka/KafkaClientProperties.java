@@ -35,7 +35,7 @@ import java.util.TreeMap;
  * The user's Kafka client properties (security settings included) and the ones the source sets for
  * its consumers and admin clients. Values are never logged: {@link #toString()} masks every value
  * whose key Flink counts as sensitive ({@link GlobalConfiguration#isSensitive}: passwords, secrets,
- * tokens, JAAS configurations, ...).
+ * tokens, JAAS configurations, ...) and Kafka's private keys and credentials.
  */
 @Internal
 final class KafkaClientProperties implements Serializable {
@@ -140,12 +140,20 @@ final class KafkaClientProperties implements Serializable {
     public String toString() {
         Map<String, String> shown = new TreeMap<>();
         for (String key : properties.stringPropertyNames()) {
-            shown.put(
-                    key,
-                    GlobalConfiguration.isSensitive(key)
-                            ? "[hidden]"
-                            : properties.getProperty(key));
+            shown.put(key, isSecret(key) ? "[hidden]" : properties.getProperty(key));
         }
         return shown + ", client id prefix " + clientIdPrefix;
+    }
+
+    /**
+     * What Flink counts as sensitive, and Kafka's private keys and credentials, which Flink's list
+     * does not cover ({@code ssl.keystore.key}: a PEM private key).
+     */
+    static boolean isSecret(String key) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        return GlobalConfiguration.isSensitive(key)
+                || lower.endsWith(".key")
+                || lower.contains("credential")
+                || lower.contains("private");
     }
 }

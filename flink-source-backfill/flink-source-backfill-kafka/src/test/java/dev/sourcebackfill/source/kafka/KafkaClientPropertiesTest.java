@@ -36,13 +36,16 @@ class KafkaClientPropertiesTest {
         p.setProperty("ssl.truststore.password", "s4");
         p.setProperty("sasl.oauthbearer.token.endpoint.url", "https://idp/token");
         p.setProperty("basic.auth.user.info", "u:s5");
+        // a PEM private key, which Flink's list of sensitive keys does not name
+        p.setProperty("ssl.keystore.key", "-----BEGIN PRIVATE KEY----- s6");
         String shown = new KafkaClientProperties(p, "job").toString();
         assertThat(shown).contains("10.0.0.1:9093").contains("sasl.jaas.config=[hidden]");
         assertThat(shown)
                 .doesNotContain("s1")
                 .doesNotContain("s2")
                 .doesNotContain("s3")
-                .doesNotContain("s4");
+                .doesNotContain("s4")
+                .doesNotContain("s6");
     }
 
     @Test

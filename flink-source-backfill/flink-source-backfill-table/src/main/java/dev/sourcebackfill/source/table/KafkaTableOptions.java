@@ -184,17 +184,22 @@ final class KafkaTableOptions {
                             "Option '%s' needs exactly one topic in '%s', was %s.",
                             option.key(), KafkaConnectorOptions.TOPIC.key(), topics));
         }
+        // as Flink's Kafka connector reads it: no pair empty, no space around a part
+        String[] pairs = value.split(";");
+        if (pairs.length == 0) {
+            throw invalidOffsets(option, value);
+        }
         Map<TopicPartition, Long> offsets = new HashMap<>();
-        for (String pair : value.split(";")) {
-            String[] parts = pair.trim().split(",");
+        for (String pair : pairs) {
+            String[] parts = pair.split(",");
             if (parts.length != 2
-                    || !parts[0].trim().startsWith("partition:")
-                    || !parts[1].trim().startsWith("offset:")) {
+                    || !parts[0].startsWith("partition:")
+                    || !parts[1].startsWith("offset:")) {
                 throw invalidOffsets(option, value);
             }
             try {
-                int partition = Integer.parseInt(parts[0].trim().substring(10));
-                long offset = Long.parseLong(parts[1].trim().substring(7));
+                int partition = Integer.parseInt(parts[0].substring(10));
+                long offset = Long.parseLong(parts[1].substring(7));
                 offsets.put(new TopicPartition(topics.get(0), partition), offset);
             } catch (NumberFormatException e) {
                 throw invalidOffsets(option, value);
@@ -232,7 +237,8 @@ final class KafkaTableOptions {
         Optional<String> keyFormat = options.getOptional(KafkaConnectorOptions.KEY_FORMAT);
         List<String> keyFields = options.get(KafkaConnectorOptions.KEY_FIELDS);
         if (keyFormat.isEmpty()) {
-            if (!keyFields.isEmpty()) {
+            // as Flink's Kafka connector: key.fields given at all (even empty) needs a key format
+            if (options.getOptional(KafkaConnectorOptions.KEY_FIELDS).isPresent()) {
                 throw new ValidationException(
                         String.format(
                                 "Option '%s' needs a key format in '%s'.",
@@ -282,7 +288,10 @@ final class KafkaTableOptions {
         int arity = LogicalTypeChecks.getFieldCount(physicalType.getLogicalType());
         ValueFieldsStrategy strategy = options.get(KafkaConnectorOptions.VALUE_FIELDS_INCLUDE);
         if (strategy == ValueFieldsStrategy.ALL) {
-            if (options.getOptional(KafkaConnectorOptions.KEY_FIELDS_PREFIX).isPresent()) {
+            // an empty prefix is no prefix
+            if (!options.getOptional(KafkaConnectorOptions.KEY_FIELDS_PREFIX)
+                    .orElse("")
+                    .isEmpty()) {
                 throw new ValidationException(
                         String.format(
                                 "Option '%s' needs '%s' = '%s'.",
