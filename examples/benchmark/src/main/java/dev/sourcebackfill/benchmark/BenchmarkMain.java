@@ -340,7 +340,7 @@ public final class BenchmarkMain {
             Report report, MemoryAndState memory, BenchmarkSettings settings, double backfillRate)
             throws Exception {
         say(
-                "4. memory and state: %d records of history over %s splits, slow live reader and one 10x the backfill's rate",
+                "4. memory and state: %d records of history over %s splits, a slow live log and one 10x the backfill's rate",
                 settings.memoryHistory, settings.memorySplitCounts);
         double slow = 8_000;
         double fast = 10 * backfillRate;

@@ -81,16 +81,16 @@ final class DatagenThroughput {
     }
 
     /**
-     * A short backfill, then a live reader faster than the reader, so the reader always has live
+     * A short backfill, then a live log faster than the reader, so the reader always has live
      * records to read: the rate after forward mode is the reader's own.
      *
-     * @param backfillRate this machine's backfill records/s, to size the live reader
+     * @param backfillRate this machine's backfill records/s, to size the live log
      */
     double forwardRun(double backfillRate) throws Exception {
         int p = settings.partitions;
         double readerRatePerPartition = backfillRate / p;
         double liveRatePerPartition = 2 * readerRatePerPartition;
-        // before forward mode come the backfill of the head at discovery (the live reader's rate
+        // before forward mode come the backfill of the head at discovery (the live log's rate
         // times the job's start-up) and the live records until a checkpoint confirms; at least
         // half of `records` come after it
         long liveRecords =
@@ -117,7 +117,7 @@ final class DatagenThroughput {
             double rate = probe.forwardRecordsPerSecond();
             if (rate > 0.9 * liveRatePerPartition * p) {
                 System.out.printf(
-                        "[benchmark]    warning: %.0f records/s is near the live reader's %.0f: the figure may be the live reader's%n",
+                        "[benchmark]    warning: %.0f records/s is near the live log's %.0f: the figure may be the live log's%n",
                         rate, liveRatePerPartition * p);
             }
             return rate;

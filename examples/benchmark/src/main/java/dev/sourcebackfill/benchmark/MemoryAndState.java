@@ -74,7 +74,7 @@ final class MemoryAndState {
     }
 
     /**
-     * @param liveRecordsPerSecond what the live reader produces, over all splits
+     * @param liveRecordsPerSecond what the live log produces, over all splits
      */
     Result run(int splits, double liveRecordsPerSecond) throws Exception {
         long history = settings.memoryHistory;

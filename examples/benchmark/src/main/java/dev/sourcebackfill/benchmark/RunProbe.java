@@ -112,7 +112,7 @@ final class RunProbe implements AutoCloseable {
             long after = s.records - s.recordsAtForward;
             if (s.forwardNanos < 0 || after <= 1 || s.lastNanos <= s.forwardNanos) {
                 throw new IllegalStateException(
-                        "A subtask read no records after forward mode; the live reader was too short");
+                        "A subtask read no records after forward mode; the live part was too short");
             }
             sum += after * 1e9 / (s.lastNanos - s.forwardNanos);
         }

@@ -125,10 +125,12 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
      * strategies (given the source's parallelism, as Flink's sources give it; {@link
      * RateLimiterStrategy#perSecond} divides its rate among the readers). Only backfill records
      * count and wait: the live reader is never throttled, and a reader keeps reading its live
-     * splits while its backfill waits.
+     * splits while its backfill waits. Any split type: Flink's strategies are generic and return a
+     * raw type, which a chain of this builder's setters keeps its type through.
      */
-    public B setBackfillRateLimit(RateLimiterStrategy<BackfillSplit> rateLimiterStrategy) {
-        this.backfillRateLimit = rateLimiterStrategy;
+    @SuppressWarnings("unchecked")
+    public B setBackfillRateLimit(RateLimiterStrategy<?> rateLimiterStrategy) {
+        this.backfillRateLimit = (RateLimiterStrategy<BackfillSplit>) rateLimiterStrategy;
         return self();
     }
 
@@ -159,10 +161,13 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
         if (originMarkerSet) {
             other.setRecordOriginMarker(originMarker);
         }
+        // the rate limit is one setting with two setters: the one set here replaces either
         if (backfillRateLimit != null) {
+            other.backfillRecordsPerSecond = null;
             other.setBackfillRateLimit(backfillRateLimit);
         }
         if (backfillRecordsPerSecond != null) {
+            other.backfillRateLimit = null;
             other.setBackfillRecordsPerSecond(backfillRecordsPerSecond);
         }
     }

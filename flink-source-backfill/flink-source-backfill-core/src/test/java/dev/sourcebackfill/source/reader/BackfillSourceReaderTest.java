@@ -388,9 +388,9 @@ class BackfillSourceReaderTest {
 
     /**
      * Under {@code SKIP}, a split restored FINISHED whose next offsets retention deleted (the live
-     * now starts at 6, the split stood at 3) goes on at 6 in the task thread's state too: the next
-     * checkpoint stores 6 although no record comes (a quiet partition), so a reader restored from
-     * it finds no gap and counts none again.
+     * log now starts at 6, the split stood at 3) goes on at 6 in the task thread's state too: the
+     * next checkpoint stores 6 although no record comes (a quiet partition), so a reader restored
+     * from it finds no gap and counts none again.
      */
     @Test
     void aGapSkippedWhenAFinishedSplitIsRestoredIsInTheNextCheckpointAndNotSkippedAgain()

@@ -53,6 +53,13 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     private final boolean commitOffsetsOnCheckpoint;
     private final OffsetGapPolicy gapPolicy;
 
+    /**
+     * The live consumer's name where users see it: in its client id ({@code
+     * <prefix>-upstream-<subtask>}) and its deserializer's metric group. Kept as releases before
+     * named it, since Kafka quotas, broker monitoring and dashboards key on it.
+     */
+    static final String LIVE_CONSUMER_NAME = "upstream";
+
     KafkaBackfillLog(
             KafkaClientProperties properties,
             KafkaSubscriber subscriber,
@@ -93,7 +100,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
 
     @Override
     public LogReader<T> createLiveReader(SourceReaderContext context) throws Exception {
-        return createReader("live", context);
+        return createReader(LIVE_CONSUMER_NAME, context);
     }
 
     private LogReader<T> createReader(String role, SourceReaderContext context) throws Exception {
@@ -118,7 +125,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
                         ? context.metricGroup()
                                 .addGroup(KafkaPartitionReader.READER_METRIC_GROUP)
                                 .addGroup(
-                                        role.equals("live")
+                                        role.equals(LIVE_CONSUMER_NAME)
                                                 ? KafkaPartitionReader.LIVE_CONSUMER_METRIC_GROUP
                                                 : KafkaPartitionReader
                                                         .BACKFILL_CONSUMER_METRIC_GROUP)

@@ -43,8 +43,8 @@ import java.util.Set;
  * KafkaSubscriber} asks the admin client for them. At the job's first start each partition is
  * backfilled from its starting offset up to its end offset at that moment (the last stable offset
  * under {@code read_committed}); a start beyond the end leaves nothing to backfill, and the live
- * waits until the partition reaches it. A partition found later is read by the live reader from its
- * earliest offset.
+ * reader waits until the partition reaches it. A partition found later is read by the live reader
+ * from its earliest offset.
  *
  * <p>A bounded source reads the partitions and stopping offsets fixed at its first start, as
  * Flink's {@code KafkaSource} does: it discovers partitions only in the initial discovery. A later
