@@ -15,9 +15,7 @@
  */
 package dev.sourcebackfill.source.metrics;
 
-import dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.EnumeratorGauges;
 import dev.sourcebackfill.source.testutils.FailureInjector;
-import dev.sourcebackfill.source.testutils.Observations;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
@@ -25,7 +23,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import org.junit.jupiter.api.Test;
@@ -34,13 +31,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.util.List;
 import java.util.UUID;
 
-import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.TIMEOUT;
-import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.awaitCurrentEnumeratorInForwardMode;
-import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.cancel;
+import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.assertTheNewEnumeratorIsReportedAfterTheFailover;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.runUntilForwardModeAndCancel;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.submit;
-import static dev.sourcebackfill.source.testutils.BackfillTestJobs.await;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The enumerator's metrics under the adaptive scheduler, which answers every failure (and every
@@ -54,16 +47,10 @@ class BackfillEnumeratorMetricsAdaptiveITCase {
     private static final RestartCounter RESTARTS = new RestartCounter(REPORTER);
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .setConfiguration(adaptiveScheduler())
-                            .build());
+    static final MiniClusterExtension MINI_CLUSTER = RESTARTS.miniCluster(adaptiveScheduler());
 
     private static Configuration adaptiveScheduler() {
-        Configuration conf = REPORTER.addToConfiguration(new Configuration());
+        Configuration conf = new Configuration();
         conf.setString("jobmanager.scheduler", "adaptive");
         return conf;
     }
@@ -89,34 +76,6 @@ class BackfillEnumeratorMetricsAdaptiveITCase {
                                 run,
                                 List.of(FailureInjector.Trigger.at("map", 0, 2_000)),
                                 true));
-        JobID id = job.getJobID();
-        Observations observed = Observations.of(run);
-        await("the restart", TIMEOUT, () -> RESTARTS.restartsSoFar(id).orElse(0) == 1);
-
-        EnumeratorGauges current = awaitCurrentEnumeratorInForwardMode(REPORTER, id, 5);
-
-        List<EnumeratorGauges> all = EnumeratorGauges.of(REPORTER, id);
-        assertThat(all).as("enumerators of the job: %s", all).hasSize(2);
-        EnumeratorGauges failed = all.get(0).group == current.group ? all.get(1) : all.get(0);
-        assertThat(failed.isOpen()).as("the failed enumerator's group is closed").isFalse();
-        assertThat(failed.get("splitsFinished"))
-                .as(
-                        "the failed enumerator's last figures (it failed while splits backfilled): %s",
-                        failed)
-                .isLessThan(5);
-        assertThat(current.identifier("splitsFinished"))
-                .as(
-                        "the failed enumerator, the new one and the earlier job's publish under one identifier")
-                .isEqualTo(failed.identifier("splitsFinished"))
-                .isEqualTo(
-                        EnumeratorGauges.of(REPORTER, earlier).get(0).identifier("splitsFinished"));
-        assertThat(observed.failuresInjected.get()).as("failures injected").isEqualTo(1);
-        assertThat(RESTARTS.restartsOf(id))
-                .as("restarts")
-                .isEqualTo(observed.failuresInjected.get());
-        assertThat(observed.enumeratorRestores.get())
-                .as("the enumerator was created again from the checkpoint")
-                .isEqualTo(1);
-        cancel(job);
+        assertTheNewEnumeratorIsReportedAfterTheFailover(REPORTER, RESTARTS, earlier, job, run, 5);
     }
 }

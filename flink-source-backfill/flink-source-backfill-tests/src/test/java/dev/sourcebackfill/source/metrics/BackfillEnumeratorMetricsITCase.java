@@ -30,10 +30,8 @@ import dev.sourcebackfill.source.testutils.Throttle;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import org.junit.jupiter.api.Test;
@@ -44,8 +42,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.TIMEOUT;
-import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.awaitCurrentEnumeratorInForwardMode;
-import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.cancel;
+import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.assertTheNewEnumeratorIsReportedAfterTheFailover;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.open;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.runUntilForwardModeAndCancel;
 import static dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.submit;
@@ -62,14 +59,7 @@ class BackfillEnumeratorMetricsITCase {
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
     private static final RestartCounter RESTARTS = new RestartCounter(REPORTER);
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-                            .build());
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = RESTARTS.miniCluster();
 
     @Test
     void jobsOfTheSameNameEachReportTheirOwnEnumerator() throws Exception {
@@ -117,35 +107,7 @@ class BackfillEnumeratorMetricsITCase {
                         run,
                         new Throttle<>(3_000),
                         new CountRecords(run));
-        JobID id = job.getJobID();
-        Observations observed = Observations.of(run);
-        await("the global failover", TIMEOUT, () -> RESTARTS.restartsSoFar(id).orElse(0) == 1);
-
-        EnumeratorGauges current = awaitCurrentEnumeratorInForwardMode(REPORTER, id, 5);
-
-        List<EnumeratorGauges> all = EnumeratorGauges.of(REPORTER, id);
-        assertThat(all).as("enumerators of the job: %s", all).hasSize(2);
-        EnumeratorGauges failed = all.get(0).group == current.group ? all.get(1) : all.get(0);
-        assertThat(failed.isOpen()).as("the failed enumerator's group is closed").isFalse();
-        assertThat(failed.get("splitsFinished"))
-                .as(
-                        "the failed enumerator's last figures (it failed while splits backfilled): %s",
-                        failed)
-                .isLessThan(5);
-        assertThat(current.identifier("splitsFinished"))
-                .as(
-                        "the failed enumerator, the new one and the earlier job's publish under one identifier")
-                .isEqualTo(failed.identifier("splitsFinished"))
-                .isEqualTo(
-                        EnumeratorGauges.of(REPORTER, earlier).get(0).identifier("splitsFinished"));
-        assertThat(observed.failuresInjected.get()).as("failures injected").isEqualTo(1);
-        assertThat(RESTARTS.restartsOf(id))
-                .as("restarts")
-                .isEqualTo(observed.failuresInjected.get());
-        assertThat(observed.enumeratorRestores.get())
-                .as("the enumerator was created again from the checkpoint")
-                .isEqualTo(1);
-        cancel(job);
+        assertTheNewEnumeratorIsReportedAfterTheFailover(REPORTER, RESTARTS, earlier, job, run, 5);
     }
 
     /**

@@ -21,6 +21,7 @@ import dev.sourcebackfill.source.datagen.DatagenRecord;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.testutils.Observations;
 import dev.sourcebackfill.source.testutils.ObservedSource;
+import dev.sourcebackfill.source.testutils.RestartCounter;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -128,6 +129,53 @@ final class EnumeratorMetricsJobs {
         awaitCurrentEnumeratorInForwardMode(reporter, id, partitions);
         cancel(job);
         return id;
+    }
+
+    /**
+     * Waits for the one failover of {@code job} (a failure the test injects through run {@code
+     * run}'s observations while {@code partitions} splits backfill), then checks that the job
+     * reports its new enumerator: two enumerator groups, the failed one closed with its last
+     * figures, the new one in forward mode, both and the {@code earlier} job's under one
+     * identifier, restarts equal to the failures injected, the enumerator restored once. Cancels
+     * the job.
+     */
+    static void assertTheNewEnumeratorIsReportedAfterTheFailover(
+            InMemoryReporter reporter,
+            RestartCounter restarts,
+            JobID earlier,
+            JobClient job,
+            String run,
+            int partitions)
+            throws Exception {
+        JobID id = job.getJobID();
+        Observations observed = Observations.of(run);
+        await("the failover", TIMEOUT, () -> restarts.restartsSoFar(id).orElse(0) == 1);
+
+        EnumeratorGauges current = awaitCurrentEnumeratorInForwardMode(reporter, id, partitions);
+
+        List<EnumeratorGauges> all = EnumeratorGauges.of(reporter, id);
+        assertThat(all).as("enumerators of the job: %s", all).hasSize(2);
+        EnumeratorGauges failed = all.get(0).group == current.group ? all.get(1) : all.get(0);
+        assertThat(failed.isOpen()).as("the failed enumerator's group is closed").isFalse();
+        assertThat(failed.get("splitsFinished"))
+                .as(
+                        "the failed enumerator's last figures (it failed while splits backfilled): %s",
+                        failed)
+                .isLessThan(partitions);
+        assertThat(current.identifier("splitsFinished"))
+                .as(
+                        "the failed enumerator, the new one and the earlier job's publish under one identifier")
+                .isEqualTo(failed.identifier("splitsFinished"))
+                .isEqualTo(
+                        EnumeratorGauges.of(reporter, earlier).get(0).identifier("splitsFinished"));
+        assertThat(observed.failuresInjected.get()).as("failures injected").isEqualTo(1);
+        assertThat(restarts.restartsOf(id))
+                .as("restarts")
+                .isEqualTo(observed.failuresInjected.get());
+        assertThat(observed.enumeratorRestores.get())
+                .as("the enumerator was created again from the checkpoint")
+                .isEqualTo(1);
+        cancel(job);
     }
 
     static void cancel(JobClient job) throws Exception {

@@ -24,6 +24,8 @@ import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -49,10 +51,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>{@code
  * static final RestartCounter RESTARTS = new RestartCounter();
  * @RegisterExtension
- * static final MiniClusterExtension MINI_CLUSTER =
- *         new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
- *                 .setConfiguration(RESTARTS.addTo(new Configuration()))
- *                 .build());
+ * static final MiniClusterExtension MINI_CLUSTER = RESTARTS.miniCluster();
  * ...
  * assertThat(RESTARTS.restartsOf(jobClient, Duration.ofSeconds(60))).isEqualTo(injectedFailures);
  * }</pre>
@@ -83,6 +82,24 @@ public final class RestartCounter {
     /** Adds this counter's reporter to a cluster configuration; returns that configuration. */
     public Configuration addTo(Configuration configuration) {
         return reporter.addToConfiguration(configuration);
+    }
+
+    /**
+     * The cluster of the ITCases: one task manager with 4 slots, its configuration carrying this
+     * counter's reporter.
+     */
+    public MiniClusterExtension miniCluster() {
+        return miniCluster(new Configuration());
+    }
+
+    /** As {@link #miniCluster()}, with more of the cluster's configuration. */
+    public MiniClusterExtension miniCluster(Configuration configuration) {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setConfiguration(addTo(configuration))
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(4)
+                        .build());
     }
 
     /**
