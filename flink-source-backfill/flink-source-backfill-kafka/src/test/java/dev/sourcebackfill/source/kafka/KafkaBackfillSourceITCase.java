@@ -34,7 +34,6 @@ import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -43,15 +42,9 @@ import org.apache.flink.util.ExceptionUtils;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,14 +59,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.sourcebackfill.source.kafka.KafkaTestEnvironment.total;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -90,35 +82,16 @@ class KafkaBackfillSourceITCase {
     /** Counts every job's restarts: each test checks them against the failures it injected. */
     private static final RestartCounter RESTARTS = new RestartCounter();
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setConfiguration(RESTARTS.addTo(new Configuration()))
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = RESTARTS.miniCluster();
 
-    private static InProcessKafka kafka;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = InProcessKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
 
     // ------------------------------------------------------------------ scenarios
 
     @Test
     void historyThenLiveRecordsWithFailuresDuringBackfillAndAfterTheHandover() throws Exception {
         String topic = "orders-" + UUID.randomUUID();
-        kafka.createTopic(topic, 4, Map.of());
+        KAFKA.createTopic(topic, 4, Map.of());
         produce(topic, 4, 0, 3_000);
         Run run = new Run();
         String group = "lag-" + topic;
@@ -134,15 +107,16 @@ class KafkaBackfillSourceITCase {
                 () -> Observations.of(run.source).anyForwardMode());
         produce(topic, 4, 4_000, 1_000);
 
-        Map<String, PartitionDigest> truth = truth(topic, false);
+        Map<String, PartitionDigest> truth = KAFKA.digests(topic, false);
         awaitDigests(run, truth, job);
         // lag tools see the group at the end of every partition once a checkpoint covers it
         BackfillTestJobs.await(
                 "committed offsets at the end",
                 Duration.ofSeconds(30),
                 () ->
-                        committed(group, topic).values().stream().allMatch(o -> o == 5_000L)
-                                && committed(group, topic).size() == 4);
+                        KAFKA.committedOffsets(group, topic).values().stream()
+                                        .allMatch(o -> o == 5_000L)
+                                && KAFKA.committedOffsets(group, topic).size() == 4);
         job.cancel().get(30, TimeUnit.SECONDS);
         assertThat(FailOnce.fired(run.checker, 2_000L))
                 .as("failure during backfill fired")
@@ -159,29 +133,26 @@ class KafkaBackfillSourceITCase {
     void readCommittedSkipsAbortedTransactionsAndEndsOnAPartitionWhoseLastOffsetIsAMarker()
             throws Exception {
         String topic = "tx-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer("tx-" + topic)) {
-            producer.initTransactions();
-            int seq = 0;
-            for (int round = 0; round < 20; round++) {
-                boolean abort = round % 3 == 1;
-                producer.beginTransaction();
-                for (int i = 0; i < 50; i++) {
-                    int p = i % 2;
-                    producer.send(
-                            new ProducerRecord<>(
-                                    topic,
-                                    p,
-                                    "k" + i,
-                                    (abort ? "aborted-" : "committed-") + seq++));
-                }
-                if (abort) {
-                    producer.abortTransaction();
-                } else {
-                    producer.commitTransaction();
-                }
-            }
-        }
+        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.produceTransactions(
+                "tx-" + topic,
+                0,
+                20,
+                round -> {
+                    boolean abort = round % 3 == 1;
+                    List<ProducerRecord<String, String>> records = new ArrayList<>();
+                    for (int i = 0; i < 50; i++) {
+                        int seq = round * 50 + i;
+                        records.add(
+                                new ProducerRecord<>(
+                                        topic,
+                                        i % 2,
+                                        "k" + i,
+                                        (abort ? "aborted-" : "committed-") + seq));
+                    }
+                    return records;
+                },
+                round -> round % 3 == 1);
         // the last offset of each partition is now a commit marker: no record at end - 1
         Run run = new Run();
         BackfillSource<PartitionRecord> source =
@@ -192,7 +163,7 @@ class KafkaBackfillSourceITCase {
         JobClient job = start(run, source, 2, List.of());
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
-        Map<String, PartitionDigest> truth = truth(topic, true);
+        Map<String, PartitionDigest> truth = KAFKA.digests(topic, true);
         // 7 of the 20 transactions (rounds 1, 4, ..., 19) were aborted
         assertThat(total(truth)).isEqualTo(13 * 50L);
         assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(truth);
@@ -203,7 +174,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aPartitionAddedAfterForwardModeIsReadFromItsEarliestOffset() throws Exception {
         String topic = "grow-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         produce(topic, 2, 0, 1_000);
         Run run = new Run();
         JobClient job =
@@ -218,9 +189,9 @@ class KafkaBackfillSourceITCase {
                 "forward mode",
                 Duration.ofSeconds(60),
                 () -> Observations.of(run.source).anyForwardMode());
-        kafka.addPartitions(topic, 3);
+        KAFKA.addPartitions(topic, 3);
         produce(topic, 3, 1_000, 500);
-        Map<String, PartitionDigest> truth = truth(topic, false);
+        Map<String, PartitionDigest> truth = KAFKA.digests(topic, false);
         assertThat(truth).containsKey(topic + "-2");
         awaitDigests(run, truth, job);
         job.cancel().get(30, TimeUnit.SECONDS);
@@ -232,7 +203,7 @@ class KafkaBackfillSourceITCase {
     void stopWithSavepointDuringBackfillAtParallelism2AndRestoreAt3(@TempDir Path savepoints)
             throws Exception {
         String topic = "rescale-" + UUID.randomUUID();
-        kafka.createTopic(topic, 6, Map.of());
+        KAFKA.createTopic(topic, 6, Map.of());
         produce(topic, 6, 0, 1_000);
         Run run = new Run();
         JobClient first = start(run, builder(topic).build(), 2, List.of(), 1_000, null);
@@ -253,7 +224,7 @@ class KafkaBackfillSourceITCase {
 
         JobClient second = start(run, builder(topic).build(), 3, List.of(), 0, savepoint);
         produce(topic, 6, 1_000, 300);
-        Map<String, PartitionDigest> truth = truth(topic, false);
+        Map<String, PartitionDigest> truth = KAFKA.digests(topic, false);
         awaitDigests(run, truth, second);
         second.cancel().get(30, TimeUnit.SECONDS);
         assertSound(run);
@@ -271,7 +242,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aPartitionAddedWhileBackfillingAndAFailureAtTheHandover() throws Exception {
         String topic = "grow-early-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         produce(topic, 2, 0, 2_000);
         Run run = new Run();
         // 4,000 history records at ~1,000/s per subtask. Failures: at the first record the
@@ -294,9 +265,9 @@ class KafkaBackfillSourceITCase {
                 Duration.ofSeconds(60),
                 () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 500);
         assertThat(Observations.of(run.source).anyForwardMode()).isFalse();
-        kafka.addPartitions(topic, 3);
+        KAFKA.addPartitions(topic, 3);
         produce(topic, 3, 2_000, 500);
-        Map<String, PartitionDigest> truth = truth(topic, false);
+        Map<String, PartitionDigest> truth = KAFKA.digests(topic, false);
         awaitDigests(run, truth, job);
         job.cancel().get(30, TimeUnit.SECONDS);
         assertThat(FailOnce.firedAtOffset(run.checker, topic + "-0", 2_000L))
@@ -310,29 +281,26 @@ class KafkaBackfillSourceITCase {
     @Test
     void aCompactedTopicWithHolesIsHandedOverOnThePosition() throws Exception {
         String topic = "compacted-" + UUID.randomUUID();
-        kafka.createTopic(
-                topic,
-                2,
-                Map.of(
-                        "cleanup.policy", "compact",
-                        "segment.ms", "100",
-                        "min.cleanable.dirty.ratio", "0.01",
-                        "delete.retention.ms", "100"));
+        KAFKA.createTopic(topic, 2, KafkaTestEnvironment.compactedQuickly());
         // few keys, many updates: compaction leaves holes all over the history
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int i = 0; i < 3_000; i++) {
-                producer.send(new ProducerRecord<>(topic, i % 2, "key-" + (i % 10), "v" + i)).get();
-            }
-        }
+        KAFKA.produceOneByOne(
+                1,
+                0,
+                3_000,
+                (ignored, i) ->
+                        new ProducerRecord<>(topic, (int) i % 2, "key-" + (i % 10), "v" + i));
         BackfillTestJobs.await(
-                "compaction", Duration.ofSeconds(60), () -> total(truth(topic, false)) < 2_000);
+                "compaction",
+                Duration.ofSeconds(60),
+                () -> total(KAFKA.digests(topic, false)) < 2_000);
         Run run = new Run();
         JobClient job = start(run, builder(topic).build(), 2, List.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int i = 3_000; i < 3_400; i++) {
-                producer.send(new ProducerRecord<>(topic, i % 2, "key-" + (i % 10), "v" + i)).get();
-            }
-        }
+        KAFKA.produceOneByOne(
+                1,
+                3_000,
+                3_400,
+                (ignored, i) ->
+                        new ProducerRecord<>(topic, (int) i % 2, "key-" + (i % 10), "v" + i));
         BackfillTestJobs.await(
                 "forward mode",
                 Duration.ofSeconds(60),
@@ -356,19 +324,15 @@ class KafkaBackfillSourceITCase {
         String topic = "ranges-" + UUID.randomUUID();
         // the records carry old timestamps: without retention.ms=-1 the broker's time retention
         // deletes them while the job starts
-        kafka.createTopic(topic, 2, Map.of("retention.ms", "-1"));
+        KAFKA.createTopic(topic, 2, Map.of("retention.ms", "-1"));
         long base = 1_700_000_000_000L;
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int i = 0; i < 200; i++) {
-                for (int p = 0; p < 2; p++) {
-                    // record i has timestamp base + i seconds, in both partitions
-                    producer.send(
-                                    new ProducerRecord<>(
-                                            topic, p, base + i * 1_000L, "k", "v" + p + "-" + i))
-                            .get();
-                }
-            }
-        }
+        // record i has timestamp base + i seconds, in both partitions
+        KAFKA.produceOneByOne(
+                2,
+                0,
+                200,
+                (p, i) ->
+                        new ProducerRecord<>(topic, p, base + i * 1_000L, "k", "v" + p + "-" + i));
         TopicPartition p0 = new TopicPartition(topic, 0);
         TopicPartition p1 = new TopicPartition(topic, 1);
         Run run = new Run();
@@ -379,8 +343,8 @@ class KafkaBackfillSourceITCase {
                         .build();
         start(run, source, 2, List.of()).getJobExecutionResult().get(120, TimeUnit.SECONDS);
         Map<String, PartitionDigest> expected = new HashMap<>();
-        expected.put(topic + "-0", digestOf(topic, 0, 50, 120));
-        expected.put(topic + "-1", digestOf(topic, 1, 50, 200));
+        expected.put(topic + "-0", KAFKA.digestOf(topic, 0, 50, 120));
+        expected.put(topic + "-1", KAFKA.digestOf(topic, 1, 50, 200));
         assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(expected);
         assertSound(run);
         assertRestarts(run);
@@ -390,7 +354,7 @@ class KafkaBackfillSourceITCase {
     void aSecondJobStartsWhereTheFirstCommittedItsOffsets() throws Exception {
         String topic = "resume-" + UUID.randomUUID();
         String group = "resume-group-" + topic;
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         produce(topic, 2, 0, 400);
         Run first = new Run();
         JobClient job =
@@ -399,12 +363,12 @@ class KafkaBackfillSourceITCase {
                         builder(topic).setGroupId(group).setCommitOffsetsOnCheckpoint(true).build(),
                         2,
                         List.of());
-        awaitDigests(first, truth(topic, false), job);
+        awaitDigests(first, KAFKA.digests(topic, false), job);
         BackfillTestJobs.await(
                 "offsets committed",
                 Duration.ofSeconds(30),
                 () ->
-                        committed(group, topic)
+                        KAFKA.committedOffsets(group, topic)
                                 .equals(
                                         Map.of(
                                                 new TopicPartition(topic, 0),
@@ -426,9 +390,9 @@ class KafkaBackfillSourceITCase {
                 .isEqualTo(
                         Map.of(
                                 topic + "-0",
-                                digestOf(topic, 0, 400, 500),
+                                KAFKA.digestOf(topic, 0, 400, 500),
                                 topic + "-1",
-                                digestOf(topic, 1, 400, 500)));
+                                KAFKA.digestOf(topic, 1, 400, 500)));
         assertRestarts(first, second);
     }
 
@@ -472,13 +436,12 @@ class KafkaBackfillSourceITCase {
     @Test
     void aRecordTheDeserializerRejectsFailsTheJobNamingTopicPartitionAndOffset() throws Exception {
         String topic = "poison-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int i = 0; i < 10; i++) {
-                producer.send(new ProducerRecord<>(topic, 0, "k", i == 7 ? "poison" : "v" + i))
-                        .get();
-            }
-        }
+        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.produce(
+                1,
+                0,
+                10,
+                (p, i) -> new ProducerRecord<>(topic, p, "k", i == 7 ? "poison" : "v" + i));
         Run run = new Run();
         JobClient job =
                 start(
@@ -497,10 +460,10 @@ class KafkaBackfillSourceITCase {
     @Test
     void aStartOffsetDeletedByRetentionFailsNamingPartitionAndOffsets() throws Exception {
         String topic = "retention-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 1, 0, 100);
         TopicPartition tp = new TopicPartition(topic, 0);
-        kafka.deleteRecordsBelow(topic, 0, 50);
+        KAFKA.deleteRecordsBelow(topic, 0, 50);
         Run run = new Run();
         BackfillSource<PartitionRecord> source =
                 builder(topic)
@@ -523,7 +486,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void saslSettingsReachBothConsumersAndNoSecretIsEverLoggedOrInAnError() throws Exception {
         String topic = "secure-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         produce(topic, 2, 0, 300);
         String wrongPassword = "wrong-pw-0c41b2aa-never-log-me";
         String keystorePassword = "ks-pw-93d1e7b0-never-log-me";
@@ -563,7 +526,8 @@ class KafkaBackfillSourceITCase {
                     .doesNotContain(wrongPassword)
                     .doesNotContain(keystorePassword);
         }
-        assertThat(KafkaExactlyOnceChecker.digests(run.checker)).isEqualTo(truth(topic, false));
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker))
+                .isEqualTo(KAFKA.digests(topic, false));
         assertThat(failure)
                 .as("the job with a wrong password failed")
                 .isNotNull()
@@ -576,7 +540,7 @@ class KafkaBackfillSourceITCase {
     void aBoundedJobRestoredFromASavepointAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart(
             @TempDir Path savepoints) throws Exception {
         String topic = "bounded-grow-" + UUID.randomUUID();
-        kafka.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3, Map.of());
         produce(topic, 3, 0, 1_000);
         Run run = new Run();
         // the stopping offsets are the partitions' ends at the first start: 1,000 each
@@ -593,7 +557,7 @@ class KafkaBackfillSourceITCase {
                 first,
                 () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
         // a new partition, and records beyond the stops of the old ones: none of them is read
-        kafka.addPartitions(topic, 4);
+        KAFKA.addPartitions(topic, 4);
         produce(topic, 4, 1_000, 200);
         String savepoint =
                 first.stopWithSavepoint(
@@ -613,7 +577,7 @@ class KafkaBackfillSourceITCase {
                         savepoint);
         second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
         assertThat(KafkaExactlyOnceChecker.digests(run.checker))
-                .isEqualTo(firstStartStops(topic, 3, 1_000));
+                .isEqualTo(KAFKA.digestsBelow(topic, 3, 1_000));
         assertSound(run);
         assertRestarts(run);
     }
@@ -623,7 +587,7 @@ class KafkaBackfillSourceITCase {
             aBoundedJobAfterAGlobalFailoverThatCameAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart()
                     throws Exception {
         String topic = "bounded-failover-" + UUID.randomUUID();
-        kafka.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3, Map.of());
         produce(topic, 3, 0, 1_000);
         Run run = new Run();
         JobClient job =
@@ -641,7 +605,7 @@ class KafkaBackfillSourceITCase {
                 "the first records",
                 job,
                 () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 100);
-        kafka.addPartitions(topic, 4);
+        KAFKA.addPartitions(topic, 4);
         produce(topic, 4, 1_000, 200);
         // the failover restores the enumerator from a checkpoint taken after the partition came
         long beforeAdding = FailCoordinatorOnce.lastCompletedCheckpoint(run.checker);
@@ -657,7 +621,7 @@ class KafkaBackfillSourceITCase {
                 .as("enumerators restored from a checkpoint")
                 .isEqualTo(1);
         assertThat(KafkaExactlyOnceChecker.digests(run.checker))
-                .isEqualTo(firstStartStops(topic, 3, 1_000));
+                .isEqualTo(KAFKA.digestsBelow(topic, 3, 1_000));
         assertSound(run);
         assertRestarts(run);
     }
@@ -665,7 +629,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aStartOffsetBeyondThePartitionsEndIsReadOnceThePartitionReachesIt() throws Exception {
         String topic = "ahead-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         produce(topic, 2, 0, 100);
         TopicPartition p0 = new TopicPartition(topic, 0);
         TopicPartition p1 = new TopicPartition(topic, 1);
@@ -707,8 +671,8 @@ class KafkaBackfillSourceITCase {
             // the end moves to 200: partition 0 is read from 150 on
             produce(topic, 2, 130, 70);
             Map<String, PartitionDigest> expected = new HashMap<>();
-            expected.put(topic + "-0", digestOf(topic, 0, 150, 200));
-            expected.put(topic + "-1", digestOf(topic, 1, 40, 200));
+            expected.put(topic + "-0", KAFKA.digestOf(topic, 0, 150, 200));
+            expected.put(topic + "-1", KAFKA.digestOf(topic, 1, 40, 200));
             awaitDigests(run, expected, job);
             job.cancel().get(30, TimeUnit.SECONDS);
             assertSound(run);
@@ -733,7 +697,7 @@ class KafkaBackfillSourceITCase {
     void aBackfillRestoredBelowTheEarliestRetainedOffsetFailsNamingPartitionAndOffsets(
             @TempDir Path savepoints) throws Exception {
         String topic = "retention-restore-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 1, 0, 2_000);
         Run run = new Run();
         JobClient first = start(run, builder(topic).build(), 1, List.of(), 500, null);
@@ -750,7 +714,7 @@ class KafkaBackfillSourceITCase {
                 .isLessThan(1_500);
         // retention takes the rest of the backfill's history before the job is restored
         TopicPartition tp = new TopicPartition(topic, 0);
-        kafka.deleteRecordsBelow(topic, 0, 1_500);
+        KAFKA.deleteRecordsBelow(topic, 0, 1_500);
         JobClient second = start(run, builder(topic).build(), 1, List.of(), 0, savepoint);
         assertThatThrownBy(() -> second.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(
@@ -778,7 +742,7 @@ class KafkaBackfillSourceITCase {
     void aBackfillRestoredBelowTheEarliestRetainedOffsetGoesOnAtTheLogsStartWhenToldToSkip(
             @TempDir Path savepoints) throws Exception {
         String topic = "retention-skip-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 1, 0, 2_000);
         Run run = new Run();
         KafkaBackfillSourceBuilder<PartitionRecord> skipping =
@@ -798,12 +762,12 @@ class KafkaBackfillSourceITCase {
         long read = total(before);
         assertThat(read).as("stopped during the backfill").isLessThan(1_500);
         PartitionDigest expected = before.get(topic + "-0");
-        for (ConsumerRecord<String, String> r : kafka.readAll(topic, false)) {
+        for (ConsumerRecord<String, String> r : KAFKA.readAll(topic, false)) {
             if (r.offset() >= 1_500) {
                 expected = expected.plus(r.offset(), r.value());
             }
         }
-        kafka.deleteRecordsBelow(topic, 0, 1_500);
+        KAFKA.deleteRecordsBelow(topic, 0, 1_500);
 
         start(run, skipping.build(), 1, List.of(), 0, savepoint)
                 .getJobExecutionResult()
@@ -822,16 +786,13 @@ class KafkaBackfillSourceITCase {
     void aStartBelowTheLogsStartFollowsTheStartingOffsetsResetStrategy() throws Exception {
         String topic = "reset-" + UUID.randomUUID();
         String group = "reset-group-" + topic;
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 1, 0, 100);
         TopicPartition tp = new TopicPartition(topic, 0);
-        kafka.admin()
-                .alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(10L)))
-                .all()
-                .get(30, TimeUnit.SECONDS);
-        kafka.deleteRecordsBelow(topic, 0, 50);
+        KAFKA.commitOffset(group, topic, 0, 10L);
+        KAFKA.deleteRecordsBelow(topic, 0, 50);
         Map<String, PartitionDigest> fromTheLogsStart =
-                Map.of(topic + "-0", digestOf(topic, 0, 50, 100));
+                Map.of(topic + "-0", KAFKA.digestOf(topic, 0, 50, 100));
 
         Run specific = new Run();
         start(
@@ -873,14 +834,11 @@ class KafkaBackfillSourceITCase {
             throws Exception {
         String topic = "no-reset-" + UUID.randomUUID();
         String group = "no-reset-group-" + topic;
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 1, 0, 100);
         TopicPartition tp = new TopicPartition(topic, 0);
-        kafka.admin()
-                .alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(10L)))
-                .all()
-                .get(30, TimeUnit.SECONDS);
-        kafka.deleteRecordsBelow(topic, 0, 50);
+        KAFKA.commitOffset(group, topic, 0, 10L);
+        KAFKA.deleteRecordsBelow(topic, 0, 50);
         KafkaBackfillSourceBuilder<PartitionRecord> committed =
                 builder(topic)
                         .setGroupId(group)
@@ -902,7 +860,7 @@ class KafkaBackfillSourceITCase {
                 .getJobExecutionResult()
                 .get(120, TimeUnit.SECONDS);
         assertThat(KafkaExactlyOnceChecker.digests(skipping.checker))
-                .isEqualTo(Map.of(topic + "-0", digestOf(topic, 0, 50, 100)));
+                .isEqualTo(Map.of(topic + "-0", KAFKA.digestOf(topic, 0, 50, 100)));
         assertRestarts(failing, skipping);
     }
 
@@ -913,7 +871,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aStoppingOffsetBelowTheStartingOffsetReadsNothingOfThatPartition() throws Exception {
         String topic = "empty-range-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         produce(topic, 2, 0, 10);
         TopicPartition p0 = new TopicPartition(topic, 0);
         TopicPartition p1 = new TopicPartition(topic, 1);
@@ -930,20 +888,8 @@ class KafkaBackfillSourceITCase {
                 .getJobExecutionResult()
                 .get(120, TimeUnit.SECONDS);
         assertThat(KafkaExactlyOnceChecker.digests(run.checker))
-                .isEqualTo(Map.of(topic + "-1", digestOf(topic, 1, 2, 8)));
+                .isEqualTo(Map.of(topic + "-1", KAFKA.digestOf(topic, 1, 2, 8)));
         assertRestarts(run);
-    }
-
-    /**
-     * The records of partitions 0..partitions-1 below {@code stop}, as a plain consumer reads them.
-     */
-    private static Map<String, PartitionDigest> firstStartStops(
-            String topic, int partitions, long stop) {
-        Map<String, PartitionDigest> digests = new HashMap<>();
-        for (int p = 0; p < partitions; p++) {
-            digests.put(topic + "-" + p, digestOf(topic, p, 0, stop));
-        }
-        return digests;
     }
 
     private static long linesContaining(LogCapture logs, String text) {
@@ -953,7 +899,7 @@ class KafkaBackfillSourceITCase {
     private static KafkaBackfillSourceBuilder<PartitionRecord> saslBuilder(
             String topic, String password, String keystorePassword) {
         return builder(topic)
-                .setBootstrapServers(kafka.saslBootstrapServers())
+                .setBootstrapServers(KAFKA.saslBootstrapServers())
                 .setBounded(OffsetsInitializer.latest())
                 .setProperty("security.protocol", "SASL_PLAINTEXT")
                 .setProperty("sasl.mechanism", "PLAIN")
@@ -981,7 +927,7 @@ class KafkaBackfillSourceITCase {
 
     private static KafkaBackfillSourceBuilder<PartitionRecord> builder(String topic) {
         return KafkaBackfill.<PartitionRecord>sourceBuilder()
-                .setBootstrapServers(kafka.bootstrapServers())
+                .setBootstrapServers(KAFKA.bootstrapServers())
                 .setTopics(topic)
                 .setDeserializer(new PartitionRecord.Deserializer())
                 .setProperty("default.api.timeout.ms", "30000")
@@ -1129,52 +1075,14 @@ class KafkaBackfillSourceITCase {
         }
     }
 
+    /** Records [from, from + perPartition) of each partition: value "v<partition>-<i>". */
     private static void produce(String topic, int partitions, int from, int perPartition)
             throws Exception {
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            List<Future<?>> sends = new ArrayList<>();
-            for (int i = from; i < from + perPartition; i++) {
-                for (int p = 0; p < partitions; p++) {
-                    sends.add(
-                            producer.send(
-                                    new ProducerRecord<>(
-                                            topic, p, "k" + (i % 97), "v" + p + "-" + i)));
-                }
-            }
-            for (Future<?> send : sends) {
-                send.get(30, TimeUnit.SECONDS);
-            }
-        }
-    }
-
-    /**
-     * The digest of the records at offsets [from, to) of one partition, as a plain consumer reads
-     * them.
-     */
-    private static PartitionDigest digestOf(String topic, int partition, long from, long to) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        PartitionDigest digest = PartitionDigest.empty();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
-            TopicPartition tp = new TopicPartition(topic, partition);
-            consumer.assign(List.of(tp));
-            consumer.seek(tp, from);
-            while (consumer.position(tp) < to) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                    if (r.offset() < to) {
-                        digest = digest.plus(r.offset(), r.value());
-                    }
-                }
-            }
-        }
-        return digest;
-    }
-
-    /** What a plain consumer reads from the whole topic now. */
-    private static Map<String, PartitionDigest> truth(String topic, boolean readCommitted) {
-        return PartitionDigest.of(kafka.readAll(topic, readCommitted));
+        KAFKA.produce(
+                partitions,
+                from,
+                from + perPartition,
+                (p, i) -> new ProducerRecord<>(topic, p, "k" + (i % 97), "v" + p + "-" + i));
     }
 
     private static void awaitDigests(Run run, Map<String, PartitionDigest> truth, JobClient job)
@@ -1200,28 +1108,5 @@ class KafkaBackfillSourceITCase {
                 .as("order/duplicate violations")
                 .isEmpty();
         BackfillTestJobs.assertForwardModeSound(Observations.of(run.source), 0, false);
-    }
-
-    private static Map<TopicPartition, Long> committed(String group, String topic) {
-        try {
-            Map<TopicPartition, Long> offsets = new HashMap<>();
-            kafka.admin()
-                    .listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata()
-                    .get(10, TimeUnit.SECONDS)
-                    .forEach(
-                            (tp, o) -> {
-                                if (tp.topic().equals(topic) && o != null) {
-                                    offsets.put(tp, o.offset());
-                                }
-                            });
-            return offsets;
-        } catch (Exception e) {
-            return Map.of();
-        }
-    }
-
-    private static long total(Map<String, PartitionDigest> digests) {
-        return digests.values().stream().mapToLong(d -> d.count).sum();
     }
 }

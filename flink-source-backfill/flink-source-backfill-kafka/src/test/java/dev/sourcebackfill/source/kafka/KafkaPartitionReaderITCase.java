@@ -28,12 +28,10 @@ import org.apache.flink.util.Collector;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import javax.annotation.Nullable;
 
@@ -56,17 +54,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class KafkaPartitionReaderITCase {
 
-    private static InProcessKafka kafka;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = InProcessKafka.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        kafka.close();
-    }
+    @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
 
     private static KafkaPartitionReader<String> reader() {
         return reader(new Properties(), null);
@@ -76,7 +64,7 @@ class KafkaPartitionReaderITCase {
             Properties extra, @Nullable MetricGroup consumerMetrics) {
         Properties props = new Properties();
         props.putAll(extra);
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -97,13 +85,13 @@ class KafkaPartitionReaderITCase {
         }
     }
 
+    /** Records [from, from + count) of one partition: value "<partition>-<i>". */
     private static void produce(String topic, int partition, int from, int count) throws Exception {
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int i = from; i < from + count; i++) {
-                producer.send(new ProducerRecord<>(topic, partition, "k", partition + "-" + i))
-                        .get(30, TimeUnit.SECONDS);
-            }
-        }
+        KAFKA.produce(
+                1,
+                from,
+                from + count,
+                (ignored, i) -> new ProducerRecord<>(topic, partition, "k", partition + "-" + i));
     }
 
     /** Polls until {@code expected} records came, or 30 s passed; returns "split@offset". */
@@ -133,7 +121,7 @@ class KafkaPartitionReaderITCase {
     @Test
     void aPausedPartitionDeliversNothingAndResumesAtItsPosition() throws Exception {
         String topic = "pause-" + System.nanoTime();
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         produce(topic, 0, 0, 5);
         produce(topic, 1, 0, 5);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
@@ -155,7 +143,7 @@ class KafkaPartitionReaderITCase {
     @Test
     void aPartitionWaitingBeyondItsEndStaysPausedWhileAlignmentHoldsIt() throws Exception {
         String topic = "pause-wait-" + System.nanoTime();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 0, 0, 2);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
         try (KafkaPartitionReader<String> reader = reader()) {
@@ -179,9 +167,9 @@ class KafkaPartitionReaderITCase {
     @Test
     void deletedOffsetsAreReportedAndTheReaderGoesOnAtTheLogsStartWhenAllowed() throws Exception {
         String topic = "deleted-" + System.nanoTime();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 0, 0, 20);
-        kafka.deleteRecordsBelow(topic, 0, 15);
+        KAFKA.deleteRecordsBelow(topic, 0, 15);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
         List<String> out = new ArrayList<>();
         LogRecordCollector<String> skipping =
@@ -231,7 +219,7 @@ class KafkaPartitionReaderITCase {
     void pendingRecordsAreTheConsumersLagAndItsMetricsAreRegisteredUntilItCloses()
             throws Exception {
         String topic = "lag-" + System.nanoTime();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 0, 0, 10);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
         Map<String, Gauge<?>> gauges = new HashMap<>();
