@@ -17,8 +17,8 @@ package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.OffsetGapPolicy;
-import dev.sourcebackfill.source.kafka.InProcessKafka;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
+import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
@@ -41,7 +41,6 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -50,11 +49,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.ExceptionUtils;
 
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,30 +84,11 @@ class ArchiveBackfillITCase {
 
     private static final RestartCounter RESTARTS = new RestartCounter();
 
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setConfiguration(RESTARTS.addTo(new Configuration()))
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
 
-    private static InProcessKafka kafka;
+    @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
 
     @TempDir Path archive;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = InProcessKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     /**
      * Partition 0's archive overlaps the topic (the topic still has every offset), partition 1's
@@ -121,13 +98,13 @@ class ArchiveBackfillITCase {
     @Test
     void overlappingAndAdjacentArchivesAndAPartitionWithoutOne() throws Exception {
         String topic = "orders-" + UUID.randomUUID();
-        kafka.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3, Map.of());
         produce(topic, 3, 1_000);
         archiveFile(topic, 0, 0, 300, false);
         archiveFile(topic, 0, 300, 600, true); // gzip, as the sinks can write
         archiveFile(topic, 1, 0, 250, false);
         archiveFile(topic, 1, 250, 400, false);
-        kafka.deleteRecordsBelow(topic, 1, 400);
+        KAFKA.deleteRecordsBelow(topic, 1, 400);
 
         String run = UUID.randomUUID().toString();
         JobClient job = start(run, source(topic), "A|0|350");
@@ -152,14 +129,14 @@ class ArchiveBackfillITCase {
     void savepointDuringTheArchiveReadRestoreAtAnotherParallelismAndAFailureAtTheHandover(
             @TempDir Path savepoints) throws Exception {
         String topic = "restore-" + UUID.randomUUID();
-        kafka.createTopic(topic, 4, Map.of());
+        KAFKA.createTopic(topic, 4, Map.of());
         produce(topic, 4, 2_000);
         for (int p = 0; p < 3; p++) {
             for (long from = 0; from < 1_200; from += 400) {
                 archiveFile(topic, p, from, from + 400, false);
             }
         }
-        kafka.deleteRecordsBelow(topic, 1, 1_200);
+        KAFKA.deleteRecordsBelow(topic, 1, 1_200);
 
         String run = UUID.randomUUID().toString();
         JobClient first = start(run, source(topic), null, 2, 500, null);
@@ -195,10 +172,10 @@ class ArchiveBackfillITCase {
     @Test
     void aGapBetweenTheArchiveAndTheTopicFailsNamingThePartitionAndBothOffsets() throws Exception {
         String topic = "gap-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 1, 800);
         archiveFile(topic, 0, 0, 300, false);
-        kafka.deleteRecordsBelow(topic, 0, 500);
+        KAFKA.deleteRecordsBelow(topic, 0, 500);
 
         String run = UUID.randomUUID().toString();
         JobClient job = start(run, source(topic), null);
@@ -223,11 +200,11 @@ class ArchiveBackfillITCase {
     @Test
     void aGapThatTheSourceIsToldToSkipGoesOnAtTheTopicsEarliestOffset() throws Exception {
         String topic = "skip-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         produce(topic, 2, 800);
         archiveFile(topic, 0, 0, 300, false);
         archiveFile(topic, 1, 0, 300, false);
-        kafka.deleteRecordsBelow(topic, 0, 500);
+        KAFKA.deleteRecordsBelow(topic, 0, 500);
 
         String run = UUID.randomUUID().toString();
         JobClient job = start(run, source(topic, OffsetGapPolicy.SKIP), null);
@@ -245,7 +222,7 @@ class ArchiveBackfillITCase {
     @Test
     void anArchivePartitionTheTopicDoesNotHaveFailsAtTheStartNamingIt() throws Exception {
         String topic = "missing-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         produce(topic, 1, 10);
         archiveFile(topic, 0, 0, 5, false);
         archiveFile(topic, 3, 0, 5, false);
@@ -273,14 +250,15 @@ class ArchiveBackfillITCase {
         String topic = "skew-" + UUID.randomUUID();
         int partitions = 4;
         Map<Integer, Long> archiveEnd = Map.of(0, 40_000L, 1, 400L, 2, 400L, 3, 400L);
-        kafka.createTopic(topic, partitions, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int p = 0; p < partitions; p++) {
-                for (long o = 0; o < archiveEnd.get(p) + 200; o++) {
-                    producer.send(new ProducerRecord<>(topic, p, "k", "K|" + p + "|" + o));
-                }
-            }
-        }
+        KAFKA.createTopic(topic, partitions, Map.of());
+        KAFKA.produce(
+                partitions,
+                0,
+                archiveEnd.get(0) + 200,
+                (p, o) ->
+                        o < archiveEnd.get(p) + 200
+                                ? new ProducerRecord<>(topic, p, "k", "K|" + p + "|" + o)
+                                : null);
         for (int p = 0; p < partitions; p++) {
             for (long from = 0; from < archiveEnd.get(p); from += 4_000) {
                 archiveFile(topic, p, from, Math.min(archiveEnd.get(p), from + 4_000), false);
@@ -300,7 +278,7 @@ class ArchiveBackfillITCase {
                                         .build())
                         .addSource(
                                 KafkaSource.<String>builder()
-                                        .setBootstrapServers(kafka.bootstrapServers())
+                                        .setBootstrapServers(KAFKA.bootstrapServers())
                                         .setTopics(topic)
                                         .setValueOnlyDeserializer(new SimpleStringSchema())
                                         .setStartingOffsets(OffsetsInitializer.offsets(starts))
@@ -349,7 +327,7 @@ class ArchiveBackfillITCase {
                 .setMaxRecordsPerPoll(50)
                 .setLive(
                         KafkaBackfill.<String>sourceBuilder()
-                                .setBootstrapServers(kafka.bootstrapServers())
+                                .setBootstrapServers(KAFKA.bootstrapServers())
                                 .setTopics(topic)
                                 .setValueOnlyDeserializer(new SimpleStringSchema())
                                 .setStartingOffsets(OffsetsInitializer.earliest())
@@ -408,14 +386,11 @@ class ArchiveBackfillITCase {
 
     /** Values "K|partition|offset"; offsets are 0.. in produce order (no transactions). */
     private static void produce(String topic, int partitions, int perPartition) throws Exception {
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int p = 0; p < partitions; p++) {
-                for (int o = 0; o < perPartition; o++) {
-                    producer.send(new ProducerRecord<>(topic, p, "k", "K|" + p + "|" + o));
-                }
-            }
-            producer.flush();
-        }
+        KAFKA.produce(
+                partitions,
+                0,
+                perPartition,
+                (p, o) -> new ProducerRecord<>(topic, p, "k", "K|" + p + "|" + o));
     }
 
     /** Runs a bounded job over the source to its end, recording the order records arrive in. */

@@ -17,10 +17,10 @@ package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.kafka.FailOnce;
-import dev.sourcebackfill.source.kafka.InProcessKafka;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 import dev.sourcebackfill.source.kafka.KafkaExactlyOnceChecker;
+import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
 import dev.sourcebackfill.source.kafka.PartitionDigest;
 import dev.sourcebackfill.source.kafka.PartitionRecord;
 import dev.sourcebackfill.source.testutils.RestartCounter;
@@ -37,16 +37,12 @@ import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.formats.parquet.avro.AvroParquetReaders;
 import org.apache.flink.formats.parquet.avro.AvroParquetWriters;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,30 +76,11 @@ class ArchiveTopicKindsITCase {
 
     private static final RestartCounter RESTARTS = new RestartCounter();
 
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setConfiguration(RESTARTS.addTo(new Configuration()))
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
 
-    private static InProcessKafka kafka;
+    @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
 
     @TempDir Path archive;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = InProcessKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     /**
      * A transactional topic read {@code read_committed}: the archive holds the committed records
@@ -117,39 +94,34 @@ class ArchiveTopicKindsITCase {
     void aTransactionalTopicWithAbortedTransactionsAndCommitMarkersAtTheHandover()
             throws Exception {
         String topic = "tx-" + UUID.randomUUID();
-        kafka.createTopic(topic, 3, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer("tx-" + topic)) {
-            producer.initTransactions();
-            transactions(producer, topic, 0, 9, 3);
-            Map<Integer, List<PartitionRecord>> archived = archiveOf(topic, true, o -> true);
-            writeLines(topic, archived, 25);
-            long end1 = last(archived, 1) + 1; // a commit marker
-            kafka.deleteRecordsBelow(topic, 1, end1);
-            transactions(producer, topic, 9, 13, 2); // live records before the start
+        KAFKA.createTopic(topic, 3, Map.of());
+        transactions(topic, 0, 9, 3);
+        Map<Integer, List<PartitionRecord>> archived = archiveOf(topic, true, o -> true);
+        writeLines(topic, archived, 25);
+        long end1 = last(archived, 1) + 1; // a commit marker
+        KAFKA.deleteRecordsBelow(topic, 1, end1);
+        transactions(topic, 9, 13, 2); // live records before the start
 
-            String run = UUID.randomUUID().toString();
-            long firstLive0 = last(archived, 0) + 1;
-            JobClient job =
-                    start(
-                            linesSource(topic, true, false),
-                            FailOnce.atOffset(run, topic + "-0", firstLive0),
-                            run);
-            KafkaExactlyOnceChecker.awaitCount(
-                    run, topic + "-0", archived.get(0).size() + 1, Duration.ofSeconds(120));
-            transactions(producer, topic, 13, 18, 2); // live records while the job runs
+        String run = UUID.randomUUID().toString();
+        long firstLive0 = last(archived, 0) + 1;
+        JobClient job =
+                start(
+                        linesSource(topic, true, false),
+                        FailOnce.atOffset(run, topic + "-0", firstLive0),
+                        run);
+        KafkaExactlyOnceChecker.awaitCount(
+                run, topic + "-0", archived.get(0).size() + 1, Duration.ofSeconds(120));
+        transactions(topic, 13, 18, 2); // live records while the job runs
 
-            Map<String, PartitionDigest> expected = expected(topic, archived, true);
-            assertThat(expected.get(topic + "-2").count()).isEqualTo(archived.get(2).size());
-            KafkaExactlyOnceChecker.awaitDigests(run, expected, Duration.ofSeconds(120));
-            job.cancel().get(30, TimeUnit.SECONDS);
-            assertThat(KafkaExactlyOnceChecker.violations(run)).isEmpty();
-            assertThat(FailOnce.firedAtOffset(run, topic + "-0", firstLive0))
-                    .as("failure at partition 0's first live record")
-                    .isTrue();
-            assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30)))
-                    .as("restarts")
-                    .isEqualTo(1);
-        }
+        Map<String, PartitionDigest> expected = expected(topic, archived, true);
+        assertThat(expected.get(topic + "-2").count()).isEqualTo(archived.get(2).size());
+        KafkaExactlyOnceChecker.awaitDigests(run, expected, Duration.ofSeconds(120));
+        job.cancel().get(30, TimeUnit.SECONDS);
+        assertThat(KafkaExactlyOnceChecker.violations(run)).isEmpty();
+        assertThat(FailOnce.firedAtOffset(run, topic + "-0", firstLive0))
+                .as("failure at partition 0's first live record")
+                .isTrue();
+        assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
     }
 
     /**
@@ -160,23 +132,15 @@ class ArchiveTopicKindsITCase {
     @Test
     void aCompactedTopicWithHolesAfterTheArchive() throws Exception {
         String topic = "compacted-" + UUID.randomUUID();
-        kafka.createTopic(
-                topic,
+        KAFKA.createTopic(topic, 2, KafkaTestEnvironment.compactedQuickly());
+        // unique keys below 400, then seven keys updated over and over
+        KAFKA.produceOneByOne(
                 2,
-                Map.of(
-                        "cleanup.policy", "compact",
-                        "segment.ms", "100",
-                        "min.cleanable.dirty.ratio", "0.01",
-                        "delete.retention.ms", "100"));
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int o = 0; o < 600; o++) {
-                for (int p = 0; p < 2; p++) {
-                    // unique keys below 400, then seven keys updated over and over
-                    String key = o < 400 ? "h" + o : "d" + (o % 7);
-                    producer.send(new ProducerRecord<>(topic, p, key, "v" + p + "-" + o)).get();
-                }
-            }
-        }
+                0,
+                600,
+                (p, o) ->
+                        new ProducerRecord<>(
+                                topic, p, o < 400 ? "h" + o : "d" + (o % 7), "v" + p + "-" + o));
         Map<Integer, List<PartitionRecord>> archived = archiveOf(topic, false, o -> o < 400);
         writeLines(topic, archived, 100);
         awaitStableCompaction(topic, 400, 150);
@@ -210,14 +174,9 @@ class ArchiveTopicKindsITCase {
     @Test
     void aParquetArchiveReadThroughFlinksParquetFormat() throws Exception {
         String topic = "parquet-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int p = 0; p < 2; p++) {
-                for (int o = 0; o < 1_000; o++) {
-                    producer.send(new ProducerRecord<>(topic, p, "k", "v" + p + "-" + o));
-                }
-            }
-        }
+        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.produce(
+                2, 0, 1_000, (p, o) -> new ProducerRecord<>(topic, p, "k", "v" + p + "-" + o));
         Map<Integer, List<PartitionRecord>> archived = archiveOf(topic, false, o -> o < 600);
         BulkWriter.Factory<PartitionRecord> parquet =
                 AvroParquetWriters.forReflectRecord(PartitionRecord.class);
@@ -239,7 +198,7 @@ class ArchiveTopicKindsITCase {
                 }
             }
         }
-        kafka.deleteRecordsBelow(topic, 1, 600);
+        KAFKA.deleteRecordsBelow(topic, 1, 600);
 
         String run = UUID.randomUUID().toString();
         BackfillSource<PartitionRecord> source =
@@ -265,7 +224,7 @@ class ArchiveTopicKindsITCase {
 
     private KafkaBackfillSourceBuilder<PartitionRecord> live(String topic, boolean readCommitted) {
         return KafkaBackfill.<PartitionRecord>sourceBuilder()
-                .setBootstrapServers(kafka.bootstrapServers())
+                .setBootstrapServers(KAFKA.bootstrapServers())
                 .setTopics(topic)
                 .setDeserializer(new PartitionRecord.Deserializer())
                 .setProperty(
@@ -327,27 +286,24 @@ class ArchiveTopicKindsITCase {
     }
 
     /**
-     * {@code rounds} transactions numbered [from, to), each with records for every partition, every
-     * third (round % 3 == 1) aborted; values "r-round-i".
+     * Transactions numbered [from, to), each with records for every partition, every third (round %
+     * 3 == 1) aborted; values "r-round-i".
      */
-    private static void transactions(
-            KafkaProducer<String, String> producer,
-            String topic,
-            int from,
-            int to,
-            int partitions) {
-        for (int round = from; round < to; round++) {
-            producer.beginTransaction();
-            for (int i = 0; i < 40; i++) {
-                producer.send(
-                        new ProducerRecord<>(topic, i % partitions, "k", "r-" + round + "-" + i));
-            }
-            if (round % 3 == 1) {
-                producer.abortTransaction();
-            } else {
-                producer.commitTransaction();
-            }
-        }
+    private static void transactions(String topic, int from, int to, int partitions) {
+        KAFKA.produceTransactions(
+                "tx-" + topic,
+                from,
+                to,
+                round -> {
+                    List<ProducerRecord<String, String>> records = new ArrayList<>();
+                    for (int i = 0; i < 40; i++) {
+                        records.add(
+                                new ProducerRecord<>(
+                                        topic, i % partitions, "k", "r-" + round + "-" + i));
+                    }
+                    return records;
+                },
+                round -> round % 3 == 1);
     }
 
     /** What a sink archived: the topic's records (as a consumer reads them) whose offsets match. */
@@ -432,7 +388,7 @@ class ArchiveTopicKindsITCase {
 
     /** Every record of the topic, in offset order per partition, as a plain consumer reads it. */
     private static List<PartitionRecord> read(String topic, boolean readCommitted) {
-        return kafka.readAll(topic, readCommitted).stream()
+        return KAFKA.readAll(topic, readCommitted).stream()
                 .map(r -> new PartitionRecord(r.topic(), r.partition(), r.offset(), r.value()))
                 .toList();
     }

@@ -16,8 +16,8 @@
 package dev.sourcebackfill.source.table;
 
 import dev.sourcebackfill.source.kafka.FailOnce;
-import dev.sourcebackfill.source.kafka.InProcessKafka;
 import dev.sourcebackfill.source.kafka.KafkaExactlyOnceChecker;
+import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
 import dev.sourcebackfill.source.kafka.PartitionDigest;
 import dev.sourcebackfill.source.kafka.PartitionRecord;
 import dev.sourcebackfill.source.testutils.RestartCounter;
@@ -28,7 +28,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.formats.avro.AvroRowDataSerializationSchema;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.api.DataTypes;
@@ -48,8 +47,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,28 +81,9 @@ class KafkaBackfillTableITCase {
 
     private static final RestartCounter RESTARTS = new RestartCounter();
 
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setConfiguration(RESTARTS.addTo(new Configuration()))
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
 
-    private static InProcessKafka kafka;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = InProcessKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
 
     /**
      * 3 partitions of history, then live records while the job runs, read through a SQL table with
@@ -115,7 +93,7 @@ class KafkaBackfillTableITCase {
     @Test
     void historyThenLiveThroughSqlExactlyOnceWithAFailureAtTheHandover() throws Exception {
         String topic = "sql-" + UUID.randomUUID();
-        kafka.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3, Map.of());
         produce(topic, 3, 0, 1_000);
 
         Configuration conf = new Configuration();
@@ -140,7 +118,7 @@ class KafkaBackfillTableITCase {
                         + topic
                         + "',\n"
                         + "  'properties.bootstrap.servers' = '"
-                        + kafka.bootstrapServers()
+                        + KAFKA.bootstrapServers()
                         + "',\n"
                         + "  'scan.startup.mode' = 'earliest-offset',\n"
                         + "  'backfill.poll-timeout' = '20 ms',\n"
@@ -161,7 +139,7 @@ class KafkaBackfillTableITCase {
 
         KafkaExactlyOnceChecker.awaitCount(run, topic + "-1", 1_000, Duration.ofSeconds(120));
         produce(topic, 3, 1_000, 1_500); // live
-        Map<String, PartitionDigest> truth = PartitionDigest.of(kafka.readAll(topic, false));
+        Map<String, PartitionDigest> truth = KAFKA.digests(topic, false);
         KafkaExactlyOnceChecker.awaitDigests(run, truth, Duration.ofSeconds(120));
         job.cancel().get(30, TimeUnit.SECONDS);
 
@@ -184,7 +162,7 @@ class KafkaBackfillTableITCase {
     @Test
     void aWindowedAggregateOverHistoryAndLiveEqualsTheSameQueryAsABatch() throws Exception {
         String topic = "windows-" + UUID.randomUUID();
-        kafka.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3, Map.of());
         long base = 1_700_000_000_000L;
         produceTimed(topic, 0, 3_000, base); // history
         String columns =
@@ -209,7 +187,7 @@ class KafkaBackfillTableITCase {
                         + ") WITH ('connector' = 'kafka-backfill', 'topic' = '"
                         + topic
                         + "', 'properties.bootstrap.servers' = '"
-                        + kafka.bootstrapServers()
+                        + KAFKA.bootstrapServers()
                         + "', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json',"
                         + " 'backfill.poll-timeout' = '20 ms')");
         List<String> live = new ArrayList<>();
@@ -251,17 +229,16 @@ class KafkaBackfillTableITCase {
 
     /** Records [from, to) in every partition, record i at base + i * 100 ms. */
     private static void produceTimed(String topic, int from, int to, long base) throws Exception {
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int p = 0; p < 3; p++) {
-                for (int i = from; i < to; i++) {
-                    long ts = base + i * 100L;
-                    producer.send(
-                            new ProducerRecord<>(
-                                    topic, p, "k", "{\"id\":" + i + ",\"ts_ms\":" + ts + "}"));
-                }
-            }
-            producer.flush();
-        }
+        KAFKA.produce(
+                3,
+                from,
+                to,
+                (p, i) ->
+                        new ProducerRecord<>(
+                                topic,
+                                p,
+                                "k",
+                                "{\"id\":" + i + ",\"ts_ms\":" + (base + i * 100L) + "}"));
     }
 
     /**
@@ -305,7 +282,7 @@ class KafkaBackfillTableITCase {
     @Test
     void anArchiveThenTheTopicThroughSql(@TempDir java.nio.file.Path archive) throws Exception {
         String topic = "archive-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         produce(topic, 2, 0, 1_000);
         for (int p = 0; p < 2; p++) {
             java.nio.file.Path dir = archive.resolve(topic).resolve("partition=" + p);
@@ -324,7 +301,7 @@ class KafkaBackfillTableITCase {
                         lines.toString());
             }
         }
-        kafka.deleteRecordsBelow(topic, 1, 600);
+        KAFKA.deleteRecordsBelow(topic, 1, 600);
 
         TableEnvironment tEnv = boundedTables();
         tEnv.getConfig().set("execution.checkpointing.interval", "200 ms");
@@ -370,13 +347,15 @@ class KafkaBackfillTableITCase {
     @Test
     void theDocumentedDdlRunsAsWritten() throws Exception {
         String topic = "orders";
-        kafka.createTopic(topic, 2, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int i = 0; i < 10; i++) {
-                producer.send(
+        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.produce(
+                1,
+                0,
+                10,
+                (ignored, i) ->
                         new ProducerRecord<>(
                                 topic,
-                                i % 2,
+                                (int) i % 2,
                                 "k",
                                 "{\"user\":\"u"
                                         + i
@@ -385,8 +364,6 @@ class KafkaBackfillTableITCase {
                                         + ",\"ts_ms\":"
                                         + i
                                         + "}"));
-            }
-        }
         for (String doc : List.of("../../README.md", "../../docs/sql.md")) {
             String text = Files.readString(java.nio.file.Path.of(doc));
             int start = text.indexOf("```sql\nCREATE TABLE orders");
@@ -395,7 +372,7 @@ class KafkaBackfillTableITCase {
                     text.substring(start + 7, text.indexOf("```", start + 7))
                             .trim()
                             .replace(";", "")
-                            .replace("broker-1:9092", kafka.bootstrapServers())
+                            .replace("broker-1:9092", KAFKA.bootstrapServers())
                             .replace(
                                     "'format' = 'json'",
                                     "'format' = 'json', 'scan.bounded.mode' = 'latest-offset'");
@@ -407,7 +384,7 @@ class KafkaBackfillTableITCase {
         tEnv.executeSql(
                 "CREATE TABLE by_pattern (`user` STRING) WITH ('connector' = 'kafka-backfill',"
                         + " 'topic-pattern' = 'ord.rs', 'properties.bootstrap.servers' = '"
-                        + kafka.bootstrapServers()
+                        + KAFKA.bootstrapServers()
                         + "', 'scan.startup.mode' = 'earliest-offset',"
                         + " 'scan.bounded.mode' = 'latest-offset', 'format' = 'json')");
         assertThat(collect(tEnv, "SELECT `user` FROM by_pattern")).hasSize(10);
@@ -418,17 +395,16 @@ class KafkaBackfillTableITCase {
     void everyMetadataColumn() throws Exception {
         String topic = "metadata-" + UUID.randomUUID();
         // the record's timestamp is old: time retention must not delete it
-        kafka.createTopic(topic, 2, Map.of("retention.ms", "-1"));
+        KAFKA.createTopic(topic, 2, Map.of("retention.ms", "-1"));
         long timestamp = 1_700_000_000_000L;
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            // the record checked is partition 1's second: no column can pass for another
-            producer.send(new ProducerRecord<>(topic, 1, "k", "{\"id\":6,\"payload\":\"w\"}"))
-                    .get();
-            ProducerRecord<String, String> record =
-                    new ProducerRecord<>(topic, 1, timestamp, "k", "{\"id\":7,\"payload\":\"x\"}");
-            record.headers().add(new RecordHeader("trace", "abc".getBytes(StandardCharsets.UTF_8)));
-            producer.send(record).get();
-        }
+        // the record checked is partition 1's second: no column can pass for another
+        ProducerRecord<String, String> record =
+                new ProducerRecord<>(topic, 1, timestamp, "k", "{\"id\":7,\"payload\":\"x\"}");
+        record.headers().add(new RecordHeader("trace", "abc".getBytes(StandardCharsets.UTF_8)));
+        KAFKA.produce(
+                List.of(
+                        new ProducerRecord<>(topic, 1, "k", "{\"id\":6,\"payload\":\"w\"}"),
+                        record));
         TableEnvironment tEnv = boundedTables();
         tEnv.executeSql(
                 ddl(
@@ -480,17 +456,17 @@ class KafkaBackfillTableITCase {
     @Test
     void keyAndValueFormats() throws Exception {
         String topic = "keys-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int i = 0; i < 10; i++) {
-                producer.send(
+        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.produce(
+                1,
+                0,
+                10,
+                (ignored, i) ->
                         new ProducerRecord<>(
                                 topic,
-                                i % 2,
+                                (int) i % 2,
                                 "{\"user\":\"u" + i + "\",\"region\":\"r" + (i % 3) + "\"}",
                                 "{\"amount\":" + i + "}"));
-            }
-        }
         TableEnvironment tEnv = boundedTables();
         tEnv.executeSql(
                 ddl(
@@ -519,17 +495,17 @@ class KafkaBackfillTableITCase {
     @Test
     void projectionIsPushedIntoTheSource() throws Exception {
         String topic = "projection-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int i = 0; i < 5; i++) {
-                producer.send(
+        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.produce(
+                1,
+                0,
+                5,
+                (p, i) ->
                         new ProducerRecord<>(
                                 topic,
-                                0,
+                                p,
                                 "{\"user\":\"u" + i + "\",\"region\":\"r" + i + "\"}",
                                 "{\"a\":" + i + ",\"b\":\"b" + i + "\",\"c\":" + (10 * i) + "}"));
-            }
-        }
         TableEnvironment tEnv = boundedTables();
         tEnv.executeSql(
                 ddl(
@@ -563,7 +539,7 @@ class KafkaBackfillTableITCase {
     @Test
     void avroValues() throws Exception {
         String topic = "avro-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         RowType rowType =
                 (RowType)
                         DataTypes.ROW(
@@ -574,7 +550,7 @@ class KafkaBackfillTableITCase {
         AvroRowDataSerializationSchema avro = new AvroRowDataSerializationSchema(rowType);
         avro.open(null);
         Properties props = new Properties();
-        props.put("bootstrap.servers", kafka.bootstrapServers());
+        props.put("bootstrap.servers", KAFKA.bootstrapServers());
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < 5; i++) {
@@ -606,7 +582,7 @@ class KafkaBackfillTableITCase {
     @Test
     void optionErrorsFailAtPlanningNamingTheOption() throws Exception {
         String topic = "errors-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         assertPlanningFails(
                 ddl("t1", "v STRING", topic, "'format' = 'raw', 'scan.startup.modes' = 'x'"),
                 "scan.startup.modes");
@@ -705,7 +681,7 @@ class KafkaBackfillTableITCase {
                 + ") WITH ('connector' = 'kafka-backfill', 'topic' = '"
                 + topic
                 + "', 'properties.bootstrap.servers' = '"
-                + kafka.bootstrapServers()
+                + KAFKA.bootstrapServers()
                 + "', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', "
                 + formats
                 + ")";
@@ -721,14 +697,7 @@ class KafkaBackfillTableITCase {
 
     /** JSON values {"id":o,"payload":"p-o"} for offsets [from, to) of every partition. */
     private static void produce(String topic, int partitions, int from, int to) throws Exception {
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int p = 0; p < partitions; p++) {
-                for (int o = from; o < to; o++) {
-                    producer.send(new ProducerRecord<>(topic, p, "k", json(o)));
-                }
-            }
-            producer.flush();
-        }
+        KAFKA.produce(partitions, from, to, (p, o) -> new ProducerRecord<>(topic, p, "k", json(o)));
     }
 
     private static String json(long id) {

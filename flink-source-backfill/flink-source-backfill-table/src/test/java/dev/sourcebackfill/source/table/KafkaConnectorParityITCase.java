@@ -15,12 +15,10 @@
  */
 package dev.sourcebackfill.source.table;
 
-import dev.sourcebackfill.source.kafka.InProcessKafka;
+import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -30,12 +28,7 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
 
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -44,7 +37,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -58,28 +50,9 @@ class KafkaConnectorParityITCase {
 
     private static final RestartCounter RESTARTS = new RestartCounter();
 
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setConfiguration(RESTARTS.addTo(new Configuration()))
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
 
-    private static InProcessKafka kafka;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = InProcessKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
 
     // ------------------------------------------------------------------ keys
 
@@ -89,17 +62,16 @@ class KafkaConnectorParityITCase {
      */
     private static String keyedTopic() throws Exception {
         String topic = "keys-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            send(producer, topic, 0, "{\"kid\":1}", "{\"kid\":1,\"v\":\"a\"}");
-            send(producer, topic, 0, null, "{\"kid\":2,\"v\":\"b\"}");
-            send(producer, topic, 0, "not json", "{\"kid\":3,\"v\":\"c\"}");
-            send(producer, topic, 0, "{\"kid\":4}", null);
-            send(producer, topic, 0, "{\"kid\":5}", "{\"kid\":5,\"v\":\"e\"}");
-            send(producer, topic, 0, "", "{\"kid\":6,\"v\":\"f\"}");
-            send(producer, topic, 0, "{\"kid\":7}", "{\"kid\":7,\"v\":\"g\"}");
-            producer.flush();
-        }
+        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.produce(
+                List.of(
+                        new ProducerRecord<>(topic, 0, "{\"kid\":1}", "{\"kid\":1,\"v\":\"a\"}"),
+                        new ProducerRecord<>(topic, 0, null, "{\"kid\":2,\"v\":\"b\"}"),
+                        new ProducerRecord<>(topic, 0, "not json", "{\"kid\":3,\"v\":\"c\"}"),
+                        new ProducerRecord<>(topic, 0, "{\"kid\":4}", null),
+                        new ProducerRecord<>(topic, 0, "{\"kid\":5}", "{\"kid\":5,\"v\":\"e\"}"),
+                        new ProducerRecord<>(topic, 0, "", "{\"kid\":6,\"v\":\"f\"}"),
+                        new ProducerRecord<>(topic, 0, "{\"kid\":7}", "{\"kid\":7,\"v\":\"g\"}")));
         return topic;
     }
 
@@ -178,18 +150,18 @@ class KafkaConnectorParityITCase {
     @Test
     void aMissingGroupIdFailsAtPlanningAsInKafka() throws Exception {
         String topic = "no-group-" + UUID.randomUUID();
-        kafka.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1, Map.of());
         String startsAtGroupOffsets =
                 "'topic' = '"
                         + topic
                         + "', 'properties.bootstrap.servers' = '"
-                        + kafka.bootstrapServers()
+                        + KAFKA.bootstrapServers()
                         + "', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json'";
         String endsAtGroupOffsets =
                 "'topic' = '"
                         + topic
                         + "', 'properties.bootstrap.servers' = '"
-                        + kafka.bootstrapServers()
+                        + KAFKA.bootstrapServers()
                         + "', 'scan.startup.mode' = 'earliest-offset',"
                         + " 'scan.bounded.mode' = 'group-offsets', 'format' = 'json'";
         for (String options : List.of(startsAtGroupOffsets, endsAtGroupOffsets)) {
@@ -224,13 +196,13 @@ class KafkaConnectorParityITCase {
     @Test
     void sinkOptionsOnATableThatIsOnlyReadGiveTheSameRowsAsInKafka() throws Exception {
         String topic = "sink-options-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int i = 0; i < 10; i++) {
-                send(producer, topic, i % 2, null, "{\"id\":" + i + "}");
-            }
-            producer.flush();
-        }
+        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.produce(
+                1,
+                0,
+                10,
+                (ignored, i) ->
+                        new ProducerRecord<>(topic, (int) i % 2, null, "{\"id\":" + i + "}"));
         String options =
                 bounded(topic)
                         + "'format' = 'json', 'sink.partitioner' = 'fixed',"
@@ -247,15 +219,12 @@ class KafkaConnectorParityITCase {
     /** Offsets 0 to 9 of each partition, JSON {"id": partition * 100 + offset}. */
     private static String tenPerPartition(int partitions) throws Exception {
         String topic = "offsets-" + UUID.randomUUID();
-        kafka.createTopic(topic, partitions, Map.of());
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int p = 0; p < partitions; p++) {
-                for (int o = 0; o < 10; o++) {
-                    send(producer, topic, p, null, "{\"id\":" + (p * 100 + o) + "}");
-                }
-            }
-            producer.flush();
-        }
+        KAFKA.createTopic(topic, partitions, Map.of());
+        KAFKA.produce(
+                partitions,
+                0,
+                10,
+                (p, o) -> new ProducerRecord<>(topic, p, null, "{\"id\":" + (p * 100 + o) + "}"));
         return topic;
     }
 
@@ -270,7 +239,7 @@ class KafkaConnectorParityITCase {
     @Test
     void aSpecificStartOffsetBelowTheLogStartStartsAtTheEarliestAsInKafka() throws Exception {
         String topic = tenPerPartition(2);
-        kafka.deleteRecordsBelow(topic, 0, 5);
+        KAFKA.deleteRecordsBelow(topic, 0, 5);
         String options =
                 topicOptions(topic)
                         + "'scan.startup.mode' = 'specific-offsets',"
@@ -288,9 +257,9 @@ class KafkaConnectorParityITCase {
     void aCommittedOffsetBelowTheLogStartWithEarliestResetStartsAtTheEarliestAsInKafka()
             throws Exception {
         String topic = tenPerPartition(1);
-        kafka.deleteRecordsBelow(topic, 0, 5);
+        KAFKA.deleteRecordsBelow(topic, 0, 5);
         String group = "group-" + UUID.randomUUID();
-        commit(group, topic, 0, 1);
+        KAFKA.commitOffset(group, topic, 0, 1);
         String options =
                 topicOptions(topic)
                         + "'properties.group.id' = '"
@@ -309,18 +278,15 @@ class KafkaConnectorParityITCase {
     @Test
     void aTimestampStartAfterTheBoundedTimestampReadsNothingAsInKafka() throws Exception {
         String topic = "timestamps-" + UUID.randomUUID();
-        kafka.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2, Map.of());
         long base = 1_700_000_000_000L;
-        try (KafkaProducer<String, String> producer = kafka.producer(null)) {
-            for (int p = 0; p < 2; p++) {
-                for (int o = 0; o < 10; o++) {
-                    producer.send(
-                            new ProducerRecord<>(
-                                    topic, p, base + o * 1_000L, null, "{\"id\":" + o + "}"));
-                }
-            }
-            producer.flush();
-        }
+        KAFKA.produce(
+                2,
+                0,
+                10,
+                (p, o) ->
+                        new ProducerRecord<>(
+                                topic, p, base + o * 1_000L, null, "{\"id\":" + o + "}"));
         String options =
                 topicOptions(topic)
                         + "'scan.startup.mode' = 'timestamp',"
@@ -360,9 +326,9 @@ class KafkaConnectorParityITCase {
     @Test
     void aCommittedOffsetBelowTheLogStartWithNoResetFailsAsInKafka() throws Exception {
         String topic = tenPerPartition(1);
-        kafka.deleteRecordsBelow(topic, 0, 5);
+        KAFKA.deleteRecordsBelow(topic, 0, 5);
         String group = "group-" + UUID.randomUUID();
-        commit(group, topic, 0, 1);
+        KAFKA.commitOffset(group, topic, 0, 1);
         String options =
                 topicOptions(topic)
                         + "'properties.group.id' = '"
@@ -401,9 +367,9 @@ class KafkaConnectorParityITCase {
     void aCommittedOffsetBelowTheLogStartWithNoResetStartsAtTheEarliestUnderSkip()
             throws Exception {
         String topic = tenPerPartition(1);
-        kafka.deleteRecordsBelow(topic, 0, 5);
+        KAFKA.deleteRecordsBelow(topic, 0, 5);
         String group = "group-" + UUID.randomUUID();
-        commit(group, topic, 0, 1);
+        KAFKA.commitOffset(group, topic, 0, 1);
         String common =
                 topicOptions(topic)
                         + "'properties.group.id' = '"
@@ -483,7 +449,7 @@ class KafkaConnectorParityITCase {
         return "'topic' = '"
                 + topic
                 + "', 'properties.bootstrap.servers' = '"
-                + kafka.bootstrapServers()
+                + KAFKA.bootstrapServers()
                 + "', ";
     }
 
@@ -491,25 +457,6 @@ class KafkaConnectorParityITCase {
     private static String bounded(String topic) {
         return topicOptions(topic)
                 + "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', ";
-    }
-
-    private static void send(
-            KafkaProducer<String, String> producer,
-            String topic,
-            int partition,
-            String key,
-            String value) {
-        producer.send(new ProducerRecord<>(topic, partition, key, value));
-    }
-
-    private static void commit(String group, String topic, int partition, long offset)
-            throws Exception {
-        kafka.admin()
-                .alterConsumerGroupOffsets(
-                        group,
-                        Map.of(new TopicPartition(topic, partition), new OffsetAndMetadata(offset)))
-                .all()
-                .get(30, TimeUnit.SECONDS);
     }
 
     private static String stackOf(Throwable e) {
