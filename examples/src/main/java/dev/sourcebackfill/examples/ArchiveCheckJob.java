@@ -21,18 +21,14 @@ import dev.sourcebackfill.source.archive.ArchiveFormat;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.serialization.SimpleStringEncoder;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -59,8 +55,7 @@ public final class ArchiveCheckJob {
     public static void main(String[] args) throws Exception {
         ParameterTool params = ParameterTool.fromArgs(args);
         long records = params.getLong("records");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.enableCheckpointing(params.getLong("checkpoint-interval-ms", 1_000));
+        StreamExecutionEnvironment env = CheckJobs.environment(params);
 
         BackfillSource<String> source =
                 ArchiveBackfill.<String>sourceBuilder()
@@ -79,21 +74,14 @@ public final class ArchiveCheckJob {
         DataStream<String> stream =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "archive-and-topic")
                         .uid("archive-and-topic");
-        double maxRate = params.getDouble("max-rate-per-subtask", 0);
-        if (maxRate > 0) {
-            // slows the whole job so that an outside script can act while archives are read
-            stream = stream.map(new Throttle(maxRate)).name("throttle");
-        }
-        stream.keyBy(value -> value.split("\\|")[1])
-                .process(new Checker(records))
-                .uid("checker")
-                .sinkTo(
-                        FileSink.forRowFormat(
-                                        new Path(params.getRequired("output")),
-                                        new SimpleStringEncoder<String>())
-                                .build())
-                .uid("output");
-        env.execute("flink-source-backfill archive check");
+        CheckJobs.writeAndRun(
+                env,
+                params,
+                CheckJobs.throttled(params, stream)
+                        .keyBy(value -> value.split("\\|")[1])
+                        .process(new Checker(records))
+                        .uid("checker"),
+                "flink-source-backfill archive check");
     }
 
     /** A topic record as {@code topic|<partition>|<offset>}, the archive's line format. */
@@ -108,27 +96,6 @@ public final class ArchiveCheckJob {
         @Override
         public TypeInformation<String> getProducedType() {
             return Types.STRING;
-        }
-    }
-
-    /** Lets at most {@code recordsPerSecond} records a second through, per subtask. */
-    static final class Throttle implements MapFunction<String, String> {
-        private final long nanosPerRecord;
-        private transient long next;
-
-        Throttle(double recordsPerSecond) {
-            this.nanosPerRecord = (long) (1e9 / recordsPerSecond);
-        }
-
-        @Override
-        public String map(String value) throws Exception {
-            long now = System.nanoTime();
-            next = Math.max(next, now) + nanosPerRecord;
-            long wait = next - now;
-            if (wait > 1_000_000) {
-                Thread.sleep(wait / 1_000_000);
-            }
-            return value;
         }
     }
 

@@ -20,14 +20,10 @@ import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.serialization.SimpleStringEncoder;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.connector.file.sink.FileSink;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -62,8 +58,7 @@ public final class ExactlyOnceCheckJob {
                         .boundedAfterLiveRecords(params.getLong("live-records", 60_000))
                         .epochMillis(params.getLong("epoch", System.currentTimeMillis()))
                         .build();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.enableCheckpointing(params.getLong("checkpoint-interval-ms", 1_000));
+        StreamExecutionEnvironment env = CheckJobs.environment(params);
 
         BackfillSource<DatagenRecord> source =
                 BackfillSource.<DatagenRecord>builder()
@@ -75,42 +70,14 @@ public final class ExactlyOnceCheckJob {
         DataStream<DatagenRecord> records =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "datagen-log")
                         .uid("datagen-log");
-        double maxRate = params.getDouble("max-rate-per-subtask", 0);
-        if (maxRate > 0) {
-            // slows the whole job so that an outside script can act while splits backfill
-            records = records.map(new Throttle(maxRate)).name("throttle");
-        }
-        records.keyBy(r -> r.partition)
-                .process(new Checker(log))
-                .uid("checker")
-                .sinkTo(
-                        FileSink.forRowFormat(
-                                        new Path(params.getRequired("output")),
-                                        new SimpleStringEncoder<String>())
-                                .build())
-                .uid("output");
-        env.execute("flink-source-backfill exactly-once check");
-    }
-
-    /** Lets at most {@code recordsPerSecond} records a second through, per subtask. */
-    static final class Throttle implements MapFunction<DatagenRecord, DatagenRecord> {
-        private final long nanosPerRecord;
-        private transient long next;
-
-        Throttle(double recordsPerSecond) {
-            this.nanosPerRecord = (long) (1e9 / recordsPerSecond);
-        }
-
-        @Override
-        public DatagenRecord map(DatagenRecord value) throws Exception {
-            long now = System.nanoTime();
-            next = Math.max(next, now) + nanosPerRecord;
-            long wait = next - now;
-            if (wait > 1_000_000) {
-                Thread.sleep(wait / 1_000_000);
-            }
-            return value;
-        }
+        CheckJobs.writeAndRun(
+                env,
+                params,
+                CheckJobs.throttled(params, records)
+                        .keyBy(r -> r.partition)
+                        .process(new Checker(log))
+                        .uid("checker"),
+                "flink-source-backfill exactly-once check");
     }
 
     /** Keyed by partition: the next record must be the next existing offset after the last. */
