@@ -98,7 +98,7 @@ class ArchiveBackfillITCase {
     @Test
     void overlappingAndAdjacentArchivesAndAPartitionWithoutOne() throws Exception {
         String topic = "orders-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3);
         produce(topic, 3, 1_000);
         archiveFile(topic, 0, 0, 300, false);
         archiveFile(topic, 0, 300, 600, true); // gzip, as the sinks can write
@@ -129,7 +129,7 @@ class ArchiveBackfillITCase {
     void savepointDuringTheArchiveReadRestoreAtAnotherParallelismAndAFailureAtTheHandover(
             @TempDir Path savepoints) throws Exception {
         String topic = "restore-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 4, Map.of());
+        KAFKA.createTopic(topic, 4);
         produce(topic, 4, 2_000);
         for (int p = 0; p < 3; p++) {
             for (long from = 0; from < 1_200; from += 400) {
@@ -172,7 +172,7 @@ class ArchiveBackfillITCase {
     @Test
     void aGapBetweenTheArchiveAndTheTopicFailsNamingThePartitionAndBothOffsets() throws Exception {
         String topic = "gap-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 1, 800);
         archiveFile(topic, 0, 0, 300, false);
         KAFKA.deleteRecordsBelow(topic, 0, 500);
@@ -200,7 +200,7 @@ class ArchiveBackfillITCase {
     @Test
     void aGapThatTheSourceIsToldToSkipGoesOnAtTheTopicsEarliestOffset() throws Exception {
         String topic = "skip-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         produce(topic, 2, 800);
         archiveFile(topic, 0, 0, 300, false);
         archiveFile(topic, 1, 0, 300, false);
@@ -222,7 +222,7 @@ class ArchiveBackfillITCase {
     @Test
     void anArchivePartitionTheTopicDoesNotHaveFailsAtTheStartNamingIt() throws Exception {
         String topic = "missing-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 1, 10);
         archiveFile(topic, 0, 0, 5, false);
         archiveFile(topic, 3, 0, 5, false);
@@ -250,7 +250,7 @@ class ArchiveBackfillITCase {
         String topic = "skew-" + UUID.randomUUID();
         int partitions = 4;
         Map<Integer, Long> archiveEnd = Map.of(0, 40_000L, 1, 400L, 2, 400L, 3, 400L);
-        KAFKA.createTopic(topic, partitions, Map.of());
+        KAFKA.createTopic(topic, partitions);
         KAFKA.produce(
                 partitions,
                 0,

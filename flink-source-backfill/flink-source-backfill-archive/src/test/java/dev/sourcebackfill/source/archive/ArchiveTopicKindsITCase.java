@@ -94,7 +94,7 @@ class ArchiveTopicKindsITCase {
     void aTransactionalTopicWithAbortedTransactionsAndCommitMarkersAtTheHandover()
             throws Exception {
         String topic = "tx-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3);
         transactions(topic, 0, 9, 3);
         Map<Integer, List<PartitionRecord>> archived = archiveOf(topic, true, o -> true);
         writeLines(topic, archived, 25);
@@ -174,7 +174,7 @@ class ArchiveTopicKindsITCase {
     @Test
     void aParquetArchiveReadThroughFlinksParquetFormat() throws Exception {
         String topic = "parquet-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         KAFKA.produce(
                 2, 0, 1_000, (p, o) -> new ProducerRecord<>(topic, p, "k", "v" + p + "-" + o));
         Map<Integer, List<PartitionRecord>> archived = archiveOf(topic, false, o -> o < 600);

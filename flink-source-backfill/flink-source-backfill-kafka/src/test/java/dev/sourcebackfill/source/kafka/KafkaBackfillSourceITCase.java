@@ -91,7 +91,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void historyThenLiveRecordsWithFailuresDuringBackfillAndAfterTheHandover() throws Exception {
         String topic = "orders-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 4, Map.of());
+        KAFKA.createTopic(topic, 4);
         produce(topic, 4, 0, 3_000);
         Run run = new Run();
         String group = "lag-" + topic;
@@ -133,7 +133,7 @@ class KafkaBackfillSourceITCase {
     void readCommittedSkipsAbortedTransactionsAndEndsOnAPartitionWhoseLastOffsetIsAMarker()
             throws Exception {
         String topic = "tx-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         KAFKA.produceTransactions(
                 "tx-" + topic,
                 0,
@@ -174,7 +174,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aPartitionAddedAfterForwardModeIsReadFromItsEarliestOffset() throws Exception {
         String topic = "grow-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         produce(topic, 2, 0, 1_000);
         Run run = new Run();
         JobClient job =
@@ -203,7 +203,7 @@ class KafkaBackfillSourceITCase {
     void stopWithSavepointDuringBackfillAtParallelism2AndRestoreAt3(@TempDir Path savepoints)
             throws Exception {
         String topic = "rescale-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 6, Map.of());
+        KAFKA.createTopic(topic, 6);
         produce(topic, 6, 0, 1_000);
         Run run = new Run();
         JobClient first = start(run, builder(topic).build(), 2, List.of(), 1_000, null);
@@ -242,7 +242,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aPartitionAddedWhileBackfillingAndAFailureAtTheHandover() throws Exception {
         String topic = "grow-early-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         produce(topic, 2, 0, 2_000);
         Run run = new Run();
         // 4,000 history records at ~1,000/s per subtask. Failures: at the first record the
@@ -354,7 +354,7 @@ class KafkaBackfillSourceITCase {
     void aSecondJobStartsWhereTheFirstCommittedItsOffsets() throws Exception {
         String topic = "resume-" + UUID.randomUUID();
         String group = "resume-group-" + topic;
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         produce(topic, 2, 0, 400);
         Run first = new Run();
         JobClient job =
@@ -436,7 +436,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aRecordTheDeserializerRejectsFailsTheJobNamingTopicPartitionAndOffset() throws Exception {
         String topic = "poison-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         KAFKA.produce(
                 1,
                 0,
@@ -460,7 +460,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aStartOffsetDeletedByRetentionFailsNamingPartitionAndOffsets() throws Exception {
         String topic = "retention-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 1, 0, 100);
         TopicPartition tp = new TopicPartition(topic, 0);
         KAFKA.deleteRecordsBelow(topic, 0, 50);
@@ -486,7 +486,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void saslSettingsReachBothConsumersAndNoSecretIsEverLoggedOrInAnError() throws Exception {
         String topic = "secure-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         produce(topic, 2, 0, 300);
         String wrongPassword = "wrong-pw-0c41b2aa-never-log-me";
         String keystorePassword = "ks-pw-93d1e7b0-never-log-me";
@@ -540,7 +540,7 @@ class KafkaBackfillSourceITCase {
     void aBoundedJobRestoredFromASavepointAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart(
             @TempDir Path savepoints) throws Exception {
         String topic = "bounded-grow-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3);
         produce(topic, 3, 0, 1_000);
         Run run = new Run();
         // the stopping offsets are the partitions' ends at the first start: 1,000 each
@@ -587,7 +587,7 @@ class KafkaBackfillSourceITCase {
             aBoundedJobAfterAGlobalFailoverThatCameAfterAPartitionWasAddedEndsAtTheStopsOfItsFirstStart()
                     throws Exception {
         String topic = "bounded-failover-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3);
         produce(topic, 3, 0, 1_000);
         Run run = new Run();
         JobClient job =
@@ -629,7 +629,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aStartOffsetBeyondThePartitionsEndIsReadOnceThePartitionReachesIt() throws Exception {
         String topic = "ahead-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         produce(topic, 2, 0, 100);
         TopicPartition p0 = new TopicPartition(topic, 0);
         TopicPartition p1 = new TopicPartition(topic, 1);
@@ -697,7 +697,7 @@ class KafkaBackfillSourceITCase {
     void aBackfillRestoredBelowTheEarliestRetainedOffsetFailsNamingPartitionAndOffsets(
             @TempDir Path savepoints) throws Exception {
         String topic = "retention-restore-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 1, 0, 2_000);
         Run run = new Run();
         JobClient first = start(run, builder(topic).build(), 1, List.of(), 500, null);
@@ -742,7 +742,7 @@ class KafkaBackfillSourceITCase {
     void aBackfillRestoredBelowTheEarliestRetainedOffsetGoesOnAtTheLogsStartWhenToldToSkip(
             @TempDir Path savepoints) throws Exception {
         String topic = "retention-skip-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 1, 0, 2_000);
         Run run = new Run();
         KafkaBackfillSourceBuilder<PartitionRecord> skipping =
@@ -786,7 +786,7 @@ class KafkaBackfillSourceITCase {
     void aStartBelowTheLogsStartFollowsTheStartingOffsetsResetStrategy() throws Exception {
         String topic = "reset-" + UUID.randomUUID();
         String group = "reset-group-" + topic;
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 1, 0, 100);
         TopicPartition tp = new TopicPartition(topic, 0);
         KAFKA.commitOffset(group, topic, 0, 10L);
@@ -834,7 +834,7 @@ class KafkaBackfillSourceITCase {
             throws Exception {
         String topic = "no-reset-" + UUID.randomUUID();
         String group = "no-reset-group-" + topic;
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 1, 0, 100);
         TopicPartition tp = new TopicPartition(topic, 0);
         KAFKA.commitOffset(group, topic, 0, 10L);
@@ -871,7 +871,7 @@ class KafkaBackfillSourceITCase {
     @Test
     void aStoppingOffsetBelowTheStartingOffsetReadsNothingOfThatPartition() throws Exception {
         String topic = "empty-range-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         produce(topic, 2, 0, 10);
         TopicPartition p0 = new TopicPartition(topic, 0);
         TopicPartition p1 = new TopicPartition(topic, 1);

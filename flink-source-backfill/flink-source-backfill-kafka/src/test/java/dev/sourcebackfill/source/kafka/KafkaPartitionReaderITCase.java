@@ -121,7 +121,7 @@ class KafkaPartitionReaderITCase {
     @Test
     void aPausedPartitionDeliversNothingAndResumesAtItsPosition() throws Exception {
         String topic = "pause-" + System.nanoTime();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         produce(topic, 0, 0, 5);
         produce(topic, 1, 0, 5);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
@@ -143,7 +143,7 @@ class KafkaPartitionReaderITCase {
     @Test
     void aPartitionWaitingBeyondItsEndStaysPausedWhileAlignmentHoldsIt() throws Exception {
         String topic = "pause-wait-" + System.nanoTime();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 0, 0, 2);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
         try (KafkaPartitionReader<String> reader = reader()) {
@@ -167,7 +167,7 @@ class KafkaPartitionReaderITCase {
     @Test
     void deletedOffsetsAreReportedAndTheReaderGoesOnAtTheLogsStartWhenAllowed() throws Exception {
         String topic = "deleted-" + System.nanoTime();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 0, 0, 20);
         KAFKA.deleteRecordsBelow(topic, 0, 15);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
@@ -219,7 +219,7 @@ class KafkaPartitionReaderITCase {
     void pendingRecordsAreTheConsumersLagAndItsMetricsAreRegisteredUntilItCloses()
             throws Exception {
         String topic = "lag-" + System.nanoTime();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         produce(topic, 0, 0, 10);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
         Map<String, Gauge<?>> gauges = new HashMap<>();

@@ -93,7 +93,7 @@ class KafkaBackfillTableITCase {
     @Test
     void historyThenLiveThroughSqlExactlyOnceWithAFailureAtTheHandover() throws Exception {
         String topic = "sql-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3);
         produce(topic, 3, 0, 1_000);
 
         Configuration conf = new Configuration();
@@ -162,7 +162,7 @@ class KafkaBackfillTableITCase {
     @Test
     void aWindowedAggregateOverHistoryAndLiveEqualsTheSameQueryAsABatch() throws Exception {
         String topic = "windows-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 3, Map.of());
+        KAFKA.createTopic(topic, 3);
         long base = 1_700_000_000_000L;
         produceTimed(topic, 0, 3_000, base); // history
         String columns =
@@ -282,7 +282,7 @@ class KafkaBackfillTableITCase {
     @Test
     void anArchiveThenTheTopicThroughSql(@TempDir java.nio.file.Path archive) throws Exception {
         String topic = "archive-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         produce(topic, 2, 0, 1_000);
         for (int p = 0; p < 2; p++) {
             java.nio.file.Path dir = archive.resolve(topic).resolve("partition=" + p);
@@ -347,7 +347,7 @@ class KafkaBackfillTableITCase {
     @Test
     void theDocumentedDdlRunsAsWritten() throws Exception {
         String topic = "orders";
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         KAFKA.produce(
                 1,
                 0,
@@ -456,7 +456,7 @@ class KafkaBackfillTableITCase {
     @Test
     void keyAndValueFormats() throws Exception {
         String topic = "keys-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         KAFKA.produce(
                 1,
                 0,
@@ -495,7 +495,7 @@ class KafkaBackfillTableITCase {
     @Test
     void projectionIsPushedIntoTheSource() throws Exception {
         String topic = "projection-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         KAFKA.produce(
                 1,
                 0,
@@ -539,7 +539,7 @@ class KafkaBackfillTableITCase {
     @Test
     void avroValues() throws Exception {
         String topic = "avro-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         RowType rowType =
                 (RowType)
                         DataTypes.ROW(
@@ -582,7 +582,7 @@ class KafkaBackfillTableITCase {
     @Test
     void optionErrorsFailAtPlanningNamingTheOption() throws Exception {
         String topic = "errors-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         assertPlanningFails(
                 ddl("t1", "v STRING", topic, "'format' = 'raw', 'scan.startup.modes' = 'x'"),
                 "scan.startup.modes");

@@ -35,7 +35,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,7 +61,7 @@ class KafkaConnectorParityITCase {
      */
     private static String keyedTopic() throws Exception {
         String topic = "keys-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         KAFKA.produce(
                 List.of(
                         new ProducerRecord<>(topic, 0, "{\"kid\":1}", "{\"kid\":1,\"v\":\"a\"}"),
@@ -150,7 +149,7 @@ class KafkaConnectorParityITCase {
     @Test
     void aMissingGroupIdFailsAtPlanningAsInKafka() throws Exception {
         String topic = "no-group-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1, Map.of());
+        KAFKA.createTopic(topic, 1);
         String startsAtGroupOffsets =
                 "'topic' = '"
                         + topic
@@ -196,7 +195,7 @@ class KafkaConnectorParityITCase {
     @Test
     void sinkOptionsOnATableThatIsOnlyReadGiveTheSameRowsAsInKafka() throws Exception {
         String topic = "sink-options-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         KAFKA.produce(
                 1,
                 0,
@@ -219,7 +218,7 @@ class KafkaConnectorParityITCase {
     /** Offsets 0 to 9 of each partition, JSON {"id": partition * 100 + offset}. */
     private static String tenPerPartition(int partitions) throws Exception {
         String topic = "offsets-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, partitions, Map.of());
+        KAFKA.createTopic(topic, partitions);
         KAFKA.produce(
                 partitions,
                 0,
@@ -278,7 +277,7 @@ class KafkaConnectorParityITCase {
     @Test
     void aTimestampStartAfterTheBoundedTimestampReadsNothingAsInKafka() throws Exception {
         String topic = "timestamps-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 2, Map.of());
+        KAFKA.createTopic(topic, 2);
         long base = 1_700_000_000_000L;
         KAFKA.produce(
                 2,
