@@ -86,12 +86,6 @@ public final class BackfillSplitEnumerator
 
     @Nullable private Boolean backlogSignalled;
 
-    /**
-     * A bounded reader may have finished, so no backlog change is signalled; saves scanning the
-     * table on every report. Cleared when a reader is reset (it registers again).
-     */
-    private boolean backlogFrozen;
-
     /** Readers told that no more splits come; such a reader finishes once its splits ended. */
     private final Set<Integer> noMoreSplitsSignalled = new HashSet<>();
 
@@ -245,7 +239,6 @@ public final class BackfillSplitEnumerator
                         : OptionalLong.of(lastCompletedCheckpoint));
         // the restored reader registers again and is told about no more splits again
         noMoreSplitsSignalled.remove(subtaskId);
-        backlogFrozen = false;
         tracker.returnSplits(splits);
         if (gate.invalidate()) {
             LOG.info("The source leaves forward mode until the next confirming checkpoint");
@@ -323,15 +316,6 @@ public final class BackfillSplitEnumerator
         }
     }
 
-    private boolean anyReaderMayHaveFinished() {
-        for (int reader : noMoreSplitsSignalled) {
-            if (mayHaveFinished(reader)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** A bounded reader that was told no more splits come and holds no split that goes on. */
     private boolean mayHaveFinished(int reader) {
         if (!noMoreSplitsSignalled.contains(reader)) {
@@ -351,7 +335,12 @@ public final class BackfillSplitEnumerator
         gate.onCheckpointAborted(checkpointId);
     }
 
-    /** Publishes metrics and tells Flink whether the source processes backlog. */
+    /**
+     * Publishes metrics and tells Flink whether an unbounded source processes backlog. A bounded
+     * source never does: Flink sends the backlog signal to every reader as an event, also right
+     * after a reader registered (after {@link #addReader}, which may have told it that no more
+     * splits come), and an event that reaches a reader that finished fails the job.
+     */
     private void signalBacklog() {
         metrics.update(
                 tracker.count(HandoverState.BACKFILLING),
@@ -360,20 +349,11 @@ public final class BackfillSplitEnumerator
                 tracker.countEnded(),
                 tracker.countUnconfirmed(),
                 gate.forwardCheckpoint());
+        if (bounded) {
+            return;
+        }
         boolean backlog = !gate.isForward();
         if (backlogSignalled == null || backlogSignalled != backlog) {
-            if (backlogFrozen || anyReaderMayHaveFinished()) {
-                // Flink sends the backlog signal to every reader as an event, and one that
-                // reaches a finishing task fails the job: once a bounded reader may have
-                // finished, the source keeps the signal it has (until a reader is reset)
-                if (!backlogFrozen) {
-                    LOG.info(
-                            "Backlog signal stays {}: a bounded reader may have finished",
-                            backlogSignalled);
-                }
-                backlogFrozen = true;
-                return;
-            }
             backlogSignalled = backlog;
             LOG.info("The source {} processing backlog", backlog ? "is" : "is no longer");
             context.setIsProcessingBacklog(backlog);

@@ -551,6 +551,23 @@ class BackfillSplitEnumeratorTest {
         assertThat(context.noMoreSplitsSignals).containsExactly(0, 1, 1);
     }
 
+    /**
+     * A bounded source signals no backlog at all: Flink sends the signal to a reader as an event
+     * right after the reader registered, after {@code addReader} may have told it that no more
+     * splits come; a reader without a split then finishes at once, and the late event failed the
+     * job (seen in {@code KafkaConnectorParityITCase} on a loaded machine).
+     */
+    @Test
+    void aBoundedSourceSignalsNoBacklog() throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        report(0, FINISHED, owned(0).get(0));
+        report(1, FINISHED, owned(1).get(0));
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isTrue();
+        assertThat(context.backlogSignals).isEmpty();
+    }
+
     @Test
     void anUnboundedSourceSignalsBacklogUntilForwardModeAndAgainWhenItLeavesIt() throws Throwable {
         assertThat(context.backlogSignals).containsExactly(true);
