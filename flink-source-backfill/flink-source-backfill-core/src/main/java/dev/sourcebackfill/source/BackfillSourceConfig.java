@@ -75,30 +75,21 @@ public final class BackfillSourceConfig<T> implements Serializable {
 
     @VisibleForTesting
     public BackfillSourceConfig<T> withPollTimeout(Duration pollTimeout) {
-        return new BackfillSourceConfig<>(
-                boundedness,
-                splitDiscoveryInterval,
-                pollTimeout,
-                listener,
-                gapPolicy,
-                originMarker,
-                backfillRateLimit);
+        return with(pollTimeout, listener, gapPolicy);
     }
 
     @VisibleForTesting
     public BackfillSourceConfig<T> withListener(BackfillListener listener) {
-        return new BackfillSourceConfig<>(
-                boundedness,
-                splitDiscoveryInterval,
-                pollTimeout,
-                listener,
-                gapPolicy,
-                originMarker,
-                backfillRateLimit);
+        return with(pollTimeout, listener, gapPolicy);
     }
 
     @VisibleForTesting
     public BackfillSourceConfig<T> withGapPolicy(OffsetGapPolicy gapPolicy) {
+        return with(pollTimeout, listener, gapPolicy);
+    }
+
+    private BackfillSourceConfig<T> with(
+            Duration pollTimeout, BackfillListener listener, OffsetGapPolicy gapPolicy) {
         return new BackfillSourceConfig<>(
                 boundedness,
                 splitDiscoveryInterval,

@@ -115,6 +115,16 @@ class BackfillSplitReaderTest {
                 rateLimit);
     }
 
+    /** A reader told to skip offset gaps, counting them in {@code skipped}. */
+    private BackfillSplitReader<String> skipping(FakeLog log, SimpleCounter skipped) {
+        return reader(
+                log,
+                new TestingReaderContext(),
+                OffsetGapPolicy.SKIP,
+                skipped,
+                BackfillRateLimit.unlimited());
+    }
+
     /** Reader metrics whose skipped-offsets counter is {@code skipped}. */
     private static BackfillReaderMetrics metrics(SimpleCounter skipped, FetchProgress progress) {
         MetricGroup group =
@@ -288,13 +298,7 @@ class BackfillSplitReaderTest {
         log.backfillEnds.put("a", 3L);
         log.earliest.put("a", 6L);
         SimpleCounter skipped = new SimpleCounter();
-        BackfillSplitReader<String> reader =
-                reader(
-                        log,
-                        new TestingReaderContext(),
-                        OffsetGapPolicy.SKIP,
-                        skipped,
-                        BackfillRateLimit.unlimited());
+        BackfillSplitReader<String> reader = skipping(log, skipped);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 8))));
         List<String> out = new ArrayList<>();
         for (int i = 0; i < 10 && !out.contains("a@7"); i++) {
@@ -318,13 +322,7 @@ class BackfillSplitReaderTest {
         log.reportsDeletedOffsets = true;
         log.endAt("a", 8);
         SimpleCounter skipped = new SimpleCounter();
-        BackfillSplitReader<String> reader =
-                reader(
-                        log,
-                        new TestingReaderContext(),
-                        OffsetGapPolicy.SKIP,
-                        skipped,
-                        BackfillRateLimit.unlimited());
+        BackfillSplitReader<String> reader = skipping(log, skipped);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(finished("a", 6))));
         assertThat(fetch(reader)).containsExactly("a@6", "a@7");
 
@@ -366,13 +364,7 @@ class BackfillSplitReaderTest {
         log.reportsDeletedOffsets = true;
         log.earliest.put("a", 5L);
         SimpleCounter skipped = new SimpleCounter();
-        BackfillSplitReader<String> reader =
-                reader(
-                        log,
-                        new TestingReaderContext(),
-                        OffsetGapPolicy.SKIP,
-                        skipped,
-                        BackfillRateLimit.unlimited());
+        BackfillSplitReader<String> reader = skipping(log, skipped);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 2, 8))));
         assertThat(fetch(reader))
                 .containsExactly("a@5", "a@6", "a@7", "CACHING_UP@8", "FINISHED@8");
@@ -391,13 +383,7 @@ class BackfillSplitReaderTest {
         log.reportsDeletedOffsets = true;
         log.earliest.put("a", 6L);
         SimpleCounter skipped = new SimpleCounter();
-        BackfillSplitReader<String> reader =
-                reader(
-                        log,
-                        new TestingReaderContext(),
-                        OffsetGapPolicy.SKIP,
-                        skipped,
-                        BackfillRateLimit.unlimited());
+        BackfillSplitReader<String> reader = skipping(log, skipped);
         reader.handleSplitsChanges(
                 new SplitsAddition<>(
                         List.of(
@@ -423,13 +409,7 @@ class BackfillSplitReaderTest {
         log.reportsDeletedOffsets = true;
         log.endAt("a", 8);
         SimpleCounter skipped = new SimpleCounter();
-        BackfillSplitReader<String> reader =
-                reader(
-                        log,
-                        new TestingReaderContext(),
-                        OffsetGapPolicy.SKIP,
-                        skipped,
-                        BackfillRateLimit.unlimited());
+        BackfillSplitReader<String> reader = skipping(log, skipped);
         reader.handleSplitsChanges(
                 new SplitsAddition<>(
                         List.of(
@@ -457,13 +437,7 @@ class BackfillSplitReaderTest {
         log.reportsDeletedOffsets = true;
         log.endAt("a", 10); // markers at 8 and 9
         SimpleCounter skipped = new SimpleCounter();
-        BackfillSplitReader<String> reader =
-                reader(
-                        log,
-                        new TestingReaderContext(),
-                        OffsetGapPolicy.SKIP,
-                        skipped,
-                        BackfillRateLimit.unlimited());
+        BackfillSplitReader<String> reader = skipping(log, skipped);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(finished("a", 6))));
         assertThat(fetch(reader)).containsExactly("a@6", "a@7");
 
@@ -688,13 +662,7 @@ class BackfillSplitReaderTest {
         FakeLog log = new FakeLog(true).write("a", 6, 7);
         log.backfillEnds.put("a", 3L); // the archive ends at 3
         log.earliest.put("a", 6L); // the live reader starts at 6: offsets 3..5 are a gap
-        BackfillSplitReader<String> reader =
-                reader(
-                        log,
-                        new TestingReaderContext(),
-                        OffsetGapPolicy.SKIP,
-                        new SimpleCounter(),
-                        BackfillRateLimit.unlimited());
+        BackfillSplitReader<String> reader = skipping(log, new SimpleCounter());
         BackfillSplit a = backfilling("a", 3, 8);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(a)));
         reader.pauseOrResumeSplits(splits(a), List.of());

@@ -778,6 +778,19 @@ class KafkaBackfillSourceITCase {
     }
 
     /**
+     * A one-partition topic of offsets 0..99 whose log starts at 50 now, and the group's committed
+     * offset 10 below that.
+     */
+    private static TopicPartition committedBelowTheLogsStart(String topic, String group)
+            throws Exception {
+        KAFKA.createTopic(topic, 1);
+        produce(topic, 1, 0, 100);
+        KAFKA.commitOffset(group, topic, 0, 10L);
+        KAFKA.deleteRecordsBelow(topic, 0, 50);
+        return new TopicPartition(topic, 0);
+    }
+
+    /**
      * A starting offset below the log's start follows the starting offsets' reset strategy, as
      * Flink's Kafka source does: {@code OffsetsInitializer.offsets(map)} resets to the earliest
      * offset, and so does a committed offset with {@code committedOffsets(EARLIEST)}.
@@ -786,11 +799,7 @@ class KafkaBackfillSourceITCase {
     void aStartBelowTheLogsStartFollowsTheStartingOffsetsResetStrategy() throws Exception {
         String topic = "reset-" + UUID.randomUUID();
         String group = "reset-group-" + topic;
-        KAFKA.createTopic(topic, 1);
-        produce(topic, 1, 0, 100);
-        TopicPartition tp = new TopicPartition(topic, 0);
-        KAFKA.commitOffset(group, topic, 0, 10L);
-        KAFKA.deleteRecordsBelow(topic, 0, 50);
+        TopicPartition tp = committedBelowTheLogsStart(topic, group);
         Map<String, PartitionDigest> fromTheLogsStart =
                 Map.of(topic + "-0", KAFKA.digestOf(topic, 0, 50, 100));
 
@@ -834,11 +843,7 @@ class KafkaBackfillSourceITCase {
             throws Exception {
         String topic = "no-reset-" + UUID.randomUUID();
         String group = "no-reset-group-" + topic;
-        KAFKA.createTopic(topic, 1);
-        produce(topic, 1, 0, 100);
-        TopicPartition tp = new TopicPartition(topic, 0);
-        KAFKA.commitOffset(group, topic, 0, 10L);
-        KAFKA.deleteRecordsBelow(topic, 0, 50);
+        committedBelowTheLogsStart(topic, group);
         KafkaBackfillSourceBuilder<PartitionRecord> committed =
                 builder(topic)
                         .setGroupId(group)

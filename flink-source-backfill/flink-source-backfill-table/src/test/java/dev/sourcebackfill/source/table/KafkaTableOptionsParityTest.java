@@ -130,14 +130,7 @@ class KafkaTableOptionsParityTest {
 
     @Test
     void specificStartingOffsetsAreParsedAndCheckedAlike() {
-        for (String offsets : SPECIFIC_OFFSETS) {
-            assertSameStart(
-                    topic(
-                            "scan.startup.mode",
-                            "specific-offsets",
-                            "scan.startup.specific-offsets",
-                            offsets));
-        }
+        assertSameSpecificStarts(SPECIFIC_OFFSETS);
         // specific offsets need a single topic
         for (Map<String, String> options :
                 List.of(
@@ -284,14 +277,7 @@ class KafkaTableOptionsParityTest {
      */
     @Test
     void theOnceDifferentOptionsReadAsFlinksDo() {
-        for (String offsets : List.of(";", "partition:0, offset:42", " partition:0,offset:42")) {
-            assertSameStart(
-                    topic(
-                            "scan.startup.mode",
-                            "specific-offsets",
-                            "scan.startup.specific-offsets",
-                            offsets));
-        }
+        assertSameSpecificStarts(List.of(";", "partition:0, offset:42", " partition:0,offset:42"));
         Map<String, String> emptyKeyFields = topic("key.fields", "");
         assertThat(ourProjections(emptyKeyFields)).isEqualTo(flinkProjections(emptyKeyFields));
         Map<String, String> emptyPrefix =
@@ -300,6 +286,17 @@ class KafkaTableOptionsParityTest {
     }
 
     // ------------------------------------------------------------------ the comparison
+
+    private static void assertSameSpecificStarts(List<String> specificOffsets) {
+        for (String offsets : specificOffsets) {
+            assertSameStart(
+                    topic(
+                            "scan.startup.mode",
+                            "specific-offsets",
+                            "scan.startup.specific-offsets",
+                            offsets));
+        }
+    }
 
     private static void assertSameStart(Map<String, String> options) {
         Properties properties = KafkaTableOptions.kafkaProperties(options);
