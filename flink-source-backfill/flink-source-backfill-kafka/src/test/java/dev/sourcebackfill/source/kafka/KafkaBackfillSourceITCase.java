@@ -697,21 +697,8 @@ class KafkaBackfillSourceITCase {
     void aBackfillRestoredBelowTheEarliestRetainedOffsetFailsNamingPartitionAndOffsets(
             @TempDir Path savepoints) throws Exception {
         String topic = "retention-restore-" + UUID.randomUUID();
-        KAFKA.createTopic(topic, 1);
-        produce(topic, 1, 0, 2_000);
         Run run = new Run();
-        JobClient first = start(run, builder(topic).build(), 1, List.of(), 500, null);
-        awaitWhileRunning(
-                "some backfill",
-                first,
-                () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 200);
-        String savepoint =
-                first.stopWithSavepoint(
-                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                        .get(60, TimeUnit.SECONDS);
-        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker)))
-                .as("stopped during the backfill")
-                .isLessThan(1_500);
+        String savepoint = stoppedDuringTheBackfill(run, topic, builder(topic), savepoints);
         // retention takes the rest of the backfill's history before the job is restored
         TopicPartition tp = new TopicPartition(topic, 0);
         KAFKA.deleteRecordsBelow(topic, 0, 1_500);
@@ -735,21 +722,18 @@ class KafkaBackfillSourceITCase {
     }
 
     /**
-     * A backfill restored below the log's start, told to skip gaps: it goes on at the log's start;
-     * every record checkpointed before and every record from the log's start on arrives once.
+     * A one-partition topic of 2,000 records, read by a throttled job that is stopped with a
+     * savepoint during its backfill, before offset 1,500; returns the savepoint.
      */
-    @Test
-    void aBackfillRestoredBelowTheEarliestRetainedOffsetGoesOnAtTheLogsStartWhenToldToSkip(
-            @TempDir Path savepoints) throws Exception {
-        String topic = "retention-skip-" + UUID.randomUUID();
+    private static String stoppedDuringTheBackfill(
+            Run run,
+            String topic,
+            KafkaBackfillSourceBuilder<PartitionRecord> source,
+            Path savepoints)
+            throws Exception {
         KAFKA.createTopic(topic, 1);
         produce(topic, 1, 0, 2_000);
-        Run run = new Run();
-        KafkaBackfillSourceBuilder<PartitionRecord> skipping =
-                builder(topic)
-                        .setOffsetGapPolicy(OffsetGapPolicy.SKIP)
-                        .setBounded(OffsetsInitializer.latest());
-        JobClient first = start(run, skipping.build(), 1, List.of(), 500, null);
+        JobClient first = start(run, source.build(), 1, List.of(), 500, null);
         awaitWhileRunning(
                 "some backfill",
                 first,
@@ -758,9 +742,27 @@ class KafkaBackfillSourceITCase {
                 first.stopWithSavepoint(
                                 false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
+        assertThat(total(KafkaExactlyOnceChecker.digests(run.checker)))
+                .as("stopped during the backfill")
+                .isLessThan(1_500);
+        return savepoint;
+    }
+
+    /**
+     * A backfill restored below the log's start, told to skip gaps: it goes on at the log's start;
+     * every record checkpointed before and every record from the log's start on arrives once.
+     */
+    @Test
+    void aBackfillRestoredBelowTheEarliestRetainedOffsetGoesOnAtTheLogsStartWhenToldToSkip(
+            @TempDir Path savepoints) throws Exception {
+        String topic = "retention-skip-" + UUID.randomUUID();
+        Run run = new Run();
+        KafkaBackfillSourceBuilder<PartitionRecord> skipping =
+                builder(topic)
+                        .setOffsetGapPolicy(OffsetGapPolicy.SKIP)
+                        .setBounded(OffsetsInitializer.latest());
+        String savepoint = stoppedDuringTheBackfill(run, topic, skipping, savepoints);
         Map<String, PartitionDigest> before = KafkaExactlyOnceChecker.digests(run.checker);
-        long read = total(before);
-        assertThat(read).as("stopped during the backfill").isLessThan(1_500);
         PartitionDigest expected = before.get(topic + "-0");
         for (ConsumerRecord<String, String> r : KAFKA.readAll(topic, false)) {
             if (r.offset() >= 1_500) {
