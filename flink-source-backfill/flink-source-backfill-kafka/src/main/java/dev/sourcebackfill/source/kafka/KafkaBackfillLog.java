@@ -100,10 +100,15 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
 
     @Override
     public LogReader<T> createLiveReader(SourceReaderContext context) throws Exception {
-        return createReader(LIVE_CONSUMER_NAME, context);
+        return createReader("live", context);
     }
 
+    /**
+     * @param role "backfill" or "live", as the reader's log lines say it; the live consumer keeps
+     *     its earlier name where users see it ({@link #LIVE_CONSUMER_NAME})
+     */
     private LogReader<T> createReader(String role, SourceReaderContext context) throws Exception {
+        String clientName = role.equals("live") ? LIVE_CONSUMER_NAME : role;
         // each consumer gets its own opened copy: a deserializer may keep state or metrics
         KafkaRecordDeserializationSchema<T> copy =
                 InstantiationUtil.clone(
@@ -112,7 +117,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
                 new DeserializationSchema.InitializationContext() {
                     @Override
                     public MetricGroup getMetricGroup() {
-                        return context.metricGroup().addGroup("deserializer").addGroup(role);
+                        return context.metricGroup().addGroup("deserializer").addGroup(clientName);
                     }
 
                     @Override
@@ -125,14 +130,14 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
                         ? context.metricGroup()
                                 .addGroup(KafkaPartitionReader.READER_METRIC_GROUP)
                                 .addGroup(
-                                        role.equals(LIVE_CONSUMER_NAME)
+                                        role.equals("live")
                                                 ? KafkaPartitionReader.LIVE_CONSUMER_METRIC_GROUP
                                                 : KafkaPartitionReader
                                                         .BACKFILL_CONSUMER_METRIC_GROUP)
                         : null;
         return new KafkaPartitionReader<>(
                 role,
-                properties.consumer(role, context.getIndexOfSubtask()),
+                properties.consumer(clientName, context.getIndexOfSubtask()),
                 copy,
                 consumerMetrics);
     }
