@@ -45,6 +45,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,6 +86,24 @@ class KafkaBackfillSourceITCase {
     @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = RESTARTS.miniCluster();
 
     @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
+
+    /** The jobs the running test started: cancelled after it, so that none holds slots on. */
+    private static final List<JobClient> STARTED = new ArrayList<>();
+
+    /**
+     * A test that failed while its job ran (a timeout) leaves it running: it would hold the
+     * cluster's slots and fail the tests after it for want of resources.
+     */
+    @AfterEach
+    void cancelJobsStillRunning() throws Exception {
+        for (JobClient job : STARTED) {
+            if (!job.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()) {
+                LOG.warn("Cancelling job {}, still running after its test", job.getJobID());
+                job.cancel().get(60, TimeUnit.SECONDS);
+            }
+        }
+        STARTED.clear();
+    }
 
     // ------------------------------------------------------------------ scenarios
 
@@ -1040,6 +1059,7 @@ class KafkaBackfillSourceITCase {
                 .sinkTo(new DiscardingSink<>());
         JobClient job = env.executeAsync("kafka " + run.checker);
         run.jobs.add(Map.entry(job, injected));
+        STARTED.add(job);
         return job;
     }
 
