@@ -16,12 +16,17 @@
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -31,9 +36,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -221,11 +228,13 @@ public final class KafkaTestEnvironment implements BeforeAllCallback, AfterAllCa
             int to,
             IntFunction<List<ProducerRecord<String, String>>> records,
             IntPredicate aborted) {
+        Set<String> topics = new HashSet<>();
         try (KafkaProducer<String, String> producer = broker().producer(transactionalId)) {
             producer.initTransactions();
             for (int t = from; t < to; t++) {
                 producer.beginTransaction();
                 for (ProducerRecord<String, String> record : records.apply(t)) {
+                    topics.add(record.topic());
                     producer.send(record);
                 }
                 if (aborted.test(t)) {
@@ -234,6 +243,55 @@ public final class KafkaTestEnvironment implements BeforeAllCallback, AfterAllCa
                     producer.commitTransaction();
                 }
             }
+        }
+        awaitTransactionMarkers(topics);
+    }
+
+    /**
+     * Waits until a read_committed consumer sees every committed record of the topics: a commit
+     * returns before its markers are in the partitions, so the last stable offset may still lag.
+     */
+    private void awaitTransactionMarkers(Set<String> topics) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        try {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (TopicDescription description :
+                    admin().describeTopics(topics)
+                            .allTopicNames()
+                            .get(30, TimeUnit.SECONDS)
+                            .values()) {
+                description
+                        .partitions()
+                        .forEach(
+                                p ->
+                                        latest.put(
+                                                new TopicPartition(
+                                                        description.name(), p.partition()),
+                                                OffsetSpec.latest()));
+            }
+            while (true) {
+                Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> committed =
+                        admin().listOffsets(
+                                        latest,
+                                        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                                .all()
+                                .get(30, TimeUnit.SECONDS);
+                Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> all =
+                        admin().listOffsets(latest).all().get(30, TimeUnit.SECONDS);
+                boolean stable =
+                        latest.keySet().stream()
+                                .allMatch(tp -> committed.get(tp).offset() == all.get(tp).offset());
+                if (stable) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(
+                            "The last stable offsets of " + topics + " did not reach their ends");
+                }
+                Thread.sleep(20);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("Waiting for the transaction markers failed", e);
         }
     }
 
