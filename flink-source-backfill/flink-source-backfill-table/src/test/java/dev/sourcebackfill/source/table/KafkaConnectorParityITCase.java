@@ -142,6 +142,17 @@ class KafkaConnectorParityITCase {
         assertThat(rows).contains("+I[null, b, 1]", "+I[not json, c, 2]");
     }
 
+    /**
+     * Partition 0 of {@code topic} starts at 5 now (retention); a new group has committed offset 1
+     * there. Returns the group.
+     */
+    private static String committedBelowTheLogsStart(String topic) throws Exception {
+        KAFKA.deleteRecordsBelow(topic, 0, 5);
+        String group = "group-" + UUID.randomUUID();
+        KAFKA.commitOffset(group, topic, 0, 1);
+        return group;
+    }
+
     // ------------------------------------------------------------------ options at planning
 
     /**
@@ -235,8 +246,8 @@ class KafkaConnectorParityITCase {
                     + " off BIGINT METADATA FROM 'offset' VIRTUAL";
 
     /**
-     * Waits for the kafka module's change: {@code specific-offsets} at 2 where partition 0 starts
-     * at 5 starts at 5 (the specific offsets' reset is earliest), partition 1 at its offset 1.
+     * {@code specific-offsets} at 2 where partition 0 starts at 5 starts at 5 (the specific
+     * offsets' reset is earliest), partition 1 at its offset 1.
      */
     @Test
     void aSpecificStartOffsetBelowTheLogStartStartsAtTheEarliestAsInKafka() throws Exception {
@@ -252,16 +263,14 @@ class KafkaConnectorParityITCase {
     }
 
     /**
-     * Waits for the kafka module's change: {@code group-offsets} with a committed offset of 1 where
-     * the partition starts at 5 and {@code auto.offset.reset} = {@code earliest} starts at 5.
+     * {@code group-offsets} with a committed offset of 1 where the partition starts at 5 and {@code
+     * auto.offset.reset} = {@code earliest} starts at 5.
      */
     @Test
     void aCommittedOffsetBelowTheLogStartWithEarliestResetStartsAtTheEarliestAsInKafka()
             throws Exception {
         String topic = tenPerPartition(1);
-        KAFKA.deleteRecordsBelow(topic, 0, 5);
-        String group = "group-" + UUID.randomUUID();
-        KAFKA.commitOffset(group, topic, 0, 1);
+        String group = committedBelowTheLogsStart(topic);
         String options =
                 topicOptions(topic)
                         + "'properties.group.id' = '"
@@ -274,8 +283,8 @@ class KafkaConnectorParityITCase {
     }
 
     /**
-     * Waits for the kafka module's change: a start after the bounded timestamp makes each
-     * partition's stop fall below its start; both connectors read nothing and finish.
+     * A start after the bounded timestamp makes each partition's stop fall below its start; both
+     * connectors read nothing and finish.
      */
     @Test
     void aTimestampStartAfterTheBoundedTimestampReadsNothingAsInKafka() throws Exception {
@@ -302,8 +311,8 @@ class KafkaConnectorParityITCase {
     }
 
     /**
-     * Waits for the kafka module's change: {@code specific-offsets} starting partition 0 at 5 and
-     * stopping it at 3 reads nothing of it, and partition 1 (1 to 8) as usual.
+     * {@code specific-offsets} starting partition 0 at 5 and stopping it at 3 reads nothing of it,
+     * and partition 1 (1 to 8) as usual.
      */
     @Test
     void aSpecificStopBelowTheStartReadsNothingOfThatPartitionAsInKafka() throws Exception {
@@ -328,9 +337,7 @@ class KafkaConnectorParityITCase {
     @Test
     void aCommittedOffsetBelowTheLogStartWithNoResetFailsAsInKafka() throws Exception {
         String topic = tenPerPartition(1);
-        KAFKA.deleteRecordsBelow(topic, 0, 5);
-        String group = "group-" + UUID.randomUUID();
-        KAFKA.commitOffset(group, topic, 0, 1);
+        String group = committedBelowTheLogsStart(topic);
         String options =
                 topicOptions(topic)
                         + "'properties.group.id' = '"
@@ -361,17 +368,15 @@ class KafkaConnectorParityITCase {
     }
 
     /**
-     * Waits for the kafka module's change: as above with {@code backfill.offset-gap-policy} =
-     * {@code SKIP}, {@code kafka-backfill} starts at the earliest offset, the rows {@code kafka}
-     * gives with {@code auto.offset.reset} = {@code earliest}.
+     * As above with {@code backfill.offset-gap-policy} = {@code SKIP}, {@code kafka-backfill}
+     * starts at the earliest offset, the rows {@code kafka} gives with {@code auto.offset.reset} =
+     * {@code earliest}.
      */
     @Test
     void aCommittedOffsetBelowTheLogStartWithNoResetStartsAtTheEarliestUnderSkip()
             throws Exception {
         String topic = tenPerPartition(1);
-        KAFKA.deleteRecordsBelow(topic, 0, 5);
-        String group = "group-" + UUID.randomUUID();
-        KAFKA.commitOffset(group, topic, 0, 1);
+        String group = committedBelowTheLogsStart(topic);
         String common =
                 topicOptions(topic)
                         + "'properties.group.id' = '"
