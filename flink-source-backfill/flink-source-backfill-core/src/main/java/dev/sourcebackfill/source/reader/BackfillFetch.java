@@ -40,7 +40,7 @@ import java.util.Set;
  * <p>Filled in the fetcher thread, then iterated in the task thread; never both at once.
  */
 @Internal
-final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
+final class BackfillFetch implements RecordsWithSplitIds<BackfillRecord> {
 
     /** Applies a transition or a skipped gap to the split's state, in the task thread. */
     interface TransitionSink {
@@ -66,11 +66,11 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
     /** The records still to be sized for at {@link #runCapacity}; later runs start small. */
     private int sizedFor;
 
-    private final Map<String, SplitRun<T>> bySplit = new LinkedHashMap<>();
+    private final Map<String, SplitRun> bySplit = new LinkedHashMap<>();
     private final Set<String> finishedSplits = new HashSet<>();
-    @Nullable private Iterator<Map.Entry<String, SplitRun<T>>> splits;
+    @Nullable private Iterator<Map.Entry<String, SplitRun>> splits;
     @Nullable private String currentSplitId;
-    @Nullable private SplitRun<T> current;
+    @Nullable private SplitRun current;
 
     BackfillFetch(TransitionSink sink) {
         this(sink, null);
@@ -81,7 +81,7 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
      *     start at the last fetch's average run, so that they rarely grow, for as many records as
      *     it held (then at the smallest size: a fetch never reserves more than that)
      */
-    BackfillFetch(TransitionSink sink, @Nullable BackfillFetch<?> last) {
+    BackfillFetch(TransitionSink sink, @Nullable BackfillFetch last) {
         this.sink = sink;
         int records = last == null ? 0 : last.recordCount();
         this.runCapacity =
@@ -92,15 +92,15 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
     }
 
     /** The split's part of this fetch, to append to (fetcher thread). */
-    SplitRun<T> split(String splitId) {
-        SplitRun<T> run = bySplit.get(splitId);
+    SplitRun split(String splitId) {
+        SplitRun run = bySplit.get(splitId);
         if (run == null) {
             int capacity = MIN_RUN_CAPACITY;
             if (sizedFor >= runCapacity) {
                 capacity = runCapacity;
                 sizedFor -= runCapacity;
             }
-            run = new SplitRun<>(capacity);
+            run = new SplitRun(capacity);
             bySplit.put(splitId, run);
         }
         return run;
@@ -118,7 +118,7 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
     /** The records added so far, over all splits (fetcher thread; one sum per split run). */
     int recordCount() {
         int n = 0;
-        for (SplitRun<T> run : bySplit.values()) {
+        for (SplitRun run : bySplit.values()) {
             n += run.size;
         }
         return n;
@@ -144,16 +144,19 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
             current = null;
             return null;
         }
-        Map.Entry<String, SplitRun<T>> next = splits.next();
+        Map.Entry<String, SplitRun> next = splits.next();
         currentSplitId = next.getKey();
         current = next.getValue();
         return currentSplitId;
     }
 
+    /** The record handed out last, moved to the next one each time (see {@link BackfillRecord}). */
+    private final BackfillRecord cursor = new BackfillRecord();
+
     @Nullable
     @Override
-    public BackfillRecord<T> nextRecordFromSplit() {
-        SplitRun<T> run = current;
+    public BackfillRecord nextRecordFromSplit() {
+        SplitRun run = current;
         if (run == null) {
             throw new IllegalStateException("nextRecordFromSplit() called before nextSplit()");
         }
@@ -164,7 +167,13 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
                 && run.transitions.get(run.nextTransition).position == run.nextRecord) {
             run.transitions.get(run.nextTransition++).applyTo(currentSplitId, sink);
         }
-        return run.nextRecord < run.size ? run.records[run.nextRecord++] : null;
+        if (run.nextRecord == run.size) {
+            return null;
+        }
+        int i = run.nextRecord++;
+        Object raw = run.raws[i];
+        run.raws[i] = null; // the values made of it need not keep it
+        return cursor.set(raw, run.offsets[i], run.timestamps[i], run.live[i]);
     }
 
     @Override
@@ -178,30 +187,51 @@ final class BackfillFetch<T> implements RecordsWithSplitIds<BackfillRecord<T>> {
         sink.fetchEmitted();
     }
 
-    /** One split's records and the transitions between them. */
-    static final class SplitRun<T> {
-        private BackfillRecord<T>[] records;
+    /**
+     * One split's records and the transitions between them. The records are kept column by column,
+     * in arrays that grow: no object per record beyond what the log reader made.
+     */
+    static final class SplitRun {
+        private Object[] raws;
+        private long[] offsets;
+        private long[] timestamps;
+        private boolean[] live;
         private int size;
         private final List<PendingTransition> transitions = new ArrayList<>(2);
         private int nextRecord;
         private int nextTransition;
 
-        @SuppressWarnings("unchecked")
         private SplitRun(int capacity) {
-            records = new BackfillRecord[capacity];
+            raws = new Object[capacity];
+            offsets = new long[capacity];
+            timestamps = new long[capacity];
+            live = new boolean[capacity];
         }
 
-        void addRecord(BackfillRecord<T> record) {
-            if (size == records.length) {
-                records = Arrays.copyOf(records, 2 * size);
+        /** Appends a record read by the backfill ({@code live == false}) or the live reader. */
+        void addRecord(Object raw, long offset, long timestamp, boolean fromLive) {
+            if (size == raws.length) {
+                int capacity = 2 * size;
+                raws = Arrays.copyOf(raws, capacity);
+                offsets = Arrays.copyOf(offsets, capacity);
+                timestamps = Arrays.copyOf(timestamps, capacity);
+                live = Arrays.copyOf(live, capacity);
             }
-            records[size++] = record;
+            raws[size] = raw;
+            offsets[size] = offset;
+            timestamps[size] = timestamp;
+            live[size] = fromLive;
+            size++;
         }
 
-        /** The run's last record so far; {@code null} if it has none (only transitions). */
-        @Nullable
-        BackfillRecord<T> lastRecord() {
-            return size == 0 ? null : records[size - 1];
+        /** Whether the run has a record (else only transitions). */
+        boolean hasRecords() {
+            return size > 0;
+        }
+
+        /** The timestamp of the run's last record so far; call only if it {@link #hasRecords}. */
+        long lastTimestamp() {
+            return timestamps[size - 1];
         }
 
         /** The transition applies after the records added so far and before the next one. */

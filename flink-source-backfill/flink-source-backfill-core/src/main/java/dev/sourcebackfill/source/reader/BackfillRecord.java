@@ -17,22 +17,39 @@ package dev.sourcebackfill.source.reader;
 
 import org.apache.flink.annotation.Internal;
 
-/** A record the fetcher hands to the task thread, with the offset it has in its split. */
+/**
+ * A record the fetcher hands to the task thread: the raw record as its log reader delivered it,
+ * with its offset, its timestamp and which reader read it. Its values are made in the emitter.
+ *
+ * <p>A fetch hands out one instance per split run, moved from record to record: {@code
+ * SourceReaderBase} emits each record before it asks for the next one, so no record is held past
+ * that (as the records of Flink's own split readers are not).
+ */
 @Internal
-public final class BackfillRecord<T> {
+public final class BackfillRecord {
 
-    private final T value;
-    private final long offset;
-    private final long timestamp;
+    private Object raw;
+    private long offset;
+    private long timestamp;
+    private boolean live;
 
-    BackfillRecord(T value, long offset, long timestamp) {
-        this.value = value;
-        this.offset = offset;
-        this.timestamp = timestamp;
+    BackfillRecord() {}
+
+    BackfillRecord(Object raw, long offset, long timestamp, boolean live) {
+        set(raw, offset, timestamp, live);
     }
 
-    T value() {
-        return value;
+    BackfillRecord set(Object raw, long offset, long timestamp, boolean live) {
+        this.raw = raw;
+        this.offset = offset;
+        this.timestamp = timestamp;
+        this.live = live;
+        return this;
+    }
+
+    /** The record as the log reader delivered it. */
+    Object raw() {
+        return raw;
     }
 
     long offset() {
@@ -43,8 +60,13 @@ public final class BackfillRecord<T> {
         return timestamp;
     }
 
+    /** Whether the live reader read it (else the backfill did). */
+    boolean isLive() {
+        return live;
+    }
+
     @Override
     public String toString() {
-        return "Record{offset=" + offset + '}';
+        return "Record{offset=" + offset + (live ? ", live" : ", backfill") + '}';
     }
 }

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.RecordOrigin;
+import dev.sourcebackfill.source.spi.LogRecordDeserializer;
 import dev.sourcebackfill.source.split.BackfillSplitState;
 import dev.sourcebackfill.source.split.HandoverState;
 
@@ -23,38 +24,109 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.util.Collector;
+
+import java.io.IOException;
 
 /**
- * Emits records and advances the split state past each one, in the task thread; what it applies is
- * what the next checkpoint holds. Transitions never reach it: {@link BackfillFetch} applies them
- * between the records.
+ * Makes the values of each record with the deserializer of the reader that read it, emits them and
+ * advances the split state past the record's offset, in the task thread; what it applies is what
+ * the next checkpoint holds. A record may make any number of values: all of them are emitted before
+ * the state moves, and no checkpoint falls between them. Transitions never reach it: {@link
+ * BackfillFetch} applies them between the records.
  */
 @Internal
 final class BackfillRecordEmitter<T>
-        implements RecordEmitter<BackfillRecord<T>, T, BackfillSplitState> {
+        implements RecordEmitter<BackfillRecord, T, BackfillSplitState> {
 
     private final Counter backfilledRecords;
-    private final RecordOrigin.Marker<T> originMarker;
+    private final LogRecordDeserializer<Object, T> backfillDeserializer;
+    private final LogRecordDeserializer<Object, T> liveDeserializer;
+    private final ValueOutput<T> values;
 
-    BackfillRecordEmitter(Counter backfilledRecords, RecordOrigin.Marker<T> originMarker) {
+    BackfillRecordEmitter(
+            Counter backfilledRecords,
+            RecordOrigin.Marker<T> originMarker,
+            LogRecordDeserializer<Object, T> backfillDeserializer,
+            LogRecordDeserializer<Object, T> liveDeserializer) {
         this.backfilledRecords = backfilledRecords;
-        this.originMarker = originMarker;
+        this.backfillDeserializer = backfillDeserializer;
+        this.liveDeserializer = liveDeserializer;
+        this.values = new ValueOutput<>(originMarker);
     }
 
     @Override
-    public void emitRecord(
-            BackfillRecord<T> record, SourceOutput<T> output, BackfillSplitState split) {
+    public void emitRecord(BackfillRecord record, SourceOutput<T> output, BackfillSplitState split)
+            throws IOException {
         // a BACKFILLING split emits only what its backfill read: the live reader's records come
         // after the transition out of it, which the fetch applies before them
         boolean backfill = split.state() == HandoverState.BACKFILLING;
-        output.collect(
-                originMarker.mark(
-                        record.value(), backfill ? RecordOrigin.BACKFILL : RecordOrigin.LIVE),
-                record.timestamp());
+        if (backfill == record.isLive()) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Split %s is %s, but its record at offset %d was read by the %s reader",
+                            split.splitId(),
+                            split.state(),
+                            record.offset(),
+                            record.isLive() ? "live" : "backfill"));
+        }
+        values.emitTo(output, backfill ? RecordOrigin.BACKFILL : RecordOrigin.LIVE, record);
+        try {
+            (backfill ? backfillDeserializer : liveDeserializer)
+                    .deserialize(split.splitId(), record.offset(), record.raw(), values);
+        } catch (IOException | RuntimeException e) {
+            if (values.failedDownstream()) {
+                // the operators after the source failed, not the deserializer
+                throw e;
+            }
+            throw new IOException(
+                    String.format(
+                            "Failed to deserialize the record at offset %d of split %s (read by the %s reader)",
+                            record.offset(), split.splitId(), backfill ? "backfill" : "live"),
+                    e);
+        }
         split.recordEmitted(record.offset());
         if (backfill) {
             split.countBackfilled();
             backfilledRecords.inc();
         }
+    }
+
+    /** Hands a record's values to the reader's output, marked and with the record's timestamp. */
+    private static final class ValueOutput<T> implements Collector<T> {
+        private final RecordOrigin.Marker<T> originMarker;
+        private SourceOutput<T> output;
+        private RecordOrigin origin;
+        private long timestamp;
+
+        /** Whether a value is being handed downstream (set while in {@code output.collect}). */
+        private boolean downstream;
+
+        ValueOutput(RecordOrigin.Marker<T> originMarker) {
+            this.originMarker = originMarker;
+        }
+
+        void emitTo(SourceOutput<T> output, RecordOrigin origin, BackfillRecord record) {
+            this.output = output;
+            this.origin = origin;
+            this.timestamp = record.timestamp();
+            this.downstream = false;
+        }
+
+        @Override
+        public void collect(T value) {
+            T marked = originMarker.mark(value, origin);
+            downstream = true;
+            output.collect(marked, timestamp);
+            downstream = false;
+        }
+
+        /** Whether the failure came from handing a value downstream. */
+        boolean failedDownstream() {
+            return downstream;
+        }
+
+        @Override
+        public void close() {}
     }
 }

@@ -64,7 +64,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 @Internal
 public final class BackfillSourceReader<T>
-        extends SourceReaderBase<BackfillRecord<T>, T, BackfillSplit, BackfillSplitState>
+        extends SourceReaderBase<BackfillRecord, T, BackfillSplit, BackfillSplitState>
         implements ReaderBoundEvent.Handler {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackfillSourceReader.class);
@@ -101,7 +101,7 @@ public final class BackfillSourceReader<T>
     private volatile CompletableFuture<Void> acknowledged = CompletableFuture.completedFuture(null);
 
     private BackfillSourceReader(
-            SingleThreadFetcherManager<BackfillRecord<T>, BackfillSplit> fetcherManager,
+            SingleThreadFetcherManager<BackfillRecord, BackfillSplit> fetcherManager,
             BackfillRecordEmitter<T> emitter,
             Map<String, BackfillSplitState> heldSplits,
             BackfillReaderMetrics metrics,
@@ -150,7 +150,7 @@ public final class BackfillSourceReader<T>
         TransitionApplier transitions =
                 new TransitionApplier(
                         context.getIndexOfSubtask(), heldSplits, reporter, sourceConfig.listener());
-        SingleThreadFetcherManager<BackfillRecord<T>, BackfillSplit> fetcherManager =
+        SingleThreadFetcherManager<BackfillRecord, BackfillSplit> fetcherManager =
                 new SingleThreadFetcherManager<>(
                         () ->
                                 new BackfillSplitReader<>(
@@ -164,7 +164,12 @@ public final class BackfillSourceReader<T>
                         config);
         BackfillRecordEmitter<T> emitter =
                 new BackfillRecordEmitter<>(
-                        metrics.backfilledRecords(), sourceConfig.originMarker());
+                        metrics.backfilledRecords(),
+                        sourceConfig.originMarker(),
+                        BackfillSplitReader.rawReading(log.backfillReading())
+                                .createDeserializer(context),
+                        BackfillSplitReader.rawReading(log.liveReading())
+                                .createDeserializer(context));
         return new BackfillSourceReader<>(
                 fetcherManager,
                 emitter,

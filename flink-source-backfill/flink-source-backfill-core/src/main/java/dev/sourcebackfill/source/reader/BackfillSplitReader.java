@@ -21,6 +21,7 @@ import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
 import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogRecordCollector;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
@@ -71,20 +72,22 @@ import java.util.concurrent.TimeUnit;
  */
 @Internal
 final class BackfillSplitReader<T>
-        implements SplitReader<BackfillRecord<T>, BackfillSplit>, SplitHandover.HandoverOutput<T> {
+        implements SplitReader<BackfillRecord, BackfillSplit>,
+                SplitHandover.HandoverOutput<Object> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackfillSplitReader.class);
 
     /** How often the live reader is asked for its lag, at most. */
     private static final long LAG_CHECK_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
-    private final BackfillLog<T> log;
+    private final LogReading<Object, T> backfillReading;
+    private final LogReading<Object, T> liveReading;
     private final SourceReaderContext context;
     private final ReaderMode mode;
     private final Duration pollTimeout;
     private final boolean liveSeekable;
 
-    private final Map<String, SplitHandover<T>> handovers = new HashMap<>();
+    private final Map<String, SplitHandover<Object>> handovers = new HashMap<>();
 
     /** Splits currently given to the backfill reader. */
     private final Set<String> onBackfill = new LinkedHashSet<>();
@@ -98,29 +101,29 @@ final class BackfillSplitReader<T>
     /** Whether a log reader that cannot pause splits is tolerated (Flink's own option). */
     private final boolean allowUnalignedSplits;
 
-    private LogReader<T> backfillReader;
-    private LogReader<T> liveReader;
+    private LogReader<Object> backfillReader;
+    private LogReader<Object> liveReader;
     private final BackfillFetch.TransitionSink transitionSink;
     private final OffsetGapPolicy gapPolicy;
     private final Counter skippedOffsets;
     private final BackfillRateLimit rateLimit;
     private final FetchProgress progress;
     private long nextLagCheckNanos;
-    private BackfillFetch<T> batch;
+    private BackfillFetch batch;
 
     /**
      * The part of {@link #batch} of the split emitted last: a log delivers runs of one split, and
      * keeping it saves a map lookup per record (the hot path of the fetcher thread in the
      * benchmark's profile).
      */
-    @Nullable private BackfillFetch.SplitRun<T> run;
+    @Nullable private BackfillFetch.SplitRun run;
 
     @Nullable private String runSplitId;
 
     /** The handover of the split whose record came last, valid within one poll. */
     @Nullable private String lastPolledSplitId;
 
-    @Nullable private SplitHandover<T> lastPolledHandover;
+    @Nullable private SplitHandover<Object> lastPolledHandover;
     private boolean liveDelivered;
 
     /** Splits that stopped backfilling during a poll; taken off the backfill reader after it. */
@@ -141,13 +144,14 @@ final class BackfillSplitReader<T>
             BackfillFetch.TransitionSink transitionSink,
             BackfillReaderMetrics metrics,
             BackfillRateLimit rateLimit) {
-        this.log = log;
+        this.backfillReading = rawReading(log.backfillReading());
+        this.liveReading = rawReading(log.liveReading());
         this.progress = metrics.fetchProgress();
         this.rateLimit = rateLimit;
         this.gapPolicy = sourceConfig.gapPolicy();
         this.skippedOffsets = metrics.skippedOffsets();
         this.transitionSink = transitionSink;
-        this.batch = new BackfillFetch<>(transitionSink);
+        this.batch = new BackfillFetch(transitionSink);
         this.context = context;
         this.mode = mode;
         this.pollTimeout = sourceConfig.pollTimeout();
@@ -157,7 +161,7 @@ final class BackfillSplitReader<T>
     }
 
     @Override
-    public RecordsWithSplitIds<BackfillRecord<T>> fetch() throws IOException {
+    public RecordsWithSplitIds<BackfillRecord> fetch() throws IOException {
         releaseBackfillReaderInForwardMode();
         boolean live = false;
         // a rate-limited backfill waits for its permission; the live reader is read meanwhile
@@ -185,8 +189,8 @@ final class BackfillSplitReader<T>
         completeFinishedSplits();
         publishProgress();
         // transitions decided while adding splits are in the batch as well
-        BackfillFetch<T> fetched = batch;
-        batch = new BackfillFetch<>(transitionSink, fetched);
+        BackfillFetch fetched = batch;
+        batch = new BackfillFetch(transitionSink, fetched);
         run = null;
         runSplitId = null;
         return fetched;
@@ -290,7 +294,7 @@ final class BackfillSplitReader<T>
 
     /** A backfill permission came while the live reader may wait for live records. */
     private void wakeUpLive() {
-        LogReader<T> live = liveReader;
+        LogReader<Object> live = liveReader;
         if (live != null) {
             live.wakeUp();
         }
@@ -299,11 +303,11 @@ final class BackfillSplitReader<T>
     @Override
     public void wakeUp() {
         rateLimit.wakeUp();
-        LogReader<T> backfill = backfillReader;
+        LogReader<Object> backfill = backfillReader;
         if (backfill != null) {
             backfill.wakeUp();
         }
-        LogReader<T> live = liveReader;
+        LogReader<Object> live = liveReader;
         if (live != null) {
             live.wakeUp();
         }
@@ -321,12 +325,12 @@ final class BackfillSplitReader<T>
     // ------------------------------------------------------------------ HandoverOutput
 
     @Override
-    public void emit(String splitId, long offset, long timestamp, T value) {
-        runOf(splitId).addRecord(new BackfillRecord<>(value, offset, timestamp));
+    public void emit(String splitId, long offset, long timestamp, Object record, boolean live) {
+        runOf(splitId).addRecord(record, offset, timestamp, live);
     }
 
     /** The batch's part for the split; one map lookup per run of one split's elements. */
-    private BackfillFetch.SplitRun<T> runOf(String splitId) {
+    private BackfillFetch.SplitRun runOf(String splitId) {
         if (run == null || !splitId.equals(runSplitId)) {
             run = batch.split(splitId);
             runSplitId = splitId;
@@ -336,7 +340,7 @@ final class BackfillSplitReader<T>
 
     /** The handover of a polled record's split; one map lookup per run of records. */
     @Nullable
-    private SplitHandover<T> handoverOfPolled(String splitId) {
+    private SplitHandover<Object> handoverOfPolled(String splitId) {
         if (!splitId.equals(lastPolledSplitId)) {
             lastPolledSplitId = splitId;
             lastPolledHandover = handovers.get(splitId);
@@ -397,7 +401,7 @@ final class BackfillSplitReader<T>
     // ------------------------------------------------------------------ internals
 
     private void addSplit(BackfillSplit split) throws IOException {
-        SplitHandover<T> handover =
+        SplitHandover<Object> handover =
                 new SplitHandover<>(split, liveSeekable, gapPolicy, this::liveEarliest, this);
         handovers.put(split.splitId(), handover);
         rateLimit.notifyAddingSplit(split);
@@ -472,12 +476,12 @@ final class BackfillSplitReader<T>
     }
 
     /** What the live reader delivers goes to the split's handover. */
-    private final LogRecordCollector<T> liveCollector =
+    private final LogRecordCollector<Object> liveCollector =
             new LogRecordCollector<>() {
                 @Override
-                public void collect(String splitId, long offset, long timestamp, T value) {
+                public void collect(String splitId, long offset, long timestamp, Object value) {
                     liveDelivered = true;
-                    SplitHandover<T> handover = handoverOfPolled(splitId);
+                    SplitHandover<Object> handover = handoverOfPolled(splitId);
                     if (handover != null) {
                         try {
                             handover.onLiveRecord(offset, timestamp, value);
@@ -489,7 +493,7 @@ final class BackfillSplitReader<T>
 
                 @Override
                 public void offsetsDeleted(String splitId, long from, long to) {
-                    SplitHandover<T> handover = handovers.get(splitId);
+                    SplitHandover<Object> handover = handovers.get(splitId);
                     if (handover != null) {
                         handover.onLiveGap(from, to);
                     }
@@ -497,11 +501,11 @@ final class BackfillSplitReader<T>
             };
 
     /** What the backfill reader delivers goes to the split's handover. */
-    private final LogRecordCollector<T> backfillCollector =
+    private final LogRecordCollector<Object> backfillCollector =
             new LogRecordCollector<>() {
                 @Override
-                public void collect(String splitId, long offset, long timestamp, T value) {
-                    SplitHandover<T> handover = handoverOfPolled(splitId);
+                public void collect(String splitId, long offset, long timestamp, Object value) {
+                    SplitHandover<Object> handover = handoverOfPolled(splitId);
                     if (handover != null) {
                         handover.onBackfillRecord(offset, timestamp, value);
                     }
@@ -509,7 +513,7 @@ final class BackfillSplitReader<T>
 
                 @Override
                 public void offsetsDeleted(String splitId, long from, long to) {
-                    SplitHandover<T> handover = handovers.get(splitId);
+                    SplitHandover<Object> handover = handovers.get(splitId);
                     if (handover != null) {
                         handover.onBackfillGap(from, to);
                     }
@@ -529,13 +533,13 @@ final class BackfillSplitReader<T>
     private void observePositions() throws IOException {
         if (!onBackfill.isEmpty()) {
             for (String splitId : new ArrayList<>(onBackfill)) {
-                SplitHandover<T> handover = handovers.get(splitId);
+                SplitHandover<Object> handover = handovers.get(splitId);
                 handover.onBackfillProgress(
                         backfillReader.position(splitId), backfillReader.isEndOfSplit(splitId));
             }
         }
         for (String splitId : onLive) {
-            SplitHandover<T> handover = handovers.get(splitId);
+            SplitHandover<Object> handover = handovers.get(splitId);
             if (handover.state() == HandoverState.FINISHED) {
                 if (handover.stoppingOffsetPresent()) {
                     handover.onLiveProgress(liveReader.position(splitId));
@@ -568,9 +572,8 @@ final class BackfillSplitReader<T>
      * last (nothing is noted per record); every 200 ms, the live reader's lag.
      */
     private void publishProgress() throws IOException {
-        BackfillRecord<T> last = run == null ? null : run.lastRecord();
-        if (last != null) {
-            progress.fetched(System.currentTimeMillis(), last.timestamp());
+        if (run != null && run.hasRecords()) {
+            progress.fetched(System.currentTimeMillis(), run.lastTimestamp());
         }
         long now = System.nanoTime();
         if (now - nextLagCheckNanos >= 0) {
@@ -602,10 +605,10 @@ final class BackfillSplitReader<T>
         }
     }
 
-    private LogReader<T> backfill() throws IOException {
+    private LogReader<Object> backfill() throws IOException {
         if (backfillReader == null) {
             try {
-                backfillReader = log.createBackfillReader(context);
+                backfillReader = backfillReading.createReader(context);
             } catch (IOException e) {
                 throw e;
             } catch (Exception e) {
@@ -615,10 +618,10 @@ final class BackfillSplitReader<T>
         return backfillReader;
     }
 
-    private LogReader<T> live() throws IOException {
+    private LogReader<Object> live() throws IOException {
         if (liveReader == null) {
             try {
-                liveReader = log.createLiveReader(context);
+                liveReader = liveReading.createReader(context);
             } catch (IOException e) {
                 throw e;
             } catch (Exception e) {
@@ -626,6 +629,15 @@ final class BackfillSplitReader<T>
             }
         }
         return liveReader;
+    }
+
+    /**
+     * A log's reading as the fetcher sees it: records of any type, which it hands on without
+     * looking at them to the same reading's deserializer (see {@link BackfillRecordEmitter}).
+     */
+    @SuppressWarnings("unchecked")
+    static <T> LogReading<Object, T> rawReading(LogReading<?, T> reading) {
+        return (LogReading<Object, T>) reading;
     }
 
     /** Whether the backfill reader is open. */

@@ -48,7 +48,11 @@ final class SplitHandover<T> {
 
     /** Receives what the handover decides, in order. */
     interface HandoverOutput<T> {
-        void emit(String splitId, long offset, long timestamp, T value);
+        /**
+         * A record to emit, as its reader delivered it: read by the live reader if {@code live},
+         * else by the backfill.
+         */
+        void emit(String splitId, long offset, long timestamp, T record, boolean live);
 
         void transition(String splitId, HandoverState newState, long nextOffset, long target);
 
@@ -161,7 +165,7 @@ final class SplitHandover<T> {
         if (checkStop(offset)) {
             return;
         }
-        output.emit(splitId, offset, timestamp, value);
+        output.emit(splitId, offset, timestamp, value, false);
         next = offset + 1;
         if (next >= target) {
             moveTo(HandoverState.CACHING_UP);
@@ -306,7 +310,7 @@ final class SplitHandover<T> {
         if (checkStop(offset)) {
             return;
         }
-        output.emit(splitId, offset, timestamp, value);
+        output.emit(splitId, offset, timestamp, value, true);
         next = offset + 1;
         checkStop(next);
     }

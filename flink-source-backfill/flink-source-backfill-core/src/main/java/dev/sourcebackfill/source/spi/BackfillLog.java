@@ -40,11 +40,17 @@ public interface BackfillLog<T> extends Serializable {
     /** Creates the discoverer that lists the log's splits; runs in the enumerator. */
     LogSplitDiscoverer createSplitDiscoverer() throws Exception;
 
-    /** Creates a reader of the splits' history. One per source reader; it reads many splits. */
-    LogReader<T> createBackfillReader(SourceReaderContext context) throws Exception;
+    /**
+     * How the splits' history is read: its reader and the deserializer of that reader's records.
+     * Called on every TaskManager, once per source reader.
+     */
+    LogReading<?, T> backfillReading();
 
-    /** Creates a reader of the splits' live reader. One per source reader. */
-    LogReader<T> createLiveReader(SourceReaderContext context) throws Exception;
+    /**
+     * How the splits are read live, after their handover: the live reader and the deserializer of
+     * its records. Called on every TaskManager, once per source reader.
+     */
+    LogReading<?, T> liveReading();
 
     /**
      * Whether the live reader can start a split at a given offset and reads nothing of a split it
@@ -73,6 +79,6 @@ public interface BackfillLog<T> extends Serializable {
         return false;
     }
 
-    /** The type of the records. */
+    /** The type of the values the deserializers make. */
     TypeInformation<T> getProducedType();
 }

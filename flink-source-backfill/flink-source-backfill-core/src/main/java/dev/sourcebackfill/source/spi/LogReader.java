@@ -25,16 +25,19 @@ import java.util.OptionalLong;
 /**
  * Reads records of many splits of one log; used once for the backfill and once for the live reader.
  * All methods are called from one thread (the source's fetcher thread), except {@link #wakeUp()}.
+ * It delivers records in their raw form (for Kafka the consumer's byte records): the values are
+ * made of them by the {@link LogRecordDeserializer} of the same {@link LogReading}, in the task
+ * thread, as they are emitted.
  *
  * <p>Positions are the next offset the reader would deliver for a split: every offset below the
  * position that this reader will ever deliver has been delivered. A position may move past offsets
  * that have no record (transaction markers, compaction), which is how the source decides a handover
  * without waiting for a record that never comes.
  *
- * @param <T> the type of records
+ * @param <R> the type of the raw records
  */
 @PublicEvolving
-public interface LogReader<T> extends AutoCloseable {
+public interface LogReader<R> extends AutoCloseable {
 
     /**
      * Starts reading a split at {@code startOffset}. A non-seekable live reader may ignore the
@@ -53,7 +56,7 @@ public interface LogReader<T> extends AutoCloseable {
      * of one split come in increasing offset order. Memory is the reader's own batch: the source
      * hands each batch on before polling again.
      */
-    void poll(Duration maxWait, LogRecordCollector<T> collector) throws IOException;
+    void poll(Duration maxWait, LogRecordCollector<R> collector) throws IOException;
 
     /** The read position of a split (see the class comment). */
     long position(String splitId) throws IOException;

@@ -20,18 +20,23 @@ import dev.sourcebackfill.source.OffsetGapPolicy;
 
 import org.apache.flink.annotation.PublicEvolving;
 
-/** Receives the records a {@link LogReader} delivers. */
+/**
+ * Receives the records a {@link LogReader} delivers, in their raw form.
+ *
+ * @param <R> the type of the raw records
+ */
 @PublicEvolving
 @FunctionalInterface
-public interface LogRecordCollector<T> {
+public interface LogRecordCollector<R> {
 
     /**
      * @param splitId the record's split
      * @param offset the record's offset within its split
      * @param timestamp the record's event time in epoch milliseconds
-     * @param value the record
+     * @param record the record, which the {@link LogRecordDeserializer} of the reader's {@link
+     *     LogReading} makes values of, in the task thread: it must not change once delivered
      */
-    void collect(String splitId, long offset, long timestamp, T value);
+    void collect(String splitId, long offset, long timestamp, R record);
 
     /**
      * The reader was to read the split from offset {@code from}, but its log starts at {@code to}

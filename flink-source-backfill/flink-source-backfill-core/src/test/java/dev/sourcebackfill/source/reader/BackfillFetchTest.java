@@ -39,8 +39,8 @@ class BackfillFetchTest {
     /** What the task thread saw, in order: offsets of records and the transitions applied. */
     private final List<String> seen = new ArrayList<>();
 
-    private final BackfillFetch<String> fetch =
-            new BackfillFetch<>(
+    private final BackfillFetch fetch =
+            new BackfillFetch(
                     new BackfillFetch.TransitionSink() {
                         @Override
                         public void apply(String splitId, HandoverTransition t) {
@@ -53,14 +53,15 @@ class BackfillFetchTest {
                         }
                     });
 
-    private static BackfillRecord<String> record(long offset) {
-        return new BackfillRecord<>("v" + offset, offset, 0L);
+    /** Adds the backfill record at {@code offset}: raw {@code "v<offset>"}, timestamp 10x. */
+    private static void add(BackfillFetch.SplitRun run, long offset) {
+        run.addRecord("v" + offset, offset, 10 * offset, false);
     }
 
     private void drain() {
         String split;
         while ((split = fetch.nextSplit()) != null) {
-            BackfillRecord<String> r;
+            BackfillRecord r;
             while ((r = fetch.nextRecordFromSplit()) != null) {
                 seen.add(split + ":" + r.offset());
             }
@@ -69,14 +70,14 @@ class BackfillFetchTest {
 
     @Test
     void transitionsAreAppliedBetweenTheRecordsTheyFollowAndPrecede() {
-        BackfillFetch.SplitRun<String> a = fetch.split("a");
-        a.addRecord(record(0));
-        a.addRecord(record(1));
+        BackfillFetch.SplitRun a = fetch.split("a");
+        add(a, 0);
+        add(a, 1);
         a.addTransition(new HandoverTransition(HandoverState.CACHING_UP, 2, 2));
         a.addTransition(new HandoverTransition(HandoverState.FINISHED, 2, 2));
-        a.addRecord(record(2));
+        add(a, 2);
         fetch.split("b").addTransition(new HandoverTransition(HandoverState.CACHING_UP, 5, 5));
-        fetch.split("a").addRecord(record(3)); // a later run of the same split
+        add(fetch.split("a"), 3); // a later run of the same split
         fetch.split("a").addTransition(new HandoverTransition(HandoverState.BACKFILLING, 4, 9));
 
         drain();
@@ -95,10 +96,10 @@ class BackfillFetchTest {
 
     @Test
     void aTransitionIsAppliedOnlyOnceTheRecordBeforeItWasTakenOut() {
-        BackfillFetch.SplitRun<String> a = fetch.split("a");
-        a.addRecord(record(0));
+        BackfillFetch.SplitRun a = fetch.split("a");
+        add(a, 0);
         a.addTransition(new HandoverTransition(HandoverState.CACHING_UP, 1, 1));
-        a.addRecord(record(1));
+        add(a, 1);
 
         assertThat(fetch.nextSplit()).isEqualTo("a");
         assertThat(fetch.nextRecordFromSplit().offset()).isEqualTo(0);
@@ -112,9 +113,9 @@ class BackfillFetchTest {
 
     @Test
     void runsGrowBeyondTheirFirstCapacityAndHandOutEveryRecordInOrder() {
-        BackfillFetch<String> small = new BackfillFetch<>(IGNORED);
+        BackfillFetch small = new BackfillFetch(IGNORED);
         for (int i = 0; i < 100; i++) {
-            small.split(i % 2 == 0 ? "a" : "b").addRecord(record(i));
+            add(small.split(i % 2 == 0 ? "a" : "b"), i);
         }
         small.split("b").addTransition(new HandoverTransition(HandoverState.CACHING_UP, 100, 100));
         assertThat(small.averageRun()).isEqualTo(50);
@@ -122,17 +123,19 @@ class BackfillFetchTest {
         List<String> got = new ArrayList<>();
         String split;
         while ((split = small.nextSplit()) != null) {
-            BackfillRecord<String> r;
+            BackfillRecord r;
             while ((r = small.nextRecordFromSplit()) != null) {
+                assertThat(r.raw()).isEqualTo("v" + r.offset());
+                assertThat(r.timestamp()).isEqualTo(10 * r.offset());
                 got.add(split + ":" + r.offset());
             }
         }
         assertThat(got).hasSize(100).startsWith("a:0", "a:2").endsWith("b:97", "b:99");
 
         // the next fetch, sized after this one, holds what comes as well
-        BackfillFetch<String> next = new BackfillFetch<>(IGNORED, small);
+        BackfillFetch next = new BackfillFetch(IGNORED, small);
         for (int i = 0; i < 300; i++) {
-            next.split("s" + (i % 30)).addRecord(record(i));
+            add(next.split("s" + (i % 30)), i);
         }
         assertThat(next.recordCount()).isEqualTo(300);
         assertThat(next.averageRun()).isEqualTo(10);

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.RecordOrigin;
+import dev.sourcebackfill.source.spi.LogRecordDeserializer;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.BackfillSplitState;
 import dev.sourcebackfill.source.split.HandoverState;
@@ -25,29 +26,46 @@ import org.apache.flink.metrics.SimpleCounter;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The emitter: records, their origin, and the backfill counts. */
+/** The emitter: values made of records, their origin, and the backfill counts. */
 class BackfillRecordEmitterTest {
 
+    /** Each record is its own value. */
+    private static final LogRecordDeserializer<Object, String> AS_VALUE =
+            (splitId, offset, record, out) -> out.collect((String) record);
+
+    private static BackfillRecord backfill(String raw, long offset) {
+        return new BackfillRecord(raw, offset, 100 + offset, false);
+    }
+
+    private static BackfillRecord live(String raw, long offset) {
+        return new BackfillRecord(raw, offset, 100 + offset, true);
+    }
+
+    private static BackfillSplitState split(HandoverState state) {
+        return new BackfillSplitState(new BackfillSplit("s", state, 0, 2, OptionalLong.empty()));
+    }
+
     @Test
-    void aRecordEmittedWhileItsSplitBackfillsIsMarkedBackfillAndLiveAfterTheHandover() {
+    void aRecordEmittedWhileItsSplitBackfillsIsMarkedBackfillAndLiveAfterTheHandover()
+            throws Exception {
         SimpleCounter backfilled = new SimpleCounter();
         BackfillRecordEmitter<String> emitter =
-                new BackfillRecordEmitter<>(backfilled, (record, origin) -> record + "@" + origin);
+                new BackfillRecordEmitter<>(
+                        backfilled, (record, origin) -> record + "@" + origin, AS_VALUE, AS_VALUE);
         TestingReaderOutput<String> output = new TestingReaderOutput<>();
-        BackfillSplitState split =
-                new BackfillSplitState(
-                        new BackfillSplit(
-                                "s", HandoverState.BACKFILLING, 0, 2, OptionalLong.empty()));
+        BackfillSplitState split = split(HandoverState.BACKFILLING);
 
-        emitter.emitRecord(new BackfillRecord<>("a", 0, 0), output, split);
-        emitter.emitRecord(new BackfillRecord<>("b", 1, 0), output, split);
+        emitter.emitRecord(backfill("a", 0), output, split);
+        emitter.emitRecord(backfill("b", 1), output, split);
         split.applyTransition(HandoverState.CACHING_UP, 2, 2);
         split.applyTransition(HandoverState.FINISHED, 2, 2);
-        emitter.emitRecord(new BackfillRecord<>("c", 2, 0), output, split);
+        emitter.emitRecord(live("c", 2), output, split);
 
         assertThat(output.getEmittedRecords())
                 .containsExactly(
@@ -60,14 +78,126 @@ class BackfillRecordEmitterTest {
     }
 
     @Test
-    void withoutAMarkerRecordsAreEmittedAsTheyAre() {
+    void withoutAMarkerRecordsAreEmittedAsTheyAre() throws Exception {
         BackfillRecordEmitter<String> emitter =
-                new BackfillRecordEmitter<>(new SimpleCounter(), RecordOrigin.Marker.none());
+                new BackfillRecordEmitter<>(
+                        new SimpleCounter(), RecordOrigin.Marker.none(), AS_VALUE, AS_VALUE);
+        TestingReaderOutput<String> output = new TestingReaderOutput<>();
+        emitter.emitRecord(live("a", 0), output, split(HandoverState.FINISHED));
+        assertThat(output.getEmittedRecords()).containsExactly("a");
+    }
+
+    @Test
+    void eachRecordIsMadeByTheDeserializerOfTheReaderThatReadIt() throws Exception {
+        LogRecordDeserializer<Object, String> backfillValues =
+                (splitId, offset, record, out) -> out.collect("backfill:" + splitId + "/" + offset);
+        LogRecordDeserializer<Object, String> liveValues =
+                (splitId, offset, record, out) -> out.collect("live:" + record);
+        BackfillRecordEmitter<String> emitter =
+                new BackfillRecordEmitter<>(
+                        new SimpleCounter(),
+                        RecordOrigin.Marker.none(),
+                        backfillValues,
+                        liveValues);
+        TestingReaderOutput<String> output = new TestingReaderOutput<>();
+        BackfillSplitState split = split(HandoverState.BACKFILLING);
+
+        emitter.emitRecord(backfill("x", 0), output, split);
+        split.applyTransition(HandoverState.FINISHED, 1, 1);
+        emitter.emitRecord(live("y", 1), output, split);
+
+        assertThat(output.getEmittedRecords()).containsExactly("backfill:s/0", "live:y");
+    }
+
+    @Test
+    void aRecordMayMakeSeveralValuesOrNoneAndItsOffsetIsPassedEitherWay() throws Exception {
+        // offset 0 makes two values, offset 1 none, offset 2 one
+        LogRecordDeserializer<Object, String> values =
+                (splitId, offset, record, out) -> {
+                    int made = offset == 0 ? 2 : offset == 1 ? 0 : 1;
+                    for (int i = 0; i < made; i++) {
+                        out.collect(record + "." + i);
+                    }
+                };
+        SimpleCounter backfilled = new SimpleCounter();
+        BackfillRecordEmitter<String> emitter =
+                new BackfillRecordEmitter<>(backfilled, RecordOrigin.Marker.none(), values, values);
         TestingReaderOutput<String> output = new TestingReaderOutput<>();
         BackfillSplitState split =
                 new BackfillSplitState(
-                        new BackfillSplit("s", HandoverState.FINISHED, 0, 0, OptionalLong.empty()));
-        emitter.emitRecord(new BackfillRecord<>("a", 0, 0), output, split);
-        assertThat(output.getEmittedRecords()).containsExactly("a");
+                        new BackfillSplit(
+                                "s", HandoverState.BACKFILLING, 0, 5, OptionalLong.empty()));
+
+        emitter.emitRecord(backfill("a", 0), output, split);
+        assertThat(split.nextOffset()).isEqualTo(1);
+        emitter.emitRecord(backfill("b", 1), output, split);
+        assertThat(split.nextOffset()).isEqualTo(2);
+        emitter.emitRecord(backfill("c", 2), output, split);
+
+        assertThat(output.getEmittedRecords()).containsExactly("a.0", "a.1", "c.0");
+        assertThat(split.nextOffset()).isEqualTo(3);
+        // records are counted, not values
+        assertThat(backfilled.getCount()).isEqualTo(3);
+        assertThat(split.backfilledRecords()).isEqualTo(3);
+    }
+
+    @Test
+    void aRecordTheDeserializerRejectsFailsNamingItsSplitAndOffsetAndLeavesTheStateBeforeIt() {
+        LogRecordDeserializer<Object, String> rejecting =
+                (splitId, offset, record, out) -> {
+                    throw new IOException("not JSON");
+                };
+        BackfillRecordEmitter<String> emitter =
+                new BackfillRecordEmitter<>(
+                        new SimpleCounter(), RecordOrigin.Marker.none(), rejecting, rejecting);
+        BackfillSplitState split = split(HandoverState.BACKFILLING);
+
+        assertThatThrownBy(
+                        () ->
+                                emitter.emitRecord(
+                                        backfill("a", 0), new TestingReaderOutput<>(), split))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("offset 0 of split s")
+                .hasRootCauseMessage("not JSON");
+        assertThat(split.nextOffset()).isEqualTo(0);
+    }
+
+    @Test
+    void aFailureDownstreamIsNotReportedAsTheDeserializers() {
+        BackfillRecordEmitter<String> emitter =
+                new BackfillRecordEmitter<>(
+                        new SimpleCounter(), RecordOrigin.Marker.none(), AS_VALUE, AS_VALUE);
+        TestingReaderOutput<String> failing =
+                new TestingReaderOutput<>() {
+                    @Override
+                    public void collect(String record, long timestamp) {
+                        throw new IllegalStateException("the map after the source failed");
+                    }
+                };
+
+        assertThatThrownBy(
+                        () ->
+                                emitter.emitRecord(
+                                        backfill("a", 0),
+                                        failing,
+                                        split(HandoverState.BACKFILLING)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("the map after the source failed");
+    }
+
+    @Test
+    void aRecordFromTheReaderTheSplitIsNotOnFailsLoudly() {
+        BackfillRecordEmitter<String> emitter =
+                new BackfillRecordEmitter<>(
+                        new SimpleCounter(), RecordOrigin.Marker.none(), AS_VALUE, AS_VALUE);
+        assertThatThrownBy(
+                        () ->
+                                emitter.emitRecord(
+                                        live("a", 0),
+                                        new TestingReaderOutput<>(),
+                                        split(HandoverState.BACKFILLING)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Split s is BACKFILLING")
+                .hasMessageContaining("read by the live reader");
     }
 }

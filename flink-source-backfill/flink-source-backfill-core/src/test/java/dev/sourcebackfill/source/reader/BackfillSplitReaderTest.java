@@ -152,11 +152,11 @@ class BackfillSplitReaderTest {
     /** Drains one fetch as the task thread does, into "value" and "STATE@next" strings. */
     private List<String> fetch(BackfillSplitReader<String> reader) throws Exception {
         seen.clear();
-        RecordsWithSplitIds<BackfillRecord<String>> records = reader.fetch();
+        RecordsWithSplitIds<BackfillRecord> records = reader.fetch();
         while (records.nextSplit() != null) {
-            BackfillRecord<String> record;
+            BackfillRecord record;
             while ((record = records.nextRecordFromSplit()) != null) {
-                seen.add(record.value());
+                seen.add((String) record.raw());
             }
         }
         return new ArrayList<>(seen);
@@ -273,12 +273,12 @@ class BackfillSplitReaderTest {
                                         OptionalLong.of(4)))));
         assertThat(fetch(reader)).containsExactly("a@0", "a@1", "CACHING_UP@2", "FINISHED@2");
         // the live reader takes over in the next fetch and stops below 4
-        RecordsWithSplitIds<BackfillRecord<String>> records = reader.fetch();
+        RecordsWithSplitIds<BackfillRecord> records = reader.fetch();
         List<String> out = new ArrayList<>();
         while (records.nextSplit() != null) {
-            BackfillRecord<String> record;
+            BackfillRecord record;
             while ((record = records.nextRecordFromSplit()) != null) {
-                out.add(record.value());
+                out.add((String) record.raw());
             }
         }
         assertThat(out).containsExactly("a@2", "a@3");

@@ -19,7 +19,7 @@ import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.event.SplitStatusReportEvent;
 import dev.sourcebackfill.source.spi.BackfillLog;
-import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.spi.OffsetCommitter;
 import dev.sourcebackfill.source.split.BackfillSplit;
@@ -65,13 +65,13 @@ class EndedSplitOffsetCommitTest {
         }
 
         @Override
-        public LogReader<String> createBackfillReader(SourceReaderContext context) {
-            return log.createBackfillReader(context);
+        public LogReading<String, String> backfillReading() {
+            return log.backfillReading();
         }
 
         @Override
-        public LogReader<String> createLiveReader(SourceReaderContext context) {
-            return log.createLiveReader(context);
+        public LogReading<String, String> liveReading() {
+            return log.liveReading();
         }
 
         @Override

@@ -561,7 +561,7 @@ class SplitHandoverTest {
         }
 
         @Override
-        public void emit(String splitId, long offset, long timestamp, String value) {
+        public void emit(String splitId, long offset, long timestamp, String value, boolean live) {
             assertThat(value).isEqualTo("r" + offset);
             out.add("e" + offset);
         }

@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.testutils;
 
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogRecordCollector;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 
@@ -102,12 +103,22 @@ public final class FakeLog implements BackfillLog<String> {
     }
 
     @Override
+    public LogReading<String, String> backfillReading() {
+        return LogReading.ofValues(this::createBackfillReader);
+    }
+
+    @Override
+    public LogReading<String, String> liveReading() {
+        return LogReading.ofValues(this::createLiveReader);
+    }
+
+    /** The backfill reader; its records are their own values. */
     public LogReader<String> createBackfillReader(SourceReaderContext context) {
         calls.add("backfill.create");
         return new Reader("backfill");
     }
 
-    @Override
+    /** The live reader; its records are their own values. */
     public LogReader<String> createLiveReader(SourceReaderContext context) {
         calls.add("live.create");
         return new Reader("live");
