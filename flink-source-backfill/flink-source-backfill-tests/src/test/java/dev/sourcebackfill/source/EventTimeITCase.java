@@ -20,6 +20,7 @@ import dev.sourcebackfill.source.datagen.DatagenLogBuilder;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogRecordCollector;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.testutils.FailureInjector;
@@ -40,7 +41,6 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -511,13 +511,20 @@ class EventTimeITCase {
         }
 
         @Override
-        public LogReader<DatagenRecord> createBackfillReader(SourceReaderContext context) {
-            return log.createBackfillReader(context);
+        public LogReading<?, DatagenRecord> backfillReading() {
+            return log.backfillReading();
         }
 
         @Override
-        public LogReader<DatagenRecord> createLiveReader(SourceReaderContext context) {
-            LogReader<DatagenRecord> live = log.createLiveReader(context);
+        public LogReading<Integer, DatagenRecord> liveReading() {
+            LogReading<Integer, DatagenRecord> reading = log.liveReading();
+            return LogReading.of(
+                    context -> counting(reading.createReader(context)),
+                    reading::createDeserializer);
+        }
+
+        /** The live reader, counting its records and its pauses. */
+        private LogReader<Integer> counting(LogReader<Integer> live) {
             AtomicLong records = RECORDS.get(run);
             AtomicLong pauses = PAUSES.get(run);
             return new LogReader<>() {
@@ -532,7 +539,7 @@ class EventTimeITCase {
                 }
 
                 @Override
-                public void poll(Duration maxWait, LogRecordCollector<DatagenRecord> collector)
+                public void poll(Duration maxWait, LogRecordCollector<Integer> collector)
                         throws IOException {
                     live.poll(
                             maxWait,

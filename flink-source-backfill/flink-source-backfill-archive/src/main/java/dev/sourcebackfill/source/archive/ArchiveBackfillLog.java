@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.spi.OffsetCommitter;
 
@@ -78,8 +79,16 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
         return new ArchiveDiscoverer(live.createSplitDiscoverer(), root, layout);
     }
 
+    /**
+     * The archive's reader makes the values itself, in the fetcher thread: its format reads them
+     * from the file, and the offsets may come from the values.
+     */
     @Override
-    public LogReader<T> createBackfillReader(SourceReaderContext context) throws Exception {
+    public LogReading<T, T> backfillReading() {
+        return LogReading.ofValues(this::createBackfillReader);
+    }
+
+    private LogReader<T> createBackfillReader(SourceReaderContext context) throws Exception {
         // each reader its own opened copy: a schema may keep state or metrics
         ArchiveFormat<T> copy =
                 InstantiationUtil.clone(format, context.getUserCodeClassLoader().asClassLoader());
@@ -102,8 +111,8 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
     }
 
     @Override
-    public LogReader<T> createLiveReader(SourceReaderContext context) throws Exception {
-        return live.createLiveReader(context);
+    public LogReading<?, T> liveReading() {
+        return live.liveReading();
     }
 
     @Override

@@ -17,12 +17,12 @@ package dev.sourcebackfill.source.datagen;
 
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
-import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.util.Collector;
 
 import javax.annotation.Nullable;
 
@@ -185,13 +185,17 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
 
     /** The record at {@code offset} of {@code partition} (the caller checks {@link #exists}). */
     public DatagenRecord record(int partition, long offset) {
+        return new DatagenRecord(
+                partition, offset, timestampOf(partition, offset), payloadOf(partition, offset));
+    }
+
+    /** The event time of the record at {@code offset} of {@code partition}. */
+    long timestampOf(int partition, long offset) {
         long appears = appearsAtMillis(partition);
         long history = historyOf(partition);
-        long timestamp =
-                offset < history
-                        ? appears - (history - offset)
-                        : appears + (long) ((offset - history + 1) * 1000.0 / liveRatePerSecond);
-        return new DatagenRecord(partition, offset, timestamp, payloadOf(partition, offset));
+        return offset < history
+                ? appears - (history - offset)
+                : appears + (long) ((offset - history + 1) * 1000.0 / liveRatePerSecond);
     }
 
     public static long payloadOf(int partition, long offset) {
@@ -231,18 +235,33 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
         };
     }
 
+    /**
+     * The backfill reader delivers each record's partition only (its offset and timestamp come with
+     * it): the record is made in the source's task thread, by {@link #record}.
+     */
     @Override
-    public LogReader<DatagenRecord> createBackfillReader(SourceReaderContext context) {
-        return new DatagenLogReader(this, DatagenLogReader.Role.BACKFILL);
+    public LogReading<Integer, DatagenRecord> backfillReading() {
+        return LogReading.of(
+                context -> new DatagenLogReader(this, DatagenLogReader.Role.BACKFILL),
+                context -> this::makeRecord);
     }
 
+    /** The live reader: as {@link #backfillReading()}. */
     @Override
-    public LogReader<DatagenRecord> createLiveReader(SourceReaderContext context) {
-        return new DatagenLogReader(
-                this,
-                feedReplay != null
-                        ? DatagenLogReader.Role.LIVE_FEED
-                        : DatagenLogReader.Role.LIVE_SEEKABLE);
+    public LogReading<Integer, DatagenRecord> liveReading() {
+        return LogReading.of(
+                context ->
+                        new DatagenLogReader(
+                                this,
+                                feedReplay != null
+                                        ? DatagenLogReader.Role.LIVE_FEED
+                                        : DatagenLogReader.Role.LIVE_SEEKABLE),
+                context -> this::makeRecord);
+    }
+
+    private void makeRecord(
+            String splitId, long offset, Integer partition, Collector<DatagenRecord> out) {
+        out.collect(record(partition, offset));
     }
 
     @Override

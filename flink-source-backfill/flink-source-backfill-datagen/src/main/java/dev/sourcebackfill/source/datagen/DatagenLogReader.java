@@ -27,9 +27,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** Reads a {@link DatagenLog}: computes the records instead of fetching them. */
+/**
+ * Reads a {@link DatagenLog}: delivers the offsets that have records, each with its timestamp and
+ * its partition as the raw record (the record itself is made as it is emitted).
+ */
 @Internal
-final class DatagenLogReader implements LogReader<DatagenRecord> {
+final class DatagenLogReader implements LogReader<Integer> {
 
     enum Role {
         BACKFILL,
@@ -83,7 +86,7 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
     }
 
     @Override
-    public void poll(Duration maxWait, LogRecordCollector<DatagenRecord> collector) {
+    public void poll(Duration maxWait, LogRecordCollector<Integer> collector) {
         long now = System.currentTimeMillis();
         int budget = log.maxRecordsPerPoll;
         int perSplit = Math.max(1, budget / Math.max(1, positions.size() - paused.size()));
@@ -93,14 +96,15 @@ final class DatagenLogReader implements LogReader<DatagenRecord> {
                 continue;
             }
             int partition = DatagenLog.partitionOf(entry.getKey());
+            Integer raw = partition;
             ReadPosition position = entry.getValue();
             long limit = limit(partition, now);
             int n = 0;
             while (position.next < limit && n < perSplit) {
                 long offset = position.next++;
                 if (log.exists(partition, offset)) {
-                    DatagenRecord record = log.record(partition, offset);
-                    collector.collect(entry.getKey(), offset, record.timestamp, record);
+                    collector.collect(
+                            entry.getKey(), offset, log.timestampOf(partition, offset), raw);
                     n++;
                 }
             }

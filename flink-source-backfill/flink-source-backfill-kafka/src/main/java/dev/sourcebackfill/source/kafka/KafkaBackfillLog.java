@@ -17,7 +17,7 @@ package dev.sourcebackfill.source.kafka;
 
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.spi.BackfillLog;
-import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.spi.OffsetCommitter;
 
@@ -31,6 +31,8 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.InstantiationUtil;
 import org.apache.flink.util.UserCodeClassLoader;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.util.Optional;
 
@@ -94,22 +96,47 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     }
 
     @Override
-    public LogReader<T> createBackfillReader(SourceReaderContext context) throws Exception {
-        return createReader("backfill", context);
+    public LogReading<ConsumerRecord<byte[], byte[]>, T> backfillReading() {
+        return LogReading.of(
+                context -> createReader("backfill", context),
+                context -> createDeserializer("backfill", context));
     }
 
     @Override
-    public LogReader<T> createLiveReader(SourceReaderContext context) throws Exception {
-        return createReader("live", context);
+    public LogReading<ConsumerRecord<byte[], byte[]>, T> liveReading() {
+        return LogReading.of(
+                context -> createReader("live", context),
+                context -> createDeserializer("live", context));
     }
 
     /**
      * @param role "backfill" or "live", as the reader's log lines say it; the live consumer keeps
      *     its earlier name where users see it ({@link #LIVE_CONSUMER_NAME})
      */
-    private LogReader<T> createReader(String role, SourceReaderContext context) throws Exception {
-        String clientName = role.equals("live") ? LIVE_CONSUMER_NAME : role;
-        // each consumer gets its own opened copy: a deserializer may keep state or metrics
+    private KafkaPartitionReader createReader(String role, SourceReaderContext context) {
+        MetricGroup consumerMetrics =
+                properties.registerConsumerMetrics()
+                        ? context.metricGroup()
+                                .addGroup(KafkaPartitionReader.READER_METRIC_GROUP)
+                                .addGroup(
+                                        role.equals("live")
+                                                ? KafkaPartitionReader.LIVE_CONSUMER_METRIC_GROUP
+                                                : KafkaPartitionReader
+                                                        .BACKFILL_CONSUMER_METRIC_GROUP)
+                        : null;
+        return new KafkaPartitionReader(
+                role,
+                properties.consumer(clientName(role), context.getIndexOfSubtask()),
+                consumerMetrics);
+    }
+
+    /**
+     * The deserializer of one reader's records: its own opened copy of the schema (a schema may
+     * keep state or metrics), with its metrics under the consumer's name.
+     */
+    private KafkaRecordValues<T> createDeserializer(String role, SourceReaderContext context)
+            throws Exception {
+        String clientName = clientName(role);
         KafkaRecordDeserializationSchema<T> copy =
                 InstantiationUtil.clone(
                         deserializer, context.getUserCodeClassLoader().asClassLoader());
@@ -125,21 +152,11 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
                         return context.getUserCodeClassLoader();
                     }
                 });
-        MetricGroup consumerMetrics =
-                properties.registerConsumerMetrics()
-                        ? context.metricGroup()
-                                .addGroup(KafkaPartitionReader.READER_METRIC_GROUP)
-                                .addGroup(
-                                        role.equals("live")
-                                                ? KafkaPartitionReader.LIVE_CONSUMER_METRIC_GROUP
-                                                : KafkaPartitionReader
-                                                        .BACKFILL_CONSUMER_METRIC_GROUP)
-                        : null;
-        return new KafkaPartitionReader<>(
-                role,
-                properties.consumer(clientName, context.getIndexOfSubtask()),
-                copy,
-                consumerMetrics);
+        return new KafkaRecordValues<>(copy);
+    }
+
+    private static String clientName(String role) {
+        return role.equals("live") ? LIVE_CONSUMER_NAME : role;
     }
 
     @Override

@@ -20,9 +20,7 @@ import dev.sourcebackfill.source.spi.LogReader;
 import dev.sourcebackfill.source.spi.LogRecordCollector;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.util.Collector;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -54,9 +52,9 @@ import java.util.concurrent.TimeUnit;
  * the backfill consumer and once as the job's live consumer. A partition it was not given is not
  * read at all, which is how the live reader is paused while a partition backfills.
  *
- * <p>Records are deserialized here, in the fetcher thread. A deserializer may drop a record (its
- * offset becomes a hole) but must not make several of one: an offset is the unit of exactly-once,
- * and two records at one offset could be split by a checkpoint.
+ * <p>Records are handed on as the consumer returned them, bytes and all: the source deserializes
+ * them in its task thread, as it emits them ({@link KafkaRecordValues}), as Flink's Kafka source
+ * does in its record emitter.
  *
  * <p>A partition whose offset to read is beyond its end (a start offset given ahead of the log, a
  * committed group offset ahead of it) has nothing to read yet: it is paused at that offset, and
@@ -65,7 +63,7 @@ import java.util.concurrent.TimeUnit;
  * reported to the collector as deleted offsets, which applies the source's gap policy.
  */
 @Internal
-final class KafkaPartitionReader<T> implements LogReader<T> {
+final class KafkaPartitionReader implements LogReader<ConsumerRecord<byte[], byte[]>> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionReader.class);
 
@@ -83,7 +81,6 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
 
     private final String role;
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final KafkaRecordDeserializationSchema<T> deserializer;
     private final Map<String, TopicPartition> assigned = new HashMap<>();
 
     /**
@@ -102,17 +99,6 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
     private final Map<TopicPartition, Long> announced = new HashMap<>();
 
     private long nextEndCheckNanos;
-    private final List<T> values = new ArrayList<>(2);
-    private final Collector<T> valueCollector =
-            new Collector<>() {
-                @Override
-                public void collect(T record) {
-                    values.add(record);
-                }
-
-                @Override
-                public void close() {}
-            };
 
     /** Where the consumer's metrics are registered; {@code null} if they are not. */
     @Nullable private final MetricGroup consumerMetrics;
@@ -122,12 +108,8 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
      *     metric name as Flink's Kafka source does; {@code null} to register none
      */
     KafkaPartitionReader(
-            String role,
-            Properties consumerProperties,
-            KafkaRecordDeserializationSchema<T> deserializer,
-            @Nullable MetricGroup consumerMetrics) {
+            String role, Properties consumerProperties, @Nullable MetricGroup consumerMetrics) {
         this.role = role;
-        this.deserializer = deserializer;
         this.consumer = new KafkaConsumer<>(consumerProperties);
         this.consumerMetrics = consumerMetrics;
         if (consumerMetrics != null) {
@@ -207,7 +189,8 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
     }
 
     @Override
-    public void poll(Duration maxWait, LogRecordCollector<T> collector) throws IOException {
+    public void poll(Duration maxWait, LogRecordCollector<ConsumerRecord<byte[], byte[]>> collector)
+            throws IOException {
         if (assigned.isEmpty()) {
             return;
         }
@@ -229,28 +212,7 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
                 continue; // no longer assigned: nobody reads the split from this reader
             }
             for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
-                values.clear();
-                try {
-                    deserializer.deserialize(record, valueCollector);
-                } catch (Exception e) {
-                    throw new IOException(
-                            String.format(
-                                    "Failed to deserialize the record at offset %d of topic %s partition %d",
-                                    record.offset(), record.topic(), record.partition()),
-                            e);
-                }
-                if (values.size() > 1) {
-                    throw new IOException(
-                            String.format(
-                                    "The deserializer made %d records of the Kafka record at offset %d of topic %s partition %d; at most one per offset is supported",
-                                    values.size(),
-                                    record.offset(),
-                                    record.topic(),
-                                    record.partition()));
-                }
-                if (!values.isEmpty()) {
-                    collector.collect(splitId, record.offset(), record.timestamp(), values.get(0));
-                }
+                collector.collect(splitId, record.offset(), record.timestamp(), record);
             }
         }
     }
@@ -262,7 +224,9 @@ final class KafkaPartitionReader<T> implements LogReader<T> {
      * the reader goes on at the earliest offset); in range again (the log grew since the fetch),
      * the consumer fetches again.
      */
-    private void outOfRange(OffsetOutOfRangeException e, LogRecordCollector<T> collector)
+    private void outOfRange(
+            OffsetOutOfRangeException e,
+            LogRecordCollector<ConsumerRecord<byte[], byte[]>> collector)
             throws IOException {
         Map<TopicPartition, Long> offsets = new HashMap<>(e.offsetOutOfRangePartitions());
         offsets.keySet().retainAll(assigned.values());

@@ -123,7 +123,7 @@ class KafkaLiveConsumerNamesTest {
         };
     }
 
-    private static String clientIdOf(LogReader<String> reader) throws Exception {
+    private static String clientIdOf(LogReader<?> reader) throws Exception {
         Field field = KafkaPartitionReader.class.getDeclaredField("consumer");
         field.setAccessible(true);
         KafkaConsumer<?, ?> consumer = (KafkaConsumer<?, ?>) field.get(reader);
@@ -137,7 +137,8 @@ class KafkaLiveConsumerNamesTest {
     @Test
     void theLiveConsumersClientIdIsTheOneUsersSetQuotasAndAlertsOnBeforeTheRename()
             throws Exception {
-        try (LogReader<String> live = kafkaLog().createLiveReader(context(new MetricListener()))) {
+        try (LogReader<?> live =
+                kafkaLog().liveReading().createReader(context(new MetricListener()))) {
             // 671a385 (docs/kafka.md): client ids <prefix>-backfill-<subtask>,
             // <prefix>-upstream-<subtask>, <prefix>-enumerator
             assertThat(clientIdOf(live)).isEqualTo("job-upstream-3");
@@ -147,11 +148,10 @@ class KafkaLiveConsumerNamesTest {
     @Test
     void theLiveDeserializersMetricsStayInTheGroupUsersScrapedBeforeTheRename() throws Exception {
         MetricListener metrics = new MetricListener();
-        try (LogReader<String> live = kafkaLog().createLiveReader(context(metrics))) {
-            // 671a385: the deserializer is opened with group deserializer.<role>, role "upstream"
-            assertThat(metrics.getCounter("deserializer", "upstream", "opened"))
-                    .as("the live deserializer's metric under deserializer.upstream")
-                    .isPresent();
-        }
+        kafkaLog().liveReading().createDeserializer(context(metrics));
+        // 671a385: the deserializer is opened with group deserializer.<role>, role "upstream"
+        assertThat(metrics.getCounter("deserializer", "upstream", "opened"))
+                .as("the live deserializer's metric under deserializer.upstream")
+                .isPresent();
     }
 }

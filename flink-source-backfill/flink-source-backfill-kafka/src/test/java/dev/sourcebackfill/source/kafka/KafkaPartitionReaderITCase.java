@@ -18,13 +18,9 @@ package dev.sourcebackfill.source.kafka;
 import dev.sourcebackfill.source.OffsetGapException;
 import dev.sourcebackfill.source.spi.LogRecordCollector;
 
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
-import org.apache.flink.util.Collector;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -35,7 +31,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import javax.annotation.Nullable;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,11 +51,11 @@ class KafkaPartitionReaderITCase {
 
     @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
 
-    private static KafkaPartitionReader<String> reader() {
+    private static KafkaPartitionReader reader() {
         return reader(new Properties(), null);
     }
 
-    private static KafkaPartitionReader<String> reader(
+    private static KafkaPartitionReader reader(
             Properties extra, @Nullable MetricGroup consumerMetrics) {
         Properties props = new Properties();
         props.putAll(extra);
@@ -69,20 +64,7 @@ class KafkaPartitionReaderITCase {
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // as the source sets it
-        return new KafkaPartitionReader<>("backfill", props, new Values(), consumerMetrics);
-    }
-
-    /** Each record's value as a string. */
-    private static final class Values implements KafkaRecordDeserializationSchema<String> {
-        @Override
-        public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<String> out) {
-            out.collect(new String(record.value(), StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public TypeInformation<String> getProducedType() {
-            return Types.STRING;
-        }
+        return new KafkaPartitionReader("backfill", props, consumerMetrics);
     }
 
     /** Records [from, from + count) of one partition: value "<partition>-<i>". */
@@ -95,7 +77,7 @@ class KafkaPartitionReaderITCase {
     }
 
     /** Polls until {@code expected} records came, or 30 s passed; returns "split@offset". */
-    private static List<String> pollFor(KafkaPartitionReader<String> reader, int expected)
+    private static List<String> pollFor(KafkaPartitionReader reader, int expected)
             throws Exception {
         List<String> out = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -108,7 +90,7 @@ class KafkaPartitionReaderITCase {
     }
 
     /** Polls for a while and returns everything delivered (to show what is not). */
-    private static List<String> pollQuietly(KafkaPartitionReader<String> reader) throws Exception {
+    private static List<String> pollQuietly(KafkaPartitionReader reader) throws Exception {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             reader.poll(
@@ -126,7 +108,7 @@ class KafkaPartitionReaderITCase {
         produce(topic, 1, 0, 5);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
         String p1 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 1));
-        try (KafkaPartitionReader<String> reader = reader()) {
+        try (KafkaPartitionReader reader = reader()) {
             reader.addSplit(p0, 2);
             reader.addSplit(p1, 0);
             reader.pauseOrResumeSplits(List.of(p0), List.of());
@@ -146,7 +128,7 @@ class KafkaPartitionReaderITCase {
         KAFKA.createTopic(topic, 1);
         produce(topic, 0, 0, 2);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
-        try (KafkaPartitionReader<String> reader = reader()) {
+        try (KafkaPartitionReader reader = reader()) {
             // offset 4 is beyond the end (2): the reader waits there
             reader.addSplit(p0, 4);
             assertThat(pollQuietly(reader)).isEmpty();
@@ -172,10 +154,14 @@ class KafkaPartitionReaderITCase {
         KAFKA.deleteRecordsBelow(topic, 0, 15);
         String p0 = KafkaSplitIds.of(new org.apache.kafka.common.TopicPartition(topic, 0));
         List<String> out = new ArrayList<>();
-        LogRecordCollector<String> skipping =
+        LogRecordCollector<ConsumerRecord<byte[], byte[]>> skipping =
                 new LogRecordCollector<>() {
                     @Override
-                    public void collect(String splitId, long offset, long timestamp, String v) {
+                    public void collect(
+                            String splitId,
+                            long offset,
+                            long timestamp,
+                            ConsumerRecord<byte[], byte[]> v) {
                         out.add(splitId + "@" + offset);
                     }
 
@@ -184,7 +170,7 @@ class KafkaPartitionReaderITCase {
                         out.add(splitId + " deleted " + from + ".." + (to - 1));
                     }
                 };
-        try (KafkaPartitionReader<String> reader = reader()) {
+        try (KafkaPartitionReader reader = reader()) {
             reader.addSplit(p0, 5);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (out.size() < 6 && System.nanoTime() < deadline) {
@@ -199,7 +185,7 @@ class KafkaPartitionReaderITCase {
                             p0 + "@18",
                             p0 + "@19");
         }
-        try (KafkaPartitionReader<String> reader = reader()) {
+        try (KafkaPartitionReader reader = reader()) {
             reader.addSplit(p0, 5);
             // a collector that does not handle deleted offsets fails, naming them
             assertThatThrownBy(
@@ -233,7 +219,7 @@ class KafkaPartitionReaderITCase {
                 };
         Properties fewPerPoll = new Properties();
         fewPerPoll.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "3");
-        try (KafkaPartitionReader<String> reader = reader(fewPerPoll, group)) {
+        try (KafkaPartitionReader reader = reader(fewPerPoll, group)) {
             assertThat(gauges).containsKeys("records-consumed-total", "fetch-rate");
             reader.addSplit(p0, 0);
             assertThat(pollFor(reader, 3)).hasSize(3);

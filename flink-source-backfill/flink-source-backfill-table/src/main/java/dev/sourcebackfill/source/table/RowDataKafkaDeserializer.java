@@ -41,8 +41,8 @@ import java.util.List;
  * to nothing (no key, for {@code json}; a key that does not parse, with {@code
  * ignore-parse-errors}) gives no row, as does a record whose value the value format maps to nothing
  * (a tombstone, for {@code json}). The key bytes go to the key format as they are, also when null.
- * The Kafka source takes at most one row per record: a record that gives several (several key rows,
- * or several value rows) fails the job.
+ * A record may give several rows (several key rows, or several value rows): they are emitted
+ * together, before the split's position moves past the record's offset.
  */
 @Internal
 final class RowDataKafkaDeserializer implements KafkaRecordDeserializationSchema<RowData> {

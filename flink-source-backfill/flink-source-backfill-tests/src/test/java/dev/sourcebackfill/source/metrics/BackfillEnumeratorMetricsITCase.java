@@ -21,7 +21,7 @@ import dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.CountRecords;
 import dev.sourcebackfill.source.metrics.EnumeratorMetricsJobs.EnumeratorGauges;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
-import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.testutils.Observations;
 import dev.sourcebackfill.source.testutils.RestartCounter;
@@ -29,7 +29,6 @@ import dev.sourcebackfill.source.testutils.Throttle;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -161,13 +160,13 @@ class BackfillEnumeratorMetricsITCase {
         }
 
         @Override
-        public LogReader<DatagenRecord> createBackfillReader(SourceReaderContext context) {
-            return log.createBackfillReader(context);
+        public LogReading<?, DatagenRecord> backfillReading() {
+            return log.backfillReading();
         }
 
         @Override
-        public LogReader<DatagenRecord> createLiveReader(SourceReaderContext context) {
-            return log.createLiveReader(context);
+        public LogReading<?, DatagenRecord> liveReading() {
+            return log.liveReading();
         }
 
         @Override

@@ -133,9 +133,9 @@ class DatagenLogHandoverTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (!finished || offsets.get(offsets.size() - 1) < 1_200) {
             assertThat(System.nanoTime()).as("waiting for the handover").isLessThan(deadline);
-            RecordsWithSplitIds<BackfillRecord<DatagenRecord>> records = reader.fetch();
+            RecordsWithSplitIds<BackfillRecord> records = reader.fetch();
             while (records.nextSplit() != null) {
-                BackfillRecord<DatagenRecord> record;
+                BackfillRecord record;
                 while ((record = records.nextRecordFromSplit()) != null) {
                     offsets.add(record.offset());
                 }

@@ -18,11 +18,11 @@ package dev.sourcebackfill.source.testframe;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogRecordCollector;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.SourceReaderContext;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -109,13 +109,13 @@ final class SharedMemoryLog implements BackfillLog<String> {
     }
 
     @Override
-    public LogReader<String> createBackfillReader(SourceReaderContext context) {
-        return new Reader();
+    public LogReading<String, String> backfillReading() {
+        return LogReading.ofValues(context -> new Reader());
     }
 
     @Override
-    public LogReader<String> createLiveReader(SourceReaderContext context) {
-        return new Reader();
+    public LogReading<String, String> liveReading() {
+        return LogReading.ofValues(context -> new Reader());
     }
 
     @Override
