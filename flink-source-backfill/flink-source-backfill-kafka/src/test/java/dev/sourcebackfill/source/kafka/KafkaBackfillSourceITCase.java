@@ -27,17 +27,20 @@ import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.Collector;
 import org.apache.flink.util.ExceptionUtils;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -49,11 +52,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -295,6 +301,156 @@ class KafkaBackfillSourceITCase {
         assertThat(FailOnce.fired(run.checker, 5_000L)).isTrue();
         assertSound(run);
         assertRestarts(run);
+    }
+
+    /**
+     * How the deserializer of {@link
+     * #everyValueOfARecordIsEmittedExactlyOnceAcrossAFailureAtTheHandover} turns a Kafka record
+     * into values. Each value carries a virtual offset, increasing within its partition, so that
+     * the exactly-once checker sees every value as an element of its own.
+     */
+    enum ValuesPerRecord {
+        /** Two values per record: virtual offsets {@code 2o} and {@code 2o + 1}. */
+        TWO {
+            @Override
+            void values(
+                    String topic,
+                    int partition,
+                    long offset,
+                    String value,
+                    List<PartitionRecord> out) {
+                out.add(new PartitionRecord(topic, partition, 2 * offset, value + "#0"));
+                out.add(new PartitionRecord(topic, partition, 2 * offset + 1, value + "#1"));
+            }
+
+            @Override
+            long virtualOffsetOfLastValue(long offset) {
+                return 2 * offset + 1;
+            }
+        },
+        /** None for every offset {@code o} with {@code o % 3 == 1}, else the value itself. */
+        SOME_DROPPED {
+            @Override
+            void values(
+                    String topic,
+                    int partition,
+                    long offset,
+                    String value,
+                    List<PartitionRecord> out) {
+                if (offset % 3 != 1) {
+                    out.add(new PartitionRecord(topic, partition, offset, value));
+                }
+            }
+
+            @Override
+            long virtualOffsetOfLastValue(long offset) {
+                return offset;
+            }
+        };
+
+        abstract void values(
+                String topic, int partition, long offset, String value, List<PartitionRecord> out);
+
+        /** The virtual offset of the last value of the record at {@code offset}. */
+        abstract long virtualOffsetOfLastValue(long offset);
+
+        /** Per partition, the digest of every value the topic's records make now. */
+        Map<String, PartitionDigest> truth(String topic) {
+            Map<String, PartitionDigest> digests = new HashMap<>();
+            List<PartitionRecord> values = new ArrayList<>();
+            for (ConsumerRecord<String, String> r : KAFKA.readAll(topic, false)) {
+                values.clear();
+                values(r.topic(), r.partition(), r.offset(), r.value(), values);
+                for (PartitionRecord v : values) {
+                    digests.merge(
+                            v.partitionKey(),
+                            PartitionDigest.empty().plus(v.offset, v.value),
+                            (a, b) -> a.plus(v.offset, v.value));
+                }
+            }
+            return digests;
+        }
+    }
+
+    /** Makes a record's values as its {@link ValuesPerRecord} says. */
+    static final class ManyValues implements KafkaRecordDeserializationSchema<PartitionRecord> {
+        private static final long serialVersionUID = 1L;
+        private final ValuesPerRecord values;
+
+        ManyValues(ValuesPerRecord values) {
+            this.values = values;
+        }
+
+        @Override
+        public void deserialize(
+                ConsumerRecord<byte[], byte[]> record, Collector<PartitionRecord> out) {
+            List<PartitionRecord> made = new ArrayList<>(2);
+            values.values(
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
+                    new String(record.value(), StandardCharsets.UTF_8),
+                    made);
+            made.forEach(out::collect);
+        }
+
+        @Override
+        public TypeInformation<PartitionRecord> getProducedType() {
+            return TypeInformation.of(PartitionRecord.class);
+        }
+    }
+
+    /**
+     * A deserializer that makes two values of each Kafka record, or none of some: every value
+     * exactly once in the checkpointed state, across a task failure that comes at partition 0's
+     * handover, right after the first value of the first record the live reader read (for {@link
+     * ValuesPerRecord#TWO}: between the two values of that record), and one during the backfill.
+     */
+    @ParameterizedTest
+    @EnumSource(ValuesPerRecord.class)
+    void everyValueOfARecordIsEmittedExactlyOnceAcrossAFailureAtTheHandover(ValuesPerRecord values)
+            throws Exception {
+        String topic = "values-" + values.name().toLowerCase() + "-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 2);
+        produce(topic, 2, 0, 2_000);
+        Run run = new Run();
+        // 2,000 history records a partition, so partition 0's backfill target is offset 2,000:
+        // the first live record. The map fails at that record's last value, and once at the
+        // 1,500th value (during the backfill)
+        JobClient job =
+                start(
+                        run,
+                        builder(topic).setDeserializer(new ManyValues(values)).build(),
+                        2,
+                        List.of(1_500L),
+                        1_000,
+                        null,
+                        topic + "-0",
+                        values.virtualOffsetOfLastValue(2_000));
+        BackfillTestJobs.await(
+                "some backfill",
+                Duration.ofSeconds(60),
+                () -> total(KafkaExactlyOnceChecker.digests(run.checker)) > 1_000);
+        produce(topic, 2, 2_000, 500);
+        BackfillTestJobs.await(
+                "forward mode",
+                Duration.ofSeconds(60),
+                () -> Observations.of(run.source).anyForwardMode());
+        produce(topic, 2, 2_500, 500);
+        awaitDigests(run, values.truth(topic), job);
+        job.cancel().get(30, TimeUnit.SECONDS);
+        assertThat(
+                        FailOnce.firedAtOffset(
+                                run.checker, topic + "-0", values.virtualOffsetOfLastValue(2_000)))
+                .as("failure at the handover")
+                .isTrue();
+        assertThat(FailOnce.fired(run.checker, 1_500L)).as("failure during backfill").isTrue();
+        assertSound(run);
+        assertRestarts(run);
+        LOG.info(
+                "{} values per record: {} values checked",
+                values,
+                total(KafkaExactlyOnceChecker.digests(run.checker)));
     }
 
     @Test
