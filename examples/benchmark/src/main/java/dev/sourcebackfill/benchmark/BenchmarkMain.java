@@ -88,7 +88,8 @@ public final class BenchmarkMain {
             throws Throwable {
         Path checkpoints = Files.createTempDirectory("backfill-benchmark");
         try {
-            double backfillRate = new DatagenThroughput(cluster, settings).backfillRun();
+            double backfillRate =
+                    new DatagenThroughput(cluster, settings).backfillRun().recordsPerSecond();
             memoryAndState(
                     report,
                     new MemoryAndState(cluster, settings, checkpoints),
@@ -191,7 +192,6 @@ public final class BenchmarkMain {
                         settings.rounds,
                         "backfill.throughput",
                         "1. backfill throughput, " + settings.partitions + " partitions",
-                        "records/s",
                         throughput::backfillRun,
                         "NumberSequenceSource",
                         throughput::baselineRun,
@@ -203,7 +203,6 @@ public final class BenchmarkMain {
                 settings.rounds,
                 "backfill.referenceThroughput",
                 "1. for reference: a minimal source on Flink's SourceReaderBase, the same records",
-                "records/s",
                 throughput::fetcherReferenceRun,
                 "NumberSequenceSource",
                 throughput::baselineRun,
@@ -213,7 +212,6 @@ public final class BenchmarkMain {
                 settings.rounds,
                 "backfill.againstReference",
                 "1. backfill throughput against the minimal SourceReaderBase source",
-                "records/s",
                 throughput::backfillRun,
                 "minimal SourceReaderBase source",
                 throughput::fetcherReferenceRun,
@@ -234,7 +232,6 @@ public final class BenchmarkMain {
                 settings.rounds,
                 "forward.throughput",
                 "2. forward-mode throughput",
-                "records/s",
                 () -> throughput.forwardRun(backfillRate),
                 "NumberSequenceSource",
                 throughput::baselineRun,
@@ -244,7 +241,6 @@ public final class BenchmarkMain {
                 settings.rounds,
                 "forward.againstReference",
                 "2. forward-mode throughput against the minimal SourceReaderBase source",
-                "records/s",
                 () -> throughput.forwardRun(backfillRate),
                 "minimal SourceReaderBase source",
                 throughput::fetcherReferenceRun,
@@ -288,7 +284,6 @@ public final class BenchmarkMain {
                 settings.rounds,
                 "alignment.throughput",
                 "10. event-time backfill throughput with watermark alignment",
-                "records/s",
                 () -> throughput.eventTimeRun(true),
                 "the same without alignment",
                 () -> throughput.eventTimeRun(false),
@@ -299,7 +294,6 @@ public final class BenchmarkMain {
                 settings.rounds,
                 "alignment.flinkThroughput",
                 "10. for reference: NumberSequenceSource with watermark alignment",
-                "records/s",
                 () -> throughput.eventTimeBaselineRun(true),
                 "the same without alignment",
                 () -> throughput.eventTimeBaselineRun(false),
@@ -452,26 +446,21 @@ public final class BenchmarkMain {
                 kafka.oursRun(); // warm-up, not counted
                 kafka.kafkaSourceRun();
             }
-            Samples ours = new Samples();
-            Samples theirs = new Samples();
             Samples oursCaughtUp = new Samples();
             Samples theirsCaughtUp = new Samples();
-            alternate(
-                    settings.rounds,
-                    () -> kafka.oursRun().noteCaughtUp(oursCaughtUp),
-                    ours,
-                    () -> kafka.kafkaSourceRun().noteCaughtUp(theirsCaughtUp),
-                    theirs,
-                    "KafkaSource");
-            report.add(
-                    new Report.Row(
-                            "kafka.throughput",
-                            "6. Kafka throughput, 8 partitions",
-                            "records/s",
-                            ours,
+            Series ours = new Series("ours", () -> kafka.oursRun().noteCaughtUp(oursCaughtUp));
+            Series theirs =
+                    new Series(
                             "KafkaSource",
-                            theirs,
-                            "ratio >= 1.0"));
+                            () -> kafka.kafkaSourceRun().noteCaughtUp(theirsCaughtUp));
+            rounds(settings.rounds, ours, theirs);
+            addThroughput(
+                    report,
+                    "kafka.throughput",
+                    "6. Kafka throughput, 8 partitions",
+                    ours,
+                    theirs,
+                    "ratio >= 1.0");
             report.add(
                     new Report.Row(
                             "kafka.caughtUp",
@@ -493,7 +482,6 @@ public final class BenchmarkMain {
                     settings.rounds,
                     "kafka.liveThroughput",
                     "6. Kafka live throughput (every split FINISHED), 8 partitions",
-                    "records/s",
                     kafka::oursLiveRun,
                     "KafkaSource",
                     kafka::kafkaSourceLiveRun,
@@ -518,7 +506,6 @@ public final class BenchmarkMain {
                     settings.rounds,
                     "archive.throughput",
                     "7. archive backfill throughput, 8 partitions",
-                    "records/s",
                     archive::oursRun,
                     "FileSource",
                     archive::fileSourceRun,
@@ -584,60 +571,103 @@ public final class BenchmarkMain {
     }
 
     /**
-     * Runs contender and baseline in alternating rounds (see {@link #alternate}) and adds their
-     * figure to the report.
+     * Runs contender and baseline in alternating rounds (see {@link #rounds}) and adds their
+     * throughput and CPU time per record to the report ({@link #addThroughput}).
      *
-     * @return the contender's samples
+     * @return the contender's rates
      */
     private static Samples compare(
             Report report,
             int rounds,
             String id,
             String figure,
-            String unit,
             Run contender,
             String baselineName,
             Run baseline,
             String target)
             throws Exception {
-        Samples ours = new Samples();
-        Samples theirs = new Samples();
-        alternate(rounds, contender, ours, baseline, theirs, baselineName);
-        report.add(new Report.Row(id, figure, unit, ours, baselineName, theirs, target));
-        return ours;
-    }
-
-    /** One measured run, in records/s. */
-    private interface Run {
-        double run() throws Exception;
+        Series ours = new Series("ours", contender);
+        Series theirs = new Series(baselineName, baseline);
+        rounds(rounds, ours, theirs);
+        addThroughput(report, id, figure, ours, theirs, target);
+        return ours.rates;
     }
 
     /**
-     * Runs contender and baseline once per round; who goes first alternates, so that drift within a
-     * round hits both alike.
+     * Adds the throughput row {@code id} and, right after it, the CPU time per record of the same
+     * runs ({@code id.cpuPerRecord}).
      */
-    private static void alternate(
-            int rounds,
-            Run contender,
-            Samples ours,
-            Run baseline,
-            Samples theirs,
-            String baselineName)
-            throws Exception {
+    private static void addThroughput(
+            Report report, String id, String figure, Series ours, Series baseline, String target) {
+        report.add(
+                new Report.Row(
+                        id,
+                        figure,
+                        "records/s",
+                        ours.rates,
+                        baseline.name,
+                        baseline.rates,
+                        target));
+        report.add(
+                new Report.Row(
+                        id + ".cpuPerRecord",
+                        figure + ": CPU time per record (lower is better)",
+                        "ns",
+                        ours.cpuPerRecord,
+                        baseline.name,
+                        baseline.cpuPerRecord,
+                        "(the same runs)"));
+    }
+
+    /** One measured run of a throughput job. */
+    private interface Run {
+        Round run() throws Exception;
+    }
+
+    /** The runs of one contender or baseline: its rates and its CPU time per record. */
+    private static final class Series {
+        final String name;
+        final Run run;
+        final Samples rates = new Samples();
+        final Samples cpuPerRecord = new Samples();
+
+        Series(String name, Run run) {
+            this.name = name;
+            this.run = run;
+        }
+
+        void runOnce() throws Exception {
+            Round round = run.run();
+            rates.add(round.recordsPerSecond());
+            cpuPerRecord.add(round.cpuNanosPerRecord());
+        }
+
+        String last() {
+            int i = rates.size() - 1;
+            return String.format(
+                    Locale.ROOT,
+                    "%s %s/s, %s ns a record",
+                    name,
+                    Report.format(rates.get(i)),
+                    Report.format(cpuPerRecord.get(i)));
+        }
+    }
+
+    /**
+     * Runs each series once per round; who goes first rotates (with two, it alternates), so that
+     * drift within a round hits all alike.
+     */
+    private static void rounds(int rounds, Series... series) throws Exception {
+        int n = series.length;
         for (int round = 0; round < rounds; round++) {
-            if (round % 2 == 0) {
-                ours.add(contender.run());
-                theirs.add(baseline.run());
-            } else {
-                theirs.add(baseline.run());
-                ours.add(contender.run());
+            for (int i = 0; i < n; i++) {
+                series[(round + i) % n].runOnce();
             }
-            say(
-                    "   round %d: ours %s/s, %s %s/s",
-                    round + 1,
-                    Report.format(ours.get(round)),
-                    baselineName,
-                    Report.format(theirs.get(round)));
+            StringBuilder line = new StringBuilder();
+            for (Series s : series) {
+                line.append(line.length() == 0 ? "" : "; ").append(s.last());
+            }
+            say("   round %d: %s", round + 1, line);
         }
     }
 

@@ -44,12 +44,12 @@ final class DatagenThroughput {
     }
 
     /** Every record is history: the job backfills all partitions and ends at their ends. */
-    double backfillRun() throws Exception {
+    Round backfillRun() throws Exception {
         return backfillRun(WatermarkStrategy.noWatermarks(), "backfill", "backfill throughput");
     }
 
     /** Our source over the history alone, with these watermarks, into the probe's sink. */
-    private double backfillRun(
+    private Round backfillRun(
             WatermarkStrategy<DatagenRecord> watermarks, String probeName, String name)
             throws Exception {
         DatagenLog log = historyOnlyLog();
@@ -67,16 +67,18 @@ final class DatagenThroughput {
     }
 
     /**
-     * Runs a bounded job to its end: the records/s its probe saw, once it delivered {@code
-     * expected} records.
+     * Runs a bounded job to its end: the records/s its probe saw and the CPU time per record, once
+     * it delivered {@code expected} records.
      */
-    private double rateOf(String probeName, String name, long expected, Job job) throws Exception {
+    private Round rateOf(String probeName, String name, long expected, Job job) throws Exception {
         try (RunProbe probe = RunProbe.open(probeName)) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
             job.addTo(env, probe);
+            JobCpu.Reading cpu = JobCpu.now();
             env.execute("benchmark: " + name);
+            Round round = Round.of(probe.recordsPerSecond(), expected, cpu, expected);
             check(probe.totalRecords(), expected, name + " run");
-            return probe.recordsPerSecond();
+            return round;
         }
     }
 
@@ -85,8 +87,9 @@ final class DatagenThroughput {
      * records to read: the rate after forward mode is the reader's own.
      *
      * @param backfillRate this machine's backfill records/s, to size the live log
+     * @return the rate after forward mode; the CPU time per record of the whole job
      */
-    double forwardRun(double backfillRate) throws Exception {
+    Round forwardRun(double backfillRate) throws Exception {
         int p = settings.partitions;
         double readerRatePerPartition = backfillRate / p;
         double liveRatePerPartition = 2 * readerRatePerPartition;
@@ -108,7 +111,9 @@ final class DatagenThroughput {
         try (RunProbe probe = RunProbe.open("forward")) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
             ProbedBackfillJob.addTo(env, log, probe, true);
+            JobCpu.Reading cpu = JobCpu.now();
             env.execute("benchmark: forward-mode throughput");
+            long cpuNanos = cpu.countedNanosSince();
             check(probe.totalRecords(), p * (1_000 + liveRecords), "forward run");
             if (probe.recordsAfterForwardMode() < settings.records / 4) {
                 throw new IllegalStateException(
@@ -120,7 +125,10 @@ final class DatagenThroughput {
                         "[benchmark]    warning: %.0f records/s is near the live log's %.0f: the figure may be the live log's%n",
                         rate, liveRatePerPartition * p);
             }
-            return rate;
+            return new Round(
+                    rate,
+                    probe.recordsAfterForwardMode() / rate,
+                    (double) cpuNanos / probe.totalRecords());
         }
     }
 
@@ -130,7 +138,7 @@ final class DatagenThroughput {
      */
     double rateLimitedRun(double perReader, long records) throws Exception {
         DatagenLog log = historyOnlyLog(records);
-        double rate =
+        Round round =
                 rateOf(
                         "rate-limited",
                         "rate-limited backfill",
@@ -143,14 +151,14 @@ final class DatagenThroughput {
                                         true,
                                         source -> source.setBackfillRecordsPerSecond(perReader),
                                         WatermarkStrategy.noWatermarks()));
-        return rate / (perReader * settings.parallelism);
+        return round.recordsPerSecond() / (perReader * settings.parallelism);
     }
 
     /**
      * The backfill run with event time: each record's timestamp, per-split watermarks, and with
      * {@code aligned} watermark alignment whose drift is too large to pause anything.
      */
-    double eventTimeRun(boolean aligned) throws Exception {
+    Round eventTimeRun(boolean aligned) throws Exception {
         return backfillRun(
                 eventTime(aligned),
                 aligned ? "aligned" : "unaligned",
@@ -161,7 +169,7 @@ final class DatagenThroughput {
      * Flink's own cost of alignment, for reference: {@link NumberSequenceSource} with event time on
      * the sequence number (its one split's watermark), with and without alignment.
      */
-    double eventTimeBaselineRun(boolean aligned) throws Exception {
+    Round eventTimeBaselineRun(boolean aligned) throws Exception {
         WatermarkStrategy<Long> watermarks =
                 WatermarkStrategy.<Long>forMonotonousTimestamps()
                         .withTimestampAssigner((n, previous) -> n);
@@ -188,13 +196,13 @@ final class DatagenThroughput {
     }
 
     /** The baseline: the same records from Flink's NumberSequenceSource, through a map. */
-    double baselineRun() throws Exception {
+    Round baselineRun() throws Exception {
         return sequenceRun(
                 WatermarkStrategy.noWatermarks(), "baseline", "NumberSequenceSource baseline");
     }
 
     /** The history's records from NumberSequenceSource, through a map, into the probe's sink. */
-    private double sequenceRun(WatermarkStrategy<Long> watermarks, String probeName, String name)
+    private Round sequenceRun(WatermarkStrategy<Long> watermarks, String probeName, String name)
             throws Exception {
         DatagenLog log = historyOnlyLog();
         return rateOf(
@@ -215,7 +223,7 @@ final class DatagenThroughput {
      * The reference: the baseline's records made in a fetcher thread of Flink's {@code
      * SourceReaderBase}, with nothing else (see {@link FetcherSequenceSource}).
      */
-    double fetcherReferenceRun() throws Exception {
+    Round fetcherReferenceRun() throws Exception {
         DatagenLog log = historyOnlyLog();
         return rateOf(
                 "fetcher-reference",

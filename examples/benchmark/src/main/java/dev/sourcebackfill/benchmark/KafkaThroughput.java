@@ -82,18 +82,24 @@ final class KafkaThroughput implements AutoCloseable {
         this.liveRecords = Math.max(2048, settings.kafkaRecords / 2048 * 2048);
     }
 
-    /** Starts a broker and writes the topic: {@code kafkaRecords} values of 100 characters. */
+    /**
+     * Starts a broker and writes the topic: {@code kafkaRecords} values of 100 characters. The
+     * broker's CPU time is not counted as the jobs' ({@link JobCpu}).
+     */
     static KafkaThroughput start(BenchCluster cluster, BenchmarkSettings settings)
             throws Exception {
-        InProcessKafka kafka = InProcessKafka.start();
-        KafkaThroughput bench = new KafkaThroughput(cluster, settings, kafka);
-        try {
-            bench.produce();
-        } catch (Exception e) {
-            kafka.close();
-            throw e;
-        }
-        return bench;
+        return JobCpu.setUpUncounted(
+                () -> {
+                    InProcessKafka kafka = InProcessKafka.start();
+                    KafkaThroughput bench = new KafkaThroughput(cluster, settings, kafka);
+                    try {
+                        bench.produce();
+                    } catch (Exception e) {
+                        kafka.close();
+                        throw e;
+                    }
+                    return bench;
+                });
     }
 
     private void produce() throws Exception {
@@ -116,20 +122,20 @@ final class KafkaThroughput implements AutoCloseable {
         }
     }
 
-    /** One run over the history: its rate, and the time until every partition caught up. */
+    /** One run over the history: its rate and CPU time, and the time until caught up. */
     static final class HistoryRun {
-        final double recordsPerSecond;
+        final Round round;
         final double secondsUntilCaughtUp;
 
-        HistoryRun(double recordsPerSecond, double secondsUntilCaughtUp) {
-            this.recordsPerSecond = recordsPerSecond;
+        HistoryRun(Round round, double secondsUntilCaughtUp) {
+            this.round = round;
             this.secondsUntilCaughtUp = secondsUntilCaughtUp;
         }
 
         /** Adds the time until caught up to {@code times}; the rate is the run's figure. */
-        double noteCaughtUp(Samples times) {
+        Round noteCaughtUp(Samples times) {
             times.add(secondsUntilCaughtUp);
-            return recordsPerSecond;
+            return round;
         }
     }
 
@@ -162,11 +168,17 @@ final class KafkaThroughput implements AutoCloseable {
             StreamExecutionEnvironment env = cluster.env(jobConf());
             env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
                     .sinkTo(new ProbeSink<>(probe.id()));
+            JobCpu.Reading cpu = JobCpu.now();
             long submitted = System.nanoTime();
             env.execute("benchmark: " + name);
+            Round round =
+                    Round.of(
+                            probe.recordsPerSecond(),
+                            settings.kafkaRecords,
+                            cpu,
+                            settings.kafkaRecords);
             DatagenThroughput.check(probe.totalRecords(), settings.kafkaRecords, name + " run");
-            return new HistoryRun(
-                    probe.recordsPerSecond(), (probe.lastRecordNanos() - submitted) / 1e9);
+            return new HistoryRun(round, (probe.lastRecordNanos() - submitted) / 1e9);
         }
     }
 
@@ -206,7 +218,7 @@ final class KafkaThroughput implements AutoCloseable {
     }
 
     /** Our job resumed from the savepoint: every record comes from its live consumer. */
-    double oursLiveRun() throws Exception {
+    Round oursLiveRun() throws Exception {
         Configuration conf = jobConf();
         conf.set(StateRecoveryOptions.SAVEPOINT_PATH, liveSavepoint);
         try (RunProbe probe = RunProbe.open("kafka-live-ours")) {
@@ -217,7 +229,7 @@ final class KafkaThroughput implements AutoCloseable {
     }
 
     /** {@code KafkaSource} over the same records of the live topic, from its earliest offsets. */
-    double kafkaSourceLiveRun() throws Exception {
+    Round kafkaSourceLiveRun() throws Exception {
         try (RunProbe probe = RunProbe.open("kafka-live-KafkaSource")) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
             env.fromSource(
@@ -249,9 +261,13 @@ final class KafkaThroughput implements AutoCloseable {
                 .sinkTo(new ProbeSink<>(probe.id()));
     }
 
-    /** Runs an unbounded job until every live record arrived, then cancels it: its rate. */
-    private double liveRun(StreamExecutionEnvironment env, RunProbe probe, String name)
+    /**
+     * Runs an unbounded job until every live record arrived, then cancels it: its rate, and its CPU
+     * time per record until it was gone.
+     */
+    private Round liveRun(StreamExecutionEnvironment env, RunProbe probe, String name)
             throws Exception {
+        JobCpu.Reading cpu = JobCpu.now();
         JobClient job = env.executeAsync("benchmark: " + name);
         BenchCluster.await(
                 job,
@@ -259,8 +275,9 @@ final class KafkaThroughput implements AutoCloseable {
                 Duration.ofMinutes(5),
                 "every live record in the " + name + " run");
         BenchCluster.cancel(job);
+        Round round = Round.of(probe.recordsPerSecond(), liveRecords, cpu, liveRecords);
         DatagenThroughput.check(probe.totalRecords(), liveRecords, name + " run");
-        return probe.recordsPerSecond();
+        return round;
     }
 
     @Override

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,8 +87,26 @@ class BenchmarkSmokeITCase {
             }
         }
         expected.add("ratelimit.accuracy");
+        // beside each throughput row: the CPU time per record of the same runs
+        List<String> cpuPerRecord =
+                List.of(
+                                "backfill.throughput",
+                                "backfill.referenceThroughput",
+                                "backfill.againstReference",
+                                "forward.throughput",
+                                "forward.againstReference",
+                                "kafka.throughput",
+                                "kafka.liveThroughput",
+                                "archive.throughput",
+                                "alignment.throughput",
+                                "alignment.flinkThroughput")
+                        .stream()
+                        .map(id -> id + ".cpuPerRecord")
+                        .collect(Collectors.toList());
 
-        assertThat(figures.keySet()).containsExactlyInAnyOrderElementsOf(expected);
+        List<String> all = new ArrayList<>(expected);
+        all.addAll(cpuPerRecord);
+        assertThat(figures.keySet()).containsExactlyInAnyOrderElementsOf(all);
         for (String id : expected) {
             JsonNode ours = figures.get(id).path("ours");
             assertThat(ours.path("samples").size()).as(id).isPositive();
@@ -99,6 +118,13 @@ class BenchmarkSmokeITCase {
                     .as(id)
                     .isPositive();
             assertThat(figures.get(id).path("ratio").path("median").asDouble()).as(id).isPositive();
+        }
+        for (String id : cpuPerRecord) {
+            for (String samples : List.of("ours", "baseline", "ratio")) {
+                assertThat(figures.get(id).path(samples).path("samples").size())
+                        .as(id + " " + samples)
+                        .isEqualTo(settings.rounds);
+            }
         }
     }
 }
