@@ -25,11 +25,13 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -46,18 +48,32 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>History: both from the earliest offsets to the end offsets at start. All of our job's
  *       records are backfill (its live reader takes over at the end offsets, where both jobs stop).
- *       Besides the rate, each run gives the time from submitting the job until its last record,
- *       when every partition has caught up (where ours hands over to its live consumer).
+ *       {@code KafkaSource} runs twice: with our backfill consumer's settings ({@link
+ *       #OUR_BACKFILL_CONSUMER_SETTINGS}: equal settings) and with its defaults. Besides the rate,
+ *       each run gives the time from submitting the job until its last record, when every partition
+ *       has caught up (where ours hands over to its live consumer).
  *   <li>Live: a second topic, empty when our job first ran on it; that job stopped with a savepoint
  *       once every split was FINISHED and the readers in forward mode, and the records were written
  *       after. Each of our runs resumes from that savepoint, so its live consumer reads every
- *       record; {@code KafkaSource} reads the same records from the earliest offsets. Both are
- *       cancelled once every record arrived.
+ *       record; {@code KafkaSource} reads the same records from the earliest offsets, with its
+ *       defaults, which our live consumer keeps too. Both are cancelled once every record arrived.
  * </ul>
  */
 final class KafkaThroughput implements AutoCloseable {
 
     private static final int PARTITIONS = 8;
+
+    /**
+     * What our backfill consumer reads with unless the user's properties set it: a copy of {@code
+     * KafkaClientProperties.BACKFILL_CONSUMER_DEFAULTS} in flink-source-backfill-kafka, which is
+     * package-private there; keep the two alike. {@code KafkaSource} at equal settings is given
+     * these properties.
+     */
+    static final Map<String, String> OUR_BACKFILL_CONSUMER_SETTINGS =
+            Map.of(
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000",
+                    ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(4 << 20),
+                    ConsumerConfig.RECEIVE_BUFFER_CONFIG, String.valueOf(1 << 20));
 
     private final BenchCluster cluster;
     private final BenchmarkSettings settings;
@@ -151,16 +167,24 @@ final class KafkaThroughput implements AutoCloseable {
                 "KafkaBackfill source");
     }
 
-    HistoryRun kafkaSourceRun() throws Exception {
-        return run(
+    /**
+     * {@code KafkaSource} over the history.
+     *
+     * @param atOurSettings whether its consumers read with {@link #OUR_BACKFILL_CONSUMER_SETTINGS}
+     *     (else with its, and Kafka's, defaults)
+     */
+    HistoryRun kafkaSourceRun(boolean atOurSettings) throws Exception {
+        KafkaSourceBuilder<String> source =
                 KafkaSource.<String>builder()
                         .setBootstrapServers(kafka.bootstrapServers())
                         .setTopics(topic)
                         .setValueOnlyDeserializer(new SimpleStringSchema())
                         .setStartingOffsets(OffsetsInitializer.earliest())
-                        .setBounded(OffsetsInitializer.latest())
-                        .build(),
-                "KafkaSource");
+                        .setBounded(OffsetsInitializer.latest());
+        if (atOurSettings) {
+            OUR_BACKFILL_CONSUMER_SETTINGS.forEach(source::setProperty);
+        }
+        return run(source.build(), atOurSettings ? "KafkaSource at our settings" : "KafkaSource");
     }
 
     private HistoryRun run(Source<String, ?, ?> source, String name) throws Exception {
@@ -228,7 +252,11 @@ final class KafkaThroughput implements AutoCloseable {
         }
     }
 
-    /** {@code KafkaSource} over the same records of the live topic, from its earliest offsets. */
+    /**
+     * {@code KafkaSource} over the same records of the live topic, from its earliest offsets, with
+     * its defaults: those of our live consumer too, which keeps Kafka's defaults ({@code
+     * KafkaClientProperties#consumer} gives the bulk-read settings to the backfill consumer alone).
+     */
     Round kafkaSourceLiveRun() throws Exception {
         try (RunProbe probe = RunProbe.open("kafka-live-KafkaSource")) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
