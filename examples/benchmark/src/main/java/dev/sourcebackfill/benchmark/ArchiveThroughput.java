@@ -68,7 +68,7 @@ final class ArchiveThroughput implements AutoCloseable {
     }
 
     /**
-     * Writes the archive and the topic's offsets ({@code kafkaRecords} in all), then deletes them
+     * Writes the archive and the topic's offsets ({@code archiveRecords} in all), then deletes them
      * from the topic.
      */
     static ArchiveThroughput start(BenchCluster cluster, BenchmarkSettings settings)
@@ -91,7 +91,7 @@ final class ArchiveThroughput implements AutoCloseable {
     }
 
     private void write() throws Exception {
-        long perPartition = settings.kafkaRecords / PARTITIONS;
+        long perPartition = settings.archiveRecords / PARTITIONS;
         String padding = "x".repeat(90);
         for (int p = 0; p < PARTITIONS; p++) {
             ArchiveFiles.write(
@@ -119,7 +119,7 @@ final class ArchiveThroughput implements AutoCloseable {
     }
 
     long records() {
-        return settings.kafkaRecords / PARTITIONS * PARTITIONS;
+        return settings.archiveRecords / PARTITIONS * PARTITIONS;
     }
 
     Round oursRun() throws Exception {

@@ -190,7 +190,7 @@ public final class BenchmarkMain {
         Samples ours =
                 compare(
                         report,
-                        settings.rounds,
+                        settings,
                         "backfill.throughput",
                         "1. backfill throughput, " + settings.partitions + " partitions",
                         throughput::backfillRun,
@@ -201,7 +201,7 @@ public final class BenchmarkMain {
                 "   for reference: the same records from a minimal source on Flink's SourceReaderBase, against NumberSequenceSource, and ours against it");
         compare(
                 report,
-                settings.rounds,
+                settings,
                 "backfill.referenceThroughput",
                 "1. for reference: a minimal source on Flink's SourceReaderBase, the same records",
                 throughput::fetcherReferenceRun,
@@ -210,7 +210,7 @@ public final class BenchmarkMain {
                 "(the cost of Flink's fetcher design)");
         compare(
                 report,
-                settings.rounds,
+                settings,
                 "backfill.againstReference",
                 "1. backfill throughput against the minimal SourceReaderBase source",
                 throughput::backfillRun,
@@ -230,7 +230,7 @@ public final class BenchmarkMain {
                 "2. forward-mode throughput: live records after forward mode, live 2x the backfill's rate");
         compare(
                 report,
-                settings.rounds,
+                settings,
                 "forward.throughput",
                 "2. forward-mode throughput",
                 () -> throughput.forwardRun(backfillRate),
@@ -239,7 +239,7 @@ public final class BenchmarkMain {
                 "ratio >= 0.95");
         compare(
                 report,
-                settings.rounds,
+                settings,
                 "forward.againstReference",
                 "2. forward-mode throughput against the minimal SourceReaderBase source",
                 () -> throughput.forwardRun(backfillRate),
@@ -282,7 +282,7 @@ public final class BenchmarkMain {
         }
         compare(
                 report,
-                settings.rounds,
+                settings,
                 "alignment.throughput",
                 "10. event-time backfill throughput with watermark alignment",
                 () -> throughput.eventTimeRun(true),
@@ -292,7 +292,7 @@ public final class BenchmarkMain {
         say("    for reference, Flink's own: NumberSequenceSource, aligned against unaligned");
         compare(
                 report,
-                settings.rounds,
+                settings,
                 "alignment.flinkThroughput",
                 "10. for reference: NumberSequenceSource with watermark alignment",
                 () -> throughput.eventTimeBaselineRun(true),
@@ -462,7 +462,7 @@ public final class BenchmarkMain {
                     new Series(
                             "KafkaSource with its defaults",
                             () -> kafka.kafkaSourceRun(false).noteCaughtUp(defaultsCaughtUp));
-            rounds(settings.rounds, ours, equal, defaults);
+            rounds(settings, ours, equal, defaults);
             addThroughput(
                     report,
                     "kafka.equalSettings.throughput",
@@ -505,7 +505,7 @@ public final class BenchmarkMain {
             // our live consumer keeps Kafka's defaults: KafkaSource's are equal settings
             compare(
                     report,
-                    settings.rounds,
+                    settings,
                     "kafka.liveThroughput",
                     "6. Kafka live throughput (every split FINISHED), 8 partitions, KafkaSource at equal settings",
                     kafka::oursLiveRun,
@@ -529,7 +529,7 @@ public final class BenchmarkMain {
             }
             compare(
                     report,
-                    settings.rounds,
+                    settings,
                     "archive.throughput",
                     "7. archive backfill throughput, 8 partitions",
                     archive::oursRun,
@@ -604,7 +604,7 @@ public final class BenchmarkMain {
      */
     private static Samples compare(
             Report report,
-            int rounds,
+            BenchmarkSettings settings,
             String id,
             String figure,
             Run contender,
@@ -614,7 +614,7 @@ public final class BenchmarkMain {
             throws Exception {
         Series ours = new Series("ours", contender);
         Series theirs = new Series(baselineName, baseline);
-        rounds(rounds, ours, theirs);
+        rounds(settings, ours, theirs);
         addThroughput(report, id, figure, ours, theirs, target);
         return ours.rates;
     }
@@ -662,10 +662,11 @@ public final class BenchmarkMain {
             this.run = run;
         }
 
-        void runOnce() throws Exception {
+        Round runOnce() throws Exception {
             Round round = run.run();
             rates.add(round.recordsPerSecond());
             cpuPerRecord.add(round.cpuNanosPerRecord());
+            return round;
         }
 
         String last() {
@@ -681,13 +682,20 @@ public final class BenchmarkMain {
 
     /**
      * Runs each series once per round; who goes first rotates (with two, it alternates), so that
-     * drift within a round hits all alike.
+     * drift within a round hits all alike. Warns of a run whose records lasted less than {@link
+     * BenchmarkSettings#minRoundSeconds}.
      */
-    private static void rounds(int rounds, Series... series) throws Exception {
+    private static void rounds(BenchmarkSettings settings, Series... series) throws Exception {
         int n = series.length;
-        for (int round = 0; round < rounds; round++) {
+        for (int round = 0; round < settings.rounds; round++) {
             for (int i = 0; i < n; i++) {
-                series[(round + i) % n].runOnce();
+                Series s = series[(round + i) % n];
+                double seconds = s.runOnce().seconds();
+                if (seconds < settings.minRoundSeconds) {
+                    say(
+                            "   warning: the records of %s lasted %.1f s, less than the %.0f s a round should: raise the records of this section (BenchmarkSettings)",
+                            s.name, seconds, settings.minRoundSeconds);
+                }
             }
             StringBuilder line = new StringBuilder();
             for (Series s : series) {

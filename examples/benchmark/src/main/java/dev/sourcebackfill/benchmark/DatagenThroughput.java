@@ -95,10 +95,10 @@ final class DatagenThroughput {
         double liveRatePerPartition = 2 * readerRatePerPartition;
         // before forward mode come the backfill of the head at discovery (the live log's rate
         // times the job's start-up) and the live records until a checkpoint confirms; at least
-        // half of `records` come after it
+        // `records` come after it, as many as a backfill round has
         long liveRecords =
                 (long)
-                        (settings.records / 2 / p
+                        (settings.records / p
                                 + liveRatePerPartition * 1.0
                                 + readerRatePerPartition * 2.5);
         DatagenLog log =
@@ -115,7 +115,7 @@ final class DatagenThroughput {
             env.execute("benchmark: forward-mode throughput");
             long cpuNanos = cpu.countedNanosSince();
             check(probe.totalRecords(), p * (1_000 + liveRecords), "forward run");
-            if (probe.recordsAfterForwardMode() < settings.records / 4) {
+            if (probe.recordsAfterForwardMode() < settings.records / 2) {
                 throw new IllegalStateException(
                         "Only " + probe.recordsAfterForwardMode() + " records after forward mode");
             }

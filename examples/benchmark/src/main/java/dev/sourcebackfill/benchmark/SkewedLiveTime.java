@@ -81,7 +81,7 @@ final class SkewedLiveTime implements AutoCloseable {
         this.settings = settings;
         this.kafka = kafka;
         this.archive = archive;
-        long small = settings.kafkaRecords / (SKEW + PARTITIONS - 1);
+        long small = settings.skewedRecords / (SKEW + PARTITIONS - 1);
         for (int p = 0; p < PARTITIONS; p++) {
             archiveEnd.put(p, p == 0 ? small * SKEW : small);
         }
