@@ -16,7 +16,6 @@
 package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.spi.BackfillLog;
-import dev.sourcebackfill.source.spi.LogReader;
 import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.spi.OffsetCommitter;
@@ -25,6 +24,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.InstantiationUtil;
 import org.apache.flink.util.function.SerializableFunction;
 
@@ -80,34 +80,73 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
     }
 
     /**
-     * The archive's reader makes the values itself, in the fetcher thread: its format reads them
-     * from the file, and the offsets may come from the values.
+     * A lines format with counted offsets: the reader hands on each line's bytes and the values are
+     * made in the task thread ({@link ArchivedLineValues}). Otherwise the reader makes the values
+     * itself, in the fetcher thread: a {@code StreamFormat} reads values, and offsets taken from
+     * the records need the values there.
      */
     @Override
-    public LogReading<T, T> backfillReading() {
-        return LogReading.ofValues(this::createBackfillReader);
+    public LogReading<?, T> backfillReading() {
+        if (format.readsLines() && recordOffset == null) {
+            return LogReading.of(this::createLineReader, this::createLineValues);
+        }
+        return LogReading.ofValues(this::createValueReader);
     }
 
-    private LogReader<T> createBackfillReader(SourceReaderContext context) throws Exception {
-        // each reader its own opened copy: a schema may keep state or metrics
+    private ArchiveReader<byte[], ArchivedLine> createLineReader(SourceReaderContext context) {
+        return new ArchiveReader<>(
+                root,
+                layout,
+                format::openLines,
+                null,
+                maxRecordsPerPoll,
+                skipUnreadableRecords,
+                (line, file, offset) -> new ArchivedLine(line, file),
+                null,
+                listings(context));
+    }
+
+    private ArchivedLineValues<T> createLineValues(SourceReaderContext context) throws Exception {
+        return new ArchivedLineValues<>(
+                openedFormat(context),
+                recordMapper,
+                skipUnreadableRecords,
+                skippedRecords(context));
+    }
+
+    private ArchiveReader<T, T> createValueReader(SourceReaderContext context) throws Exception {
+        ArchiveFormat<T> opened = openedFormat(context);
+        return new ArchiveReader<>(
+                root,
+                layout,
+                opened::open,
+                recordOffset,
+                maxRecordsPerPoll,
+                skipUnreadableRecords,
+                recordMapper::map,
+                skippedRecords(context),
+                listings(context));
+    }
+
+    /** A copy of the format for one reader or deserializer: a schema may keep state or metrics. */
+    private ArchiveFormat<T> openedFormat(SourceReaderContext context) throws Exception {
         ArchiveFormat<T> copy =
                 InstantiationUtil.clone(format, context.getUserCodeClassLoader().asClassLoader());
         copy.open(
                 ArchiveFormat.context(
                         context.metricGroup().addGroup("deserializer").addGroup("archive"),
                         context.getUserCodeClassLoader()));
-        return new ArchiveReader<>(
-                root,
-                layout,
-                copy,
-                recordOffset,
-                maxRecordsPerPoll,
-                skipUnreadableRecords,
-                recordMapper,
-                context.metricGroup()
-                        .addGroup("backfill")
-                        .counter(ArchiveReader.SKIPPED_ARCHIVE_RECORDS),
-                context.metricGroup().addGroup("backfill").counter(ArchiveReader.ARCHIVE_LISTINGS));
+        return copy;
+    }
+
+    private static Counter skippedRecords(SourceReaderContext context) {
+        return context.metricGroup()
+                .addGroup("backfill")
+                .counter(ArchiveReader.SKIPPED_ARCHIVE_RECORDS);
+    }
+
+    private static Counter listings(SourceReaderContext context) {
+        return context.metricGroup().addGroup("backfill").counter(ArchiveReader.ARCHIVE_LISTINGS);
     }
 
     @Override

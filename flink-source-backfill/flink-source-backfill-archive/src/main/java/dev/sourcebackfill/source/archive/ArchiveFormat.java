@@ -22,6 +22,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.Collector;
 import org.apache.flink.util.UserCodeClassLoader;
 
 import javax.annotation.Nullable;
@@ -67,6 +68,26 @@ public abstract class ArchiveFormat<T> implements Serializable {
 
     abstract RecordReader<T> open(FSDataInputStream stream, long length) throws IOException;
 
+    /**
+     * Whether the format reads lines: then a reader may deliver each line's bytes ({@link
+     * #openLines}) and make its values later ({@link #deserializeLine}), in the task thread.
+     */
+    abstract boolean readsLines();
+
+    /** Reads a file's lines as bytes, for a format that {@link #readsLines}. */
+    RecordReader<byte[]> openLines(FSDataInputStream stream, long length) {
+        throw new UnsupportedOperationException(this + " does not read lines");
+    }
+
+    /**
+     * Makes the values of one line's bytes, for a format that {@link #readsLines} (opened).
+     *
+     * @throws IOException or a runtime exception of the schema if the line cannot be read
+     */
+    void deserializeLine(byte[] line, Collector<T> out) throws IOException {
+        throw new UnsupportedOperationException(this + " does not read lines");
+    }
+
     /** Reads one file: each {@link #next()} moves to the next record (or dropped record). */
     interface RecordReader<T> extends AutoCloseable {
         /** Moves to the next record; {@code false} at the end of the file. */
@@ -106,6 +127,41 @@ public abstract class ArchiveFormat<T> implements Serializable {
         @Override
         void open(DeserializationSchema.InitializationContext context) throws Exception {
             schema.open(context);
+        }
+
+        @Override
+        boolean readsLines() {
+            return true;
+        }
+
+        @Override
+        RecordReader<byte[]> openLines(FSDataInputStream stream, long length) {
+            LineReader lines = new LineReader(stream);
+            return new RecordReader<>() {
+                @Nullable private byte[] line;
+
+                @Override
+                public boolean next() throws IOException {
+                    line = lines.next();
+                    return line != null;
+                }
+
+                @Nullable
+                @Override
+                public byte[] value() {
+                    return line;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    lines.close();
+                }
+            };
+        }
+
+        @Override
+        void deserializeLine(byte[] line, Collector<T> out) throws IOException {
+            schema.deserialize(line, out);
         }
 
         @Override
@@ -173,6 +229,11 @@ public abstract class ArchiveFormat<T> implements Serializable {
 
         @Override
         void open(DeserializationSchema.InitializationContext context) {}
+
+        @Override
+        boolean readsLines() {
+            return false;
+        }
 
         @Override
         RecordReader<T> open(FSDataInputStream stream, long length) throws IOException {

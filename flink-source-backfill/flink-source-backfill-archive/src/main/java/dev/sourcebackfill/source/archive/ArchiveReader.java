@@ -47,9 +47,17 @@ import java.util.Map;
  * place in the file, or, if the user names one, the offset the record itself holds. A split's
  * archive has ended when its last file is read and a new listing finds no later file; files that
  * appeared until then are read first.
+ *
+ * <p>What it delivers depends on the format: the bytes of each line, with the file that holds it
+ * ({@link ArchivedLine}), for a lines format whose offsets are counted (the values are made in the
+ * source's task thread); the values the format reads otherwise (a {@code StreamFormat} reads
+ * values, and offsets taken from the records need the values here).
+ *
+ * @param <R> what the format reads of each record: a line's bytes, or a value
+ * @param <D> what the reader delivers of each record
  */
 @Internal
-final class ArchiveReader<T> implements LogReader<T> {
+final class ArchiveReader<R, D> implements LogReader<D> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveReader.class);
     private static final long IDLE_PAUSE_MILLIS = 5;
@@ -62,12 +70,15 @@ final class ArchiveReader<T> implements LogReader<T> {
 
     private final Path root;
     private final ArchiveLayout layout;
-    private final ArchiveFormat<T> format;
-    @Nullable private final SerializableFunction<T, Long> recordOffset;
+    private final RecordOpener<R> format;
+    @Nullable private final SerializableFunction<R, Long> recordOffset;
     private final int maxRecordsPerPoll;
     private final boolean skipUnreadableRecords;
-    private final ArchivedRecordMapper<T> recordMapper;
-    private final Counter skippedRecords;
+    private final Delivery<R, D> delivery;
+
+    /** Counts the records the format could not read; {@code null} if it reads no record itself. */
+    @Nullable private final Counter skippedRecords;
+
     private final Counter listings;
     private final Map<String, SplitRead> reads = new LinkedHashMap<>();
 
@@ -86,19 +97,39 @@ final class ArchiveReader<T> implements LogReader<T> {
         END_CHECKS
     }
 
+    /** Opens a file's records: {@link ArchiveFormat#open}, or the lines of a lines format. */
+    @FunctionalInterface
+    interface RecordOpener<R> {
+        ArchiveFormat.RecordReader<R> open(FSDataInputStream stream, long length)
+                throws IOException;
+    }
+
+    /** What the reader delivers of a record the format read, at its place in the archive. */
+    @FunctionalInterface
+    interface Delivery<R, D> {
+        D deliver(R record, ArchivedFile file, long offset);
+    }
+
+    /**
+     * @param recordOffset takes a record's offset from what the format read; {@code null} to count
+     *     them from each file's start offset
+     * @param skippedRecords counts the records the format read past but could not make, if the
+     *     source is told to skip them; {@code null} for a format that never fails on a record (the
+     *     lines as bytes)
+     */
     ArchiveReader(
             Path root,
             ArchiveLayout layout,
-            ArchiveFormat<T> format,
-            @Nullable SerializableFunction<T, Long> recordOffset,
+            RecordOpener<R> format,
+            @Nullable SerializableFunction<R, Long> recordOffset,
             int maxRecordsPerPoll,
             boolean skipUnreadableRecords,
-            ArchivedRecordMapper<T> recordMapper,
-            Counter skippedRecords,
+            Delivery<R, D> delivery,
+            @Nullable Counter skippedRecords,
             Counter listings) {
         this.listings = listings;
         this.skipUnreadableRecords = skipUnreadableRecords;
-        this.recordMapper = recordMapper;
+        this.delivery = delivery;
         this.skippedRecords = skippedRecords;
         this.root = root;
         this.layout = layout;
@@ -141,7 +172,7 @@ final class ArchiveReader<T> implements LogReader<T> {
     }
 
     @Override
-    public void poll(Duration maxWait, LogRecordCollector<T> collector) throws IOException {
+    public void poll(Duration maxWait, LogRecordCollector<D> collector) throws IOException {
         listedFor = null; // files may come and go while the poll reads
         int running = 0;
         for (SplitRead read : reads.values()) {
@@ -243,7 +274,7 @@ final class ArchiveReader<T> implements LogReader<T> {
          */
         @Nullable ArchiveListing.Entry file;
 
-        @Nullable ArchiveFormat.RecordReader<T> records;
+        @Nullable ArchiveFormat.RecordReader<R> records;
 
         /** Records (dropped ones too) read from the open file. */
         long recordsInFile;
@@ -324,14 +355,14 @@ final class ArchiveReader<T> implements LogReader<T> {
             return true;
         }
 
-        int read(int max, LogRecordCollector<T> collector) throws IOException {
+        int read(int max, LogRecordCollector<D> collector) throws IOException {
             int delivered = 0;
             while (records != null && delivered < max) {
                 if (!nextRecord()) {
                     endOfFile();
                     continue;
                 }
-                T value = records.value();
+                R value = records.value();
                 long offset;
                 if (recordOffset == null) {
                     offset = file.startOffset() + recordsInFile - 1;
@@ -351,7 +382,7 @@ final class ArchiveReader<T> implements LogReader<T> {
                             splitId,
                             offset,
                             TimestampAssigner.NO_TIMESTAMP,
-                            recordMapper.map(value, file.file(), offset));
+                            delivery.deliver(value, file.file(), offset));
                     delivered++;
                 }
             }
@@ -376,7 +407,7 @@ final class ArchiveReader<T> implements LogReader<T> {
             recordsInFile++;
             Exception unreadable = records.unreadable();
             if (unreadable != null) {
-                if (!skipUnreadableRecords) {
+                if (!skipUnreadableRecords || skippedRecords == null) {
                     throw unreadable(recordsInFile, unreadable);
                 }
                 skippedRecords.inc();
@@ -398,7 +429,7 @@ final class ArchiveReader<T> implements LogReader<T> {
                     cause);
         }
 
-        private long offsetOf(T value) throws IOException {
+        private long offsetOf(R value) throws IOException {
             Long offset = recordOffset.apply(value);
             if (offset == null
                     || offset < file.startOffset()

@@ -77,7 +77,7 @@ class ArchiveReaderTest {
     }
 
     /** Polls every split until {@code split}'s archive ended, keeping what {@code keep} reads. */
-    private void pollUntilEnd(ArchiveReader<String> reader, String split, String keep)
+    private void pollUntilEnd(ArchiveReader<String, String> reader, String split, String keep)
             throws Exception {
         for (int i = 0; i < 10_000 && !reader.isEndOfSplit(split); i++) {
             reader.poll(
@@ -98,12 +98,12 @@ class ArchiveReaderTest {
         return r;
     }
 
-    private ArchiveReader<String> reader(boolean offsetFromRecord) throws Exception {
+    private ArchiveReader<String, String> reader(boolean offsetFromRecord) throws Exception {
         return reader(ArchiveFormat.lines(new SimpleStringSchema()), offsetFromRecord);
     }
 
-    private ArchiveReader<String> reader(ArchiveFormat<String> format, boolean offsetFromRecord)
-            throws Exception {
+    private ArchiveReader<String, String> reader(
+            ArchiveFormat<String> format, boolean offsetFromRecord) throws Exception {
         format.open(
                 ArchiveFormat.context(
                         new UnregisteredMetricsGroup(),
@@ -111,17 +111,18 @@ class ArchiveReaderTest {
         return new ArchiveReader<>(
                 new Path(root.toUri()),
                 ArchiveLayout.kafkaConnect(),
-                format,
+                format::open,
                 offsetFromRecord ? v -> Long.parseLong(v.substring(v.indexOf('|') + 1)) : null,
                 7,
                 skipUnreadable,
-                mapper,
+                mapper::map,
                 skipped,
                 listings);
     }
 
     /** Polls until the split's archive ended; returns what was read, as "offset:value". */
-    private List<String> readToEnd(ArchiveReader<String> reader, String split) throws Exception {
+    private List<String> readToEnd(ArchiveReader<String, String> reader, String split)
+            throws Exception {
         for (int i = 0; i < 10_000 && !reader.isEndOfSplit(split); i++) {
             reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(o + ":" + v));
         }
@@ -135,7 +136,7 @@ class ArchiveReaderTest {
         file("t", 0, 0, false, range(0, 10));
         file("t", 0, 20, true, range(20, 25)); // gzip, as the sinks can write
         file("t", 1, 0, false, range(0, 3));
-        ArchiveReader<String> reader = reader(false);
+        ArchiveReader<String, String> reader = reader(false);
         reader.addSplit("t-0", 0);
 
         assertThat(readToEnd(reader, "t-0")).hasSize(25);
@@ -151,7 +152,7 @@ class ArchiveReaderTest {
     void aRestoredSplitGoesOnAtItsNextOffsetInsideAFile() throws Exception {
         file("t", 0, 0, false, range(0, 10));
         file("t", 0, 10, false, range(10, 20));
-        ArchiveReader<String> reader = reader(false);
+        ArchiveReader<String, String> reader = reader(false);
         reader.addSplit("t-0", 13);
         assertThat(readToEnd(reader, "t-0")).first().isEqualTo("13:0|13");
         assertThat(read).hasSize(7).last().isEqualTo("19:0|19");
@@ -162,7 +163,7 @@ class ArchiveReaderTest {
     void offsetsReadFromTheRecordMayHaveHolesAndARestoreSkipsToTheNextOne() throws Exception {
         file("t", 0, 0, false, 0, 1, 4, 7);
         file("t", 0, 9, false, 9, 12);
-        ArchiveReader<String> reader = reader(true);
+        ArchiveReader<String, String> reader = reader(true);
         reader.addSplit("t-0", 5);
         assertThat(readToEnd(reader, "t-0")).containsExactly("7:0|7", "9:0|9", "12:0|12");
         assertThat(reader.position("t-0")).isEqualTo(13);
@@ -173,7 +174,7 @@ class ArchiveReaderTest {
     void countedOffsetsFailNamingBothFilesWhenAFileDoesNotContinueTheOneBefore() throws Exception {
         java.nio.file.Path first = file("t", 0, 0, false, range(0, 10));
         java.nio.file.Path second = file("t", 0, 12, false, range(12, 20));
-        ArchiveReader<String> reader = reader(false);
+        ArchiveReader<String, String> reader = reader(false);
         reader.addSplit("t-0", 0);
         assertThatThrownBy(() -> readToEnd(reader, "t-0"))
                 .isInstanceOf(IOException.class)
@@ -200,7 +201,7 @@ class ArchiveReaderTest {
                         return s;
                     }
                 };
-        ArchiveReader<String> reader = reader(ArchiveFormat.lines(failing), false);
+        ArchiveReader<String, String> reader = reader(ArchiveFormat.lines(failing), false);
         reader.addSplit("t-0", 0);
         assertThatThrownBy(() -> readToEnd(reader, "t-0"))
                 .isInstanceOf(IOException.class)
@@ -215,11 +216,51 @@ class ArchiveReaderTest {
         java.nio.file.Path f = file("t", 0, 0, false, range(0, 5));
         Files.writeString(f, "0|0\n0|1\npoison\n0|3\n");
         skipUnreadable = true;
-        ArchiveReader<String> reader = reader(ArchiveFormat.lines(new PoisonRejecting()), false);
+        ArchiveReader<String, String> reader =
+                reader(ArchiveFormat.lines(new PoisonRejecting()), false);
         reader.addSplit("t-0", 0);
         assertThat(readToEnd(reader, "t-0")).containsExactly("0:0|0", "1:0|1", "3:0|3");
         assertThat(skipped.getCount()).isEqualTo(1);
         reader.close();
+    }
+
+    @Test
+    void aLinesFormatWithCountedOffsetsHandsOnEachLinesBytesWithItsFileAndTheValuesAreMadeLater()
+            throws Exception {
+        java.nio.file.Path f = file("t", 0, 10, false, range(10, 14));
+        Files.writeString(f, "0|10\npoison\n\n0|13\n");
+        ArchiveFormat<String> format = ArchiveFormat.lines(new PoisonRejecting());
+        ArchiveReader<byte[], ArchivedLine> lines =
+                new ArchiveReader<>(
+                        new Path(root.toUri()),
+                        ArchiveLayout.kafkaConnect(),
+                        format::openLines,
+                        null,
+                        7,
+                        false,
+                        (line, file, offset) -> new ArchivedLine(line, file),
+                        null,
+                        listings);
+        lines.addSplit("t-0", 10);
+        List<String> delivered = new ArrayList<>();
+        for (int i = 0; i < 10_000 && !lines.isEndOfSplit("t-0"); i++) {
+            lines.poll(
+                    Duration.ofMillis(1),
+                    (s, o, t, line) ->
+                            delivered.add(
+                                    o
+                                            + ":"
+                                            + new String(line.bytes(), StandardCharsets.UTF_8)
+                                            + "@"
+                                            + line.file()));
+        }
+        // the unreadable line is the deserializer's to reject, in the task thread: the reader
+        // hands on every line as it is, an empty one too
+        assertThat(delivered)
+                .containsExactly(
+                        "10:0|10@t-0@10", "11:poison@t-0@10", "12:@t-0@10", "13:0|13@t-0@10");
+        assertThat(lines.position("t-0")).isEqualTo(14);
+        lines.close();
     }
 
     /** Rejects the line "poison". */
@@ -237,7 +278,7 @@ class ArchiveReaderTest {
     @Test
     void offsetsReadFromTheRecordMustIncrease() throws Exception {
         java.nio.file.Path f = file("t", 0, 0, false, 0, 2, 2);
-        ArchiveReader<String> reader = reader(true);
+        ArchiveReader<String, String> reader = reader(true);
         reader.addSplit("t-0", 0);
         assertThatThrownBy(() -> readToEnd(reader, "t-0"))
                 .isInstanceOf(IOException.class)
@@ -249,7 +290,7 @@ class ArchiveReaderTest {
     @Test
     void aFileThatAppearsBeforeTheArchiveEndedIsReadFirst() throws Exception {
         file("t", 0, 0, false, range(0, 10));
-        ArchiveReader<String> reader = reader(false);
+        ArchiveReader<String, String> reader = reader(false);
         reader.addSplit("t-0", 0);
         while (read.size() < 10) {
             reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(o + ":" + v));
@@ -263,7 +304,7 @@ class ArchiveReaderTest {
     @Test
     void aPartitionWithoutArchiveEndsAtOnceAtItsStartOffset() throws Exception {
         file("t", 0, 0, false, range(0, 3));
-        ArchiveReader<String> reader = reader(false);
+        ArchiveReader<String, String> reader = reader(false);
         reader.addSplit("t-5", 42);
         assertThat(readToEnd(reader, "t-5")).isEmpty();
         assertThat(reader.position("t-5")).isEqualTo(42);
@@ -273,7 +314,7 @@ class ArchiveReaderTest {
     @Test
     void aSplitWhoseNextOffsetIsBelowTheArchiveFailsNamingTheMissingOffsets() throws Exception {
         file("t", 0, 100, false, range(100, 110));
-        ArchiveReader<String> reader = reader(false);
+        ArchiveReader<String, String> reader = reader(false);
         assertThatThrownBy(() -> reader.addSplit("t-0", 90))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("t-0")
@@ -291,7 +332,7 @@ class ArchiveReaderTest {
             for (long start = 10; start < 40; start += 10) {
                 file(topic, 1, start, false, range(start, start + 10));
             }
-            try (ArchiveReader<String> reader = reader(offsetFromRecord)) {
+            try (ArchiveReader<String, String> reader = reader(offsetFromRecord)) {
                 reader.addSplit(topic + "-0", 0);
                 reader.addSplit(topic + "-1", 0);
                 // split 1 reads into its second file (3 records per split and poll)
@@ -319,7 +360,7 @@ class ArchiveReaderTest {
     @Test
     void aLoneCarriageReturnStaysInTheRecordAndCrLfEndsALine() throws Exception {
         rawFile("t", 0, 0, "bin", "a\rb\nc\r\nd".getBytes(StandardCharsets.UTF_8));
-        try (ArchiveReader<String> reader = reader(false)) {
+        try (ArchiveReader<String, String> reader = reader(false)) {
             reader.addSplit("t-0", 0);
             pollUntilEnd(reader, "t-0", "t-0");
             assertThat(read).containsExactly("0:a\rb", "1:c", "2:d");
@@ -332,7 +373,7 @@ class ArchiveReaderTest {
     @Test
     void theSchemaGetsEachLinesBytesAsTheFileHoldsThem() throws Exception {
         rawFile("t", 0, 0, "txt", "café\n".getBytes(StandardCharsets.ISO_8859_1));
-        try (ArchiveReader<String> reader =
+        try (ArchiveReader<String, String> reader =
                 reader(
                         ArchiveFormat.lines(new SimpleStringSchema(StandardCharsets.ISO_8859_1)),
                         false)) {
@@ -347,7 +388,7 @@ class ArchiveReaderTest {
         file("t", 0, 0, false, range(0, 2));
         // the next file: a failed upload left an empty object, no gzip header
         rawFile("t", 0, 2, "json.gz", new byte[0]);
-        try (ArchiveReader<String> reader = reader(false)) {
+        try (ArchiveReader<String, String> reader = reader(false)) {
             reader.addSplit("t-0", 0);
             assertThatThrownBy(() -> pollUntilEnd(reader, "t-0", "t-0"))
                     .hasMessageContaining("t+0+0000000002.json.gz")
@@ -369,7 +410,7 @@ class ArchiveReaderTest {
         file("t", 3, 0, false, range(0, 2));
         file("t", 3, 2, false, range(2, 3));
         mapper = (v, f, o) -> f.topic() + "/" + f.partition() + "/" + f.startOffset() + "/" + o;
-        try (ArchiveReader<String> reader = reader(false)) {
+        try (ArchiveReader<String, String> reader = reader(false)) {
             reader.addSplit("t-3", 0);
             pollUntilEnd(reader, "t-3", "t-3");
         }
@@ -395,7 +436,7 @@ class ArchiveReaderTest {
     @Test
     void aStreamFormatReadsRecordsToo() throws Exception {
         file("t", 0, 0, false, range(0, 4));
-        ArchiveReader<String> reader =
+        ArchiveReader<String, String> reader =
                 reader(
                         ArchiveFormat.of(
                                 new org.apache.flink.connector.file.src.reader
@@ -410,7 +451,7 @@ class ArchiveReaderTest {
     void aPausedSplitReadsNothingAndGoesOnInsideItsOpenFileWhenResumed() throws Exception {
         file("t", 0, 0, false, range(0, 20));
         file("t", 1, 0, false, range(0, 20));
-        ArchiveReader<String> reader = reader(false);
+        ArchiveReader<String, String> reader = reader(false);
         reader.addSplit("t-0", 0);
         reader.addSplit("t-1", 0);
         reader.poll(Duration.ofMillis(1), (s, o, t, v) -> read.add(s + "@" + o));
@@ -441,7 +482,7 @@ class ArchiveReaderTest {
     void aSplitAddedLaterReadsTheArchiveAsItIsThenNotAsItWasListedBefore() throws Exception {
         file("t", 0, 0, false, range(0, 3));
         java.nio.file.Path deleted = file("t", 1, 0, false, range(0, 3));
-        ArchiveReader<String> reader = reader(false);
+        ArchiveReader<String, String> reader = reader(false);
         reader.addSplit("t-0", 0);
         readToEnd(reader, "t-0");
 
@@ -462,7 +503,7 @@ class ArchiveReaderTest {
         for (int p = 0; p < 4; p++) {
             file("t", p, 0, false, range(0, 1));
         }
-        ArchiveReader<String> reader = reader(false);
+        ArchiveReader<String, String> reader = reader(false);
         for (int p = 0; p < 4; p++) {
             reader.addSplit("t-" + p, 0);
         }
@@ -489,7 +530,8 @@ class ArchiveReaderTest {
     @Test
     void aStreamFormatThatStopsAtTheSplitEndReadsAWholeGzipFile() throws Exception {
         file("t", 0, 0, true, range(0, 500));
-        ArchiveReader<String> reader = reader(ArchiveFormat.of(new LinesUntilSplitEnd()), false);
+        ArchiveReader<String, String> reader =
+                reader(ArchiveFormat.of(new LinesUntilSplitEnd()), false);
         reader.addSplit("t-0", 0);
         assertThat(readToEnd(reader, "t-0")).hasSize(500).endsWith("499:0|499");
         reader.close();
