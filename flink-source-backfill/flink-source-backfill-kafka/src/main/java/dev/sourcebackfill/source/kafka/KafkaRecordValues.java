@@ -36,6 +36,13 @@ final class KafkaRecordValues<T>
     private final KafkaRecordDeserializationSchema<T> schema;
 
     /**
+     * Hands the schema's values on as it makes them (a schema may reuse one object for them, as
+     * with Flink's Kafka source), noting when a value is downstream: a failure there is the job's,
+     * not the schema's, and is passed on as it is.
+     */
+    private final Passing<T> passing = new Passing<>();
+
+    /**
      * @param schema an opened schema, used by this deserializer only
      */
     KafkaRecordValues(KafkaRecordDeserializationSchema<T> schema) {
@@ -46,6 +53,35 @@ final class KafkaRecordValues<T>
     public void deserialize(
             String splitId, long offset, ConsumerRecord<byte[], byte[]> record, Collector<T> out)
             throws IOException {
-        schema.deserialize(record, out);
+        passing.out = out;
+        passing.downstream = false;
+        try {
+            schema.deserialize(record, passing);
+        } catch (IOException | RuntimeException e) {
+            if (passing.downstream) {
+                throw e;
+            }
+            // named as Kafka users know it; the source adds the split
+            throw new IOException(
+                    String.format(
+                            "The deserializer failed on the record at offset %d of topic %s partition %d: %s",
+                            record.offset(), record.topic(), record.partition(), e),
+                    e);
+        }
+    }
+
+    private static final class Passing<T> implements Collector<T> {
+        private Collector<T> out;
+        private boolean downstream;
+
+        @Override
+        public void collect(T value) {
+            downstream = true;
+            out.collect(value);
+            downstream = false;
+        }
+
+        @Override
+        public void close() {}
     }
 }
