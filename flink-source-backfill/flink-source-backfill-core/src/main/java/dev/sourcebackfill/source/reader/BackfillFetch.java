@@ -150,9 +150,6 @@ final class BackfillFetch implements RecordsWithSplitIds<BackfillRecord> {
         return currentSplitId;
     }
 
-    /** The record handed out last, moved to the next one each time (see {@link BackfillRecord}). */
-    private final BackfillRecord cursor = new BackfillRecord();
-
     @Nullable
     @Override
     public BackfillRecord nextRecordFromSplit() {
@@ -167,13 +164,7 @@ final class BackfillFetch implements RecordsWithSplitIds<BackfillRecord> {
                 && run.transitions.get(run.nextTransition).position == run.nextRecord) {
             run.transitions.get(run.nextTransition++).applyTo(currentSplitId, sink);
         }
-        if (run.nextRecord == run.size) {
-            return null;
-        }
-        int i = run.nextRecord++;
-        Object raw = run.raws[i];
-        run.raws[i] = null; // the values made of it need not keep it
-        return cursor.set(raw, run.offsets[i], run.timestamps[i], run.live[i]);
+        return run.nextRecord < run.size ? run.records[run.nextRecord++] : null;
     }
 
     @Override
@@ -188,40 +179,27 @@ final class BackfillFetch implements RecordsWithSplitIds<BackfillRecord> {
     }
 
     /**
-     * One split's records and the transitions between them. The records are kept column by column,
-     * in arrays that grow: no object per record beyond what the log reader made.
+     * One split's records and the transitions between them. A record object each, in an array that
+     * grows: keeping the records in columns and handing them out through one reused object was
+     * measured slower (see docs/benchmarks.md, the profile).
      */
     static final class SplitRun {
-        private Object[] raws;
-        private long[] offsets;
-        private long[] timestamps;
-        private boolean[] live;
+        private BackfillRecord[] records;
         private int size;
         private final List<PendingTransition> transitions = new ArrayList<>(2);
         private int nextRecord;
         private int nextTransition;
 
         private SplitRun(int capacity) {
-            raws = new Object[capacity];
-            offsets = new long[capacity];
-            timestamps = new long[capacity];
-            live = new boolean[capacity];
+            records = new BackfillRecord[capacity];
         }
 
-        /** Appends a record read by the backfill ({@code live == false}) or the live reader. */
+        /** Appends a record read by the backfill ({@code fromLive == false}) or the live reader. */
         void addRecord(Object raw, long offset, long timestamp, boolean fromLive) {
-            if (size == raws.length) {
-                int capacity = 2 * size;
-                raws = Arrays.copyOf(raws, capacity);
-                offsets = Arrays.copyOf(offsets, capacity);
-                timestamps = Arrays.copyOf(timestamps, capacity);
-                live = Arrays.copyOf(live, capacity);
+            if (size == records.length) {
+                records = Arrays.copyOf(records, 2 * size);
             }
-            raws[size] = raw;
-            offsets[size] = offset;
-            timestamps[size] = timestamp;
-            live[size] = fromLive;
-            size++;
+            records[size++] = new BackfillRecord(raw, offset, timestamp, fromLive);
         }
 
         /** Whether the run has a record (else only transitions). */
@@ -231,7 +209,7 @@ final class BackfillFetch implements RecordsWithSplitIds<BackfillRecord> {
 
         /** The timestamp of the run's last record so far; call only if it {@link #hasRecords}. */
         long lastTimestamp() {
-            return timestamps[size - 1];
+            return records[size - 1].timestamp();
         }
 
         /** The transition applies after the records added so far and before the next one. */

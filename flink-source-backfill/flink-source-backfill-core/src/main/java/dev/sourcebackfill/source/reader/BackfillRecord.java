@@ -20,31 +20,20 @@ import org.apache.flink.annotation.Internal;
 /**
  * A record the fetcher hands to the task thread: the raw record as its log reader delivered it,
  * with its offset, its timestamp and which reader read it. Its values are made in the emitter.
- *
- * <p>A fetch hands out one instance per split run, moved from record to record: {@code
- * SourceReaderBase} emits each record before it asks for the next one, so no record is held past
- * that (as the records of Flink's own split readers are not).
  */
 @Internal
 public final class BackfillRecord {
 
-    private Object raw;
-    private long offset;
-    private long timestamp;
-    private boolean live;
-
-    BackfillRecord() {}
+    private final Object raw;
+    private final long offset;
+    private final long timestamp;
+    private final boolean live;
 
     BackfillRecord(Object raw, long offset, long timestamp, boolean live) {
-        set(raw, offset, timestamp, live);
-    }
-
-    BackfillRecord set(Object raw, long offset, long timestamp, boolean live) {
         this.raw = raw;
         this.offset = offset;
         this.timestamp = timestamp;
         this.live = live;
-        return this;
     }
 
     /** The record as the log reader delivered it. */
