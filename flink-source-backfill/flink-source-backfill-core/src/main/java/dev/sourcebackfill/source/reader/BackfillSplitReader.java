@@ -45,6 +45,7 @@ import javax.annotation.Nullable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -64,6 +65,10 @@ import java.util.concurrent.TimeUnit;
  * backfilled, so nothing is read twice. A non-seekable live reader is given every split at once;
  * the handover drops what the backfill covers. When no split is backfilling and the reader is in
  * forward mode, the backfill reader is closed; it is created again if a split needs it.
+ *
+ * <p>What a handover asks of the readers (take a split off the backfill reader, give it to the live
+ * reader) is queued and done once the handover's call returned, after the poll that delivered the
+ * record: a handover is never called again from inside its own call.
  *
  * <p>For watermark alignment a split is paused in whichever reader reads it: the backfill reader,
  * the live reader, or both (a non-seekable live reader reads a backfilling split too). A paused
@@ -129,6 +134,12 @@ final class BackfillSplitReader<T>
     /** Splits that stopped backfilling during a poll; taken off the backfill reader after it. */
     private final List<String> backfillRemovals = new ArrayList<>();
 
+    /** Splits their handovers asked to give to the live reader; given once the call returned. */
+    private final ArrayDeque<LiveStart> liveStarts = new ArrayDeque<>();
+
+    /** A split to give to the live reader, at an offset. */
+    private record LiveStart(String splitId, long offset) {}
+
     /** Bounded splits that reached their stop since the last fetch; no scan of all splits. */
     private final List<String> completedSplits = new ArrayList<>();
 
@@ -183,9 +194,9 @@ final class BackfillSplitReader<T>
                 throw new IOException("Interrupted while waiting for the backfill rate limit", e);
             }
         }
-        removeStoppedBackfills();
+        carryOutHandoverRequests();
         observePositions();
-        removeStoppedBackfills();
+        carryOutHandoverRequests();
         completeFinishedSplits();
         publishProgress();
         // transitions decided while adding splits are in the batch as well
@@ -350,21 +361,6 @@ final class BackfillSplitReader<T>
 
     @Override
     public void gapSkipped(String splitId, long from, long to, boolean foundByReader) {
-        if (!foundByReader && liveSeekable && onLive.contains(splitId)) {
-            // it was given the split at the offset it no longer has: it starts again at its
-            // earliest one (never from inside its own poll: a seekable live reader's gap is found
-            // when it is given the split)
-            try {
-                liveReader.removeSplit(splitId);
-                liveReader.addSplit(splitId, to);
-                if (paused.contains(splitId)) {
-                    // removing the split dropped its pause in the reader
-                    pauseOnLive(splitId);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
         // a state change like a transition: the task thread's split state (what a checkpoint
         // stores and what is committed) must move past the gap too, also when no record follows
         runOf(splitId).addGapSkip(from, to);
@@ -384,18 +380,15 @@ final class BackfillSplitReader<T>
     @Override
     public void transition(String splitId, HandoverState newState, long nextOffset, long target) {
         runOf(splitId).addTransition(new HandoverTransition(newState, nextOffset, target));
-        try {
-            if (newState != HandoverState.BACKFILLING && onBackfill.remove(splitId)) {
-                // not from inside the backfill reader's poll: removed once the poll returns
-                backfillRemovals.add(splitId);
-            }
-            if (newState == HandoverState.CACHING_UP && liveSeekable) {
-                startLive(splitId, nextOffset);
-                handovers.get(splitId).onLiveStarted();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (newState != HandoverState.BACKFILLING && onBackfill.remove(splitId)) {
+            // not from inside the backfill reader's poll: removed once the poll returns
+            backfillRemovals.add(splitId);
         }
+    }
+
+    @Override
+    public void startLive(String splitId, long offset) {
+        liveStarts.add(new LiveStart(splitId, offset));
     }
 
     // ------------------------------------------------------------------ internals
@@ -408,8 +401,7 @@ final class BackfillSplitReader<T>
         LOG.debug("Fetcher of subtask {} takes {}", context.getIndexOfSubtask(), split);
         if (split.state() == HandoverState.BACKFILLING) {
             if (!liveSeekable) {
-                startLive(split.splitId(), split.nextOffset());
-                handover.onLiveStarted();
+                startLive(handover, split.nextOffset());
                 // the feed's position is a better target than the one from discovery
                 handover.onLiveProgress(liveReader.position(split.splitId()));
             }
@@ -418,10 +410,9 @@ final class BackfillSplitReader<T>
                 onBackfill.add(split.splitId());
             }
             handover.start();
-            removeStoppedBackfills();
+            carryOutHandoverRequests();
         } else {
-            startLive(split.splitId(), split.nextOffset());
-            handover.onLiveStarted();
+            startLive(handover, split.nextOffset());
         }
     }
 
@@ -436,12 +427,54 @@ final class BackfillSplitReader<T>
         }
     }
 
-    private void startLive(String splitId, long offset) throws IOException {
+    /**
+     * What the handovers asked for during a call that returned: the live reader is given the splits
+     * first (so that one is never between the two readers), then the backfill reader lets go of
+     * those that stopped backfilling.
+     */
+    private void carryOutHandoverRequests() throws IOException {
+        startRequestedLives();
+        removeStoppedBackfills();
+    }
+
+    /** Gives the live reader the splits their handovers asked it to read, in the order asked. */
+    private void startRequestedLives() throws IOException {
+        LiveStart start;
+        while ((start = liveStarts.poll()) != null) {
+            startLive(handovers.get(start.splitId()), start.offset());
+        }
+    }
+
+    /**
+     * Gives the live reader the split at {@code offset} and then tells its handover, in a call of
+     * its own; a seekable live reader given the split at offsets the log no longer has is moved to
+     * where the handover goes on.
+     */
+    private void startLive(SplitHandover<Object> handover, long offset) throws IOException {
+        String splitId = handover.splitId();
         if (onLive.add(splitId)) {
             live().addSplit(splitId, offset);
             if (paused.contains(splitId)) {
                 pauseOnLive(splitId);
             }
+        }
+        OptionalLong goOnAt = handover.onLiveStarted();
+        if (goOnAt.isPresent()) {
+            moveLive(splitId, goOnAt.getAsLong());
+        }
+    }
+
+    /**
+     * The live reader reads the split from {@code offset} on: it was given the split at an offset
+     * the log no longer has, and the handover skipped the gap (never from inside the live reader's
+     * poll: a seekable live reader's gap is found when it is given the split).
+     */
+    private void moveLive(String splitId, long offset) throws IOException {
+        liveReader.removeSplit(splitId);
+        liveReader.addSplit(splitId, offset);
+        if (paused.contains(splitId)) {
+            // removing the split dropped its pause in the reader
+            pauseOnLive(splitId);
         }
     }
 
@@ -467,12 +500,15 @@ final class BackfillSplitReader<T>
         liveDelivered = false;
         lastPolledSplitId = null; // splits may have come or gone since the last poll
         liveReader.poll(wait, liveCollector);
+        startRequestedLives();
         return liveDelivered;
     }
 
     private void pollBackfill(Duration wait) throws IOException {
         lastPolledSplitId = null;
         backfillReader.poll(wait, backfillCollector);
+        // a split that caught up in the poll goes to a seekable live reader now
+        startRequestedLives();
     }
 
     /** What the live reader delivers goes to the split's handover. */
@@ -537,6 +573,8 @@ final class BackfillSplitReader<T>
                 handover.onBackfillProgress(
                         backfillReader.position(splitId), backfillReader.isEndOfSplit(splitId));
             }
+            // a split that caught up goes to a seekable live reader, whose position counts too
+            startRequestedLives();
         }
         for (String splitId : onLive) {
             SplitHandover<Object> handover = handovers.get(splitId);

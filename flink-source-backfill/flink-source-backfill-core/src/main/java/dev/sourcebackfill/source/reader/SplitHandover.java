@@ -36,6 +36,11 @@ import java.util.OptionalLong;
  *
  * <p>Records to emit and transitions go to a {@link HandoverOutput} in the order the task thread
  * must apply them, so that a checkpoint taken between any two of them is consistent.
+ *
+ * <p>The handover does not act on the readers. What they must do for it (give the live reader the
+ * split, move it past a gap) it asks for through its output or returns; the split reader does it
+ * once the handover's call returned and then tells the handover in a call of its own. So no method
+ * of a handover runs while another of its methods is on the stack.
  */
 @Internal
 final class SplitHandover<T> {
@@ -54,7 +59,18 @@ final class SplitHandover<T> {
          */
         void emit(String splitId, long offset, long timestamp, T record, boolean live);
 
+        /**
+         * The split is now in {@code newState}; a split that left BACKFILLING is taken off the
+         * backfill reader once the handover's call returned.
+         */
         void transition(String splitId, HandoverState newState, long nextOffset, long target);
+
+        /**
+         * The live reader is to be given the split at {@code offset}. The split reader gives it
+         * once the handover's call returned (never from inside it) and then calls {@link
+         * #onLiveStarted()}.
+         */
+        void startLive(String splitId, long offset);
 
         /** The bounded split reached its stopping offset; called once. */
         default void completed(String splitId) {}
@@ -64,8 +80,8 @@ final class SplitHandover<T> {
          * backfill nor the live reader, and the split goes on at {@code to}.
          *
          * @param foundByReader whether a log reader found the gap where it was reading (it goes on
-         *     at {@code to} by itself); else the handover found it, and the live reader must be
-         *     moved to {@code to}
+         *     at {@code to} by itself); else the handover found it where the live reader starts (a
+         *     seekable live reader is moved past it: see {@link #onLiveStarted()})
          */
         void gapSkipped(String splitId, long from, long to, boolean foundByReader);
     }
@@ -214,8 +230,12 @@ final class SplitHandover<T> {
      * wherever it stands): a seekable live reader finishes a caching-up split at once; a feed
      * records where it starts (its earliest offset), which raises a backfilling split's target to
      * it; a finished split checks that the live reader still has its next offset.
+     *
+     * @return where a seekable live reader must read the split from instead: the offset after a gap
+     *     the handover skipped at the offset it was given (empty if there was none)
      */
-    void onLiveStarted() throws IOException {
+    OptionalLong onLiveStarted() throws IOException {
+        long givenAt = next;
         if (!liveSeekable) {
             long feedStart = live.earliestOffset(splitId);
             feedLostBelow = Math.max(feedLostBelow, feedStart);
@@ -231,6 +251,8 @@ final class SplitHandover<T> {
             // a skipped gap may reach the stopping offset: no record would come to say so
             checkStop(next);
         }
+        // only a skipped gap moves next here
+        return liveSeekable && next > givenAt ? OptionalLong.of(next) : OptionalLong.empty();
     }
 
     /**
@@ -412,5 +434,9 @@ final class SplitHandover<T> {
     private void moveTo(HandoverState newState) {
         state = state.moveTo(newState, splitId);
         output.transition(splitId, newState, next, target);
+        if (newState == HandoverState.CACHING_UP && liveSeekable) {
+            // a seekable live reader is given the split at its handover
+            output.startLive(splitId, next);
+        }
     }
 }

@@ -575,7 +575,11 @@ class SplitHandoverTest {
         public void transition(
                 String splitId, HandoverState newState, long nextOffset, long target) {
             out.add(newState.name().charAt(0) + "@" + nextOffset);
-            // a seekable live reader is given the split as soon as it is CACHING_UP
+        }
+
+        @Override
+        public void startLive(String splitId, long offset) {
+            // a row says when the live reader started (us)
         }
     }
 }
