@@ -62,9 +62,12 @@ import java.util.concurrent.TimeUnit;
  * and runs each split's {@link SplitHandover}. Runs in the fetcher thread.
  *
  * <p>A seekable live reader is given a split only at its handover, at the first offset not
- * backfilled, so nothing is read twice. A non-seekable live reader is given every split at once;
- * the handover drops what the backfill covers. When no split is backfilling and the reader is in
- * forward mode, the backfill reader is closed; it is created again if a split needs it.
+ * backfilled, so nothing is read twice ({@link SeekableLiveHandover}). A feed, a non-seekable live
+ * reader, is given every split at once; the handover drops what the backfill covers ({@link
+ * LiveFeedHandover}). Which of the two the log has is decided once, by the kind of handover made
+ * for each split; the split reader itself does not tell them apart. When no split is backfilling
+ * and the reader is in forward mode, the backfill reader is closed; it is created again if a split
+ * needs it.
  *
  * <p>What a handover asks of the readers (take a split off the backfill reader, give it to the live
  * reader) is queued and done once the handover's call returned, after the poll that delivered the
@@ -90,7 +93,9 @@ final class BackfillSplitReader<T>
     private final SourceReaderContext context;
     private final ReaderMode mode;
     private final Duration pollTimeout;
-    private final boolean liveSeekable;
+
+    /** Makes a split's handover: for a seekable live reader or for a feed. */
+    private final SplitHandover.Factory<Object> newHandover;
 
     private final Map<String, SplitHandover<Object>> handovers = new HashMap<>();
 
@@ -166,7 +171,7 @@ final class BackfillSplitReader<T>
         this.context = context;
         this.mode = mode;
         this.pollTimeout = sourceConfig.pollTimeout();
-        this.liveSeekable = log.isLiveSeekable();
+        this.newHandover = log.isLiveSeekable() ? SeekableLiveHandover::new : LiveFeedHandover::new;
         this.allowUnalignedSplits =
                 context.getConfiguration().get(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS);
     }
@@ -394,25 +399,21 @@ final class BackfillSplitReader<T>
     // ------------------------------------------------------------------ internals
 
     private void addSplit(BackfillSplit split) throws IOException {
-        SplitHandover<Object> handover =
-                new SplitHandover<>(split, liveSeekable, gapPolicy, this::liveEarliest, this);
+        SplitHandover<Object> handover = newHandover.create(split, gapPolicy, livePositions, this);
         handovers.put(split.splitId(), handover);
         rateLimit.notifyAddingSplit(split);
         LOG.debug("Fetcher of subtask {} takes {}", context.getIndexOfSubtask(), split);
+        if (handover.liveReadsFromTheStart()) {
+            // before the backfill: a feed's start may raise the target the backfill must reach
+            startLive(handover, split.nextOffset());
+        }
         if (split.state() == HandoverState.BACKFILLING) {
-            if (!liveSeekable) {
-                startLive(handover, split.nextOffset());
-                // the feed's position is a better target than the one from discovery
-                handover.onLiveProgress(liveReader.position(split.splitId()));
-            }
             if (split.nextOffset() < handover.targetEndOffset()) {
                 backfill().addSplit(split.splitId(), split.nextOffset());
                 onBackfill.add(split.splitId());
             }
             handover.start();
             carryOutHandoverRequests();
-        } else {
-            startLive(handover, split.nextOffset());
         }
     }
 
@@ -465,9 +466,8 @@ final class BackfillSplitReader<T>
     }
 
     /**
-     * The live reader reads the split from {@code offset} on: it was given the split at an offset
-     * the log no longer has, and the handover skipped the gap (never from inside the live reader's
-     * poll: a seekable live reader's gap is found when it is given the split).
+     * The live reader reads the split from {@code offset} on: it was given the split at offsets the
+     * log no longer has, and the handover skipped them.
      */
     private void moveLive(String splitId, long offset) throws IOException {
         liveReader.removeSplit(splitId);
@@ -492,9 +492,19 @@ final class BackfillSplitReader<T>
         }
     }
 
-    private long liveEarliest(String splitId) throws IOException {
-        return live().earliestOffset(splitId);
-    }
+    /** What the handovers ask the live reader. */
+    private final SplitHandover.LivePositions livePositions =
+            new SplitHandover.LivePositions() {
+                @Override
+                public long earliestOffset(String splitId) throws IOException {
+                    return live().earliestOffset(splitId);
+                }
+
+                @Override
+                public long position(String splitId) throws IOException {
+                    return live().position(splitId);
+                }
+            };
 
     private boolean pollLive(Duration wait) throws IOException {
         liveDelivered = false;
@@ -507,7 +517,7 @@ final class BackfillSplitReader<T>
     private void pollBackfill(Duration wait) throws IOException {
         lastPolledSplitId = null;
         backfillReader.poll(wait, backfillCollector);
-        // a split that caught up in the poll goes to a seekable live reader now
+        // splits that caught up in the poll go to the live reader now, if their handovers ask
         startRequestedLives();
     }
 
@@ -519,11 +529,7 @@ final class BackfillSplitReader<T>
                     liveDelivered = true;
                     SplitHandover<Object> handover = handoverOfPolled(splitId);
                     if (handover != null) {
-                        try {
-                            handover.onLiveRecord(offset, timestamp, value);
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
+                        handover.onLiveRecord(offset, timestamp, value);
                     }
                 }
 
@@ -573,16 +579,13 @@ final class BackfillSplitReader<T>
                 handover.onBackfillProgress(
                         backfillReader.position(splitId), backfillReader.isEndOfSplit(splitId));
             }
-            // a split that caught up goes to a seekable live reader, whose position counts too
+            // splits that caught up go to the live reader now, if their handovers ask: their
+            // live positions count below
             startRequestedLives();
         }
         for (String splitId : onLive) {
             SplitHandover<Object> handover = handovers.get(splitId);
-            if (handover.state() == HandoverState.FINISHED) {
-                if (handover.stoppingOffsetPresent()) {
-                    handover.onLiveProgress(liveReader.position(splitId));
-                }
-            } else if (!liveSeekable) {
+            if (handover.followsLivePosition()) {
                 handover.onLiveProgress(liveReader.position(splitId));
             }
         }

@@ -34,6 +34,18 @@ import java.util.OptionalLong;
  * emitted, {@code target} the exclusive end the backfill must reach. A split backfilled up to and
  * including offset {@code o} has {@code next = o + 1}, in every state.
  *
+ * <p>This class holds what does not depend on the live reader: the backfill side, the live records
+ * of a finished split, gaps, the stopping offset. The live reader's side differs by its kind
+ * ({@link dev.sourcebackfill.source.spi.BackfillLog#isLiveSeekable()}), one subclass each:
+ *
+ * <ul>
+ *   <li>{@link SeekableLiveHandover}: the live reader is given the split at its handover, at the
+ *       first offset not backfilled, and so delivers it only once the split is FINISHED;
+ *   <li>{@link LiveFeedHandover}: the live reader is a feed, shared and not seekable, given every
+ *       split at once and delivering from where it stands; its records and position decide the
+ *       handover while the split backfills.
+ * </ul>
+ *
  * <p>Records to emit and transitions go to a {@link HandoverOutput} in the order the task thread
  * must apply them, so that a checkpoint taken between any two of them is consistent.
  *
@@ -43,12 +55,25 @@ import java.util.OptionalLong;
  * of a handover runs while another of its methods is on the stack.
  */
 @Internal
-final class SplitHandover<T> {
+abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHandover {
 
-    /** How the handover asks the live reader where it may start. */
-    @FunctionalInterface
-    interface LiveRetention {
+    /** How the handover asks the live reader where it can deliver a split from. */
+    interface LivePositions {
+        /** The lowest offset of the split the live reader can still deliver. */
         long earliestOffset(String splitId) throws IOException;
+
+        /** The next offset of the split the live reader would deliver. */
+        long position(String splitId) throws IOException;
+    }
+
+    /** Makes the handover of each split a split reader takes; one kind per live reader kind. */
+    @FunctionalInterface
+    interface Factory<T> {
+        SplitHandover<T> create(
+                BackfillSplit split,
+                OffsetGapPolicy gapPolicy,
+                LivePositions live,
+                HandoverOutput<T> output);
     }
 
     /** Receives what the handover decides, in order. */
@@ -66,9 +91,9 @@ final class SplitHandover<T> {
         void transition(String splitId, HandoverState newState, long nextOffset, long target);
 
         /**
-         * The live reader is to be given the split at {@code offset}. The split reader gives it
-         * once the handover's call returned (never from inside it) and then calls {@link
-         * #onLiveStarted()}.
+         * The live reader is to be given the split at {@code offset} (a seekable live reader at the
+         * handover). The split reader gives it once the handover's call returned (never from inside
+         * it) and then calls {@link #onLiveStarted()}.
          */
         void startLive(String splitId, long offset);
 
@@ -92,9 +117,7 @@ final class SplitHandover<T> {
     private final boolean bounded;
 
     private final long stoppingOffset;
-    private final LiveRetention live;
     private final HandoverOutput<T> output;
-    private final boolean liveSeekable;
     private final OffsetGapPolicy gapPolicy;
 
     private HandoverState state;
@@ -102,38 +125,16 @@ final class SplitHandover<T> {
     private long target;
     private boolean complete;
 
-    /** Live records seen while not FINISHED must increase too; not checkpointed. */
-    private long liveFloor;
-
-    /**
-     * For a feed: the offset below which the feed can no longer deliver anything, the higher of
-     * where it started when it was given the split and the offset after the last record it
-     * delivered ahead of the backfill (dropped, expected from the backfill). Zero until the feed is
-     * given the split. The handover at {@code next} has a gap if this is above {@code next}.
-     */
-    private long feedLostBelow;
-
-    /** Whether {@link #feedLostBelow} was raised by records the source dropped. */
-    private boolean feedDroppedAhead;
-
-    SplitHandover(
-            BackfillSplit split,
-            boolean liveSeekable,
-            OffsetGapPolicy gapPolicy,
-            LiveRetention live,
-            HandoverOutput<T> output) {
+    SplitHandover(BackfillSplit split, OffsetGapPolicy gapPolicy, HandoverOutput<T> output) {
         this.output = output;
         this.gapPolicy = gapPolicy;
-        this.liveSeekable = liveSeekable;
         this.splitId = split.splitId();
         OptionalLong stop = split.stoppingOffset();
         this.bounded = stop.isPresent();
         this.stoppingOffset = stop.orElse(0);
-        this.live = live;
         this.state = split.state();
         this.next = split.nextOffset();
         this.target = split.targetEndOffset();
-        this.liveFloor = 0;
         checkStop(next);
     }
 
@@ -164,7 +165,7 @@ final class SplitHandover<T> {
      */
     void start() {
         if (state == HandoverState.BACKFILLING && next >= target) {
-            moveTo(HandoverState.CACHING_UP);
+            enterCachingUp();
         }
     }
 
@@ -184,7 +185,7 @@ final class SplitHandover<T> {
         output.emit(splitId, offset, timestamp, value, false);
         next = offset + 1;
         if (next >= target) {
-            moveTo(HandoverState.CACHING_UP);
+            enterCachingUp();
         }
         checkStop(next);
     }
@@ -199,10 +200,10 @@ final class SplitHandover<T> {
         }
         if (position >= target) {
             next = Math.max(next, position);
-            moveTo(HandoverState.CACHING_UP);
+            enterCachingUp();
         } else if (endOfBackfill) {
             next = Math.max(next, position);
-            moveTo(HandoverState.CACHING_UP);
+            enterCachingUp();
         }
         checkStop(next);
     }
@@ -218,7 +219,7 @@ final class SplitHandover<T> {
         }
         gapDeleted(from, to);
         if (next >= target) {
-            moveTo(HandoverState.CACHING_UP);
+            enterCachingUp();
         }
         checkStop(next);
     }
@@ -226,34 +227,31 @@ final class SplitHandover<T> {
     // ------------------------------------------------------------------ live side
 
     /**
-     * The live reader was given this split (a seekable one at {@link #nextOffset()}, a feed
-     * wherever it stands): a seekable live reader finishes a caching-up split at once; a feed
-     * records where it starts (its earliest offset), which raises a backfilling split's target to
-     * it; a finished split checks that the live reader still has its next offset.
-     *
-     * @return where a seekable live reader must read the split from instead: the offset after a gap
-     *     the handover skipped at the offset it was given (empty if there was none)
+     * Whether the live reader is given the split as soon as the split reader takes it (at the
+     * split's next offset), rather than when the handover asks for it.
      */
-    OptionalLong onLiveStarted() throws IOException {
-        long givenAt = next;
-        if (!liveSeekable) {
-            long feedStart = live.earliestOffset(splitId);
-            feedLostBelow = Math.max(feedLostBelow, feedStart);
-            if (state == HandoverState.BACKFILLING) {
-                // the backfill must cover what the feed no longer has
-                target = Math.max(target, feedStart);
-            }
-        }
-        if (state == HandoverState.CACHING_UP && liveSeekable) {
-            finish();
-        } else if (state == HandoverState.FINISHED) {
-            checkNoGap();
-            // a skipped gap may reach the stopping offset: no record would come to say so
-            checkStop(next);
-        }
-        // only a skipped gap moves next here
-        return liveSeekable && next > givenAt ? OptionalLong.of(next) : OptionalLong.empty();
-    }
+    abstract boolean liveReadsFromTheStart();
+
+    /**
+     * The live reader was given this split: the handover checks that it can deliver the split's
+     * next offset.
+     *
+     * @return where the live reader must read the split from instead: the offset after a gap the
+     *     handover skipped at the offset it was given (empty if there was none)
+     */
+    abstract OptionalLong onLiveStarted() throws IOException;
+
+    abstract void onLiveRecord(long offset, long timestamp, T value);
+
+    /**
+     * Whether the split reader must tell the handover where the live reader stands ({@link
+     * #onLiveProgress}) after each fetch: an idle live reader sends no record to prove how far it
+     * got.
+     */
+    abstract boolean followsLivePosition();
+
+    /** Where the live reader stands: the next offset it would deliver. */
+    abstract void onLiveProgress(long position);
 
     /**
      * The live reader found offsets {@code from..to-1} deleted where it was to read. For a finished
@@ -269,6 +267,73 @@ final class SplitHandover<T> {
     }
 
     /**
+     * The split just moved to CACHING_UP: the backfill stopped, and the live reader must deliver
+     * the split from {@link #nextOffset()} on.
+     */
+    abstract void backfillStopped();
+
+    // ------------------------------------------------------------------ for the subclasses
+
+    final HandoverOutput<T> output() {
+        return output;
+    }
+
+    final boolean isBounded() {
+        return bounded;
+    }
+
+    /**
+     * Whether the source is told to skip gaps ({@link OffsetGapPolicy#SKIP}) instead of failing.
+     */
+    final boolean skipsGaps() {
+        return gapPolicy == OffsetGapPolicy.SKIP;
+    }
+
+    /** The backfill must reach {@code offset} (exclusive) at least. */
+    final void raiseTarget(long offset) {
+        target = Math.max(target, offset);
+    }
+
+    final void enterCachingUp() {
+        moveTo(HandoverState.CACHING_UP);
+        backfillStopped();
+    }
+
+    final void enterFinished() {
+        moveTo(HandoverState.FINISHED);
+    }
+
+    /** A live record at or after {@link #nextOffset()}: emitted unless it is past the stop. */
+    final void emitLive(long offset, long timestamp, T value) {
+        if (checkStop(offset)) {
+            return;
+        }
+        output.emit(splitId, offset, timestamp, value, true);
+        next = offset + 1;
+        checkStop(next);
+    }
+
+    /**
+     * The live reader cannot deliver the offsets from {@link #nextOffset()} to {@code to - 1}, as
+     * the handover found where the live reader starts: the split goes on at {@code to}. Call only
+     * if {@link #skipsGaps()}.
+     */
+    final void skipGapTo(long to) {
+        skipTo(next, to, false);
+    }
+
+    /** Marks the split complete if {@code position} reached its stopping offset. */
+    final boolean checkStop(long position) {
+        if (bounded && !complete && position >= stoppingOffset) {
+            complete = true;
+            output.completed(splitId);
+        }
+        return complete;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /**
      * Offsets {@code max(from, next)..to-1} are gone (below {@code from} the reader passed offsets
      * without records): skipped under SKIP, else a failure.
      */
@@ -279,127 +344,6 @@ final class SplitHandover<T> {
             return;
         }
         throw OffsetGapException.deleted(splitId, first, to);
-    }
-
-    boolean stoppingOffsetPresent() {
-        return bounded;
-    }
-
-    void onLiveRecord(long offset, long timestamp, T value) throws IOException {
-        if (complete) {
-            return;
-        }
-        switch (state) {
-            case FINISHED:
-                if (offset < next) {
-                    if (liveSeekable) {
-                        throw new OffsetRegressionException(splitId, "live", offset, next);
-                    }
-                    // a feed replays what was emitted before a restore: drop it, in order
-                    checkLiveOrder(offset);
-                    return;
-                }
-                emitLive(offset, timestamp, value);
-                return;
-            case BACKFILLING:
-                checkLiveOrder(offset);
-                target = Math.max(target, offset + 1);
-                if (offset + 1 == next) {
-                    // the live reader stands exactly where the backfill is: hand over now
-                    finish();
-                } else if (offset + 1 < next) {
-                    moveTo(HandoverState.CACHING_UP);
-                } else if (offset + 1 > feedLostBelow) {
-                    // dropped: the backfill is expected to cover it, the feed will not repeat it
-                    feedLostBelow = offset + 1;
-                    feedDroppedAhead = true;
-                }
-                return;
-            case CACHING_UP:
-                checkLiveOrder(offset);
-                if (offset < next) {
-                    return;
-                }
-                finish();
-                emitLive(offset, timestamp, value);
-                return;
-            default:
-                throw new IllegalStateException("Unknown state " + state);
-        }
-    }
-
-    private void emitLive(long offset, long timestamp, T value) {
-        if (checkStop(offset)) {
-            return;
-        }
-        output.emit(splitId, offset, timestamp, value, true);
-        next = offset + 1;
-        checkStop(next);
-    }
-
-    /**
-     * The live reader's position, for a non-seekable live reader: it raises the target of a
-     * backfilling split and finishes a caching-up split whose range the live reader has passed (an
-     * idle live reader never sends the record that would prove it).
-     */
-    void onLiveProgress(long position) throws IOException {
-        if (complete) {
-            return;
-        }
-        switch (state) {
-            case BACKFILLING:
-                target = Math.max(target, position);
-                break;
-            case CACHING_UP:
-                if (position >= next) {
-                    finish();
-                }
-                break;
-            case FINISHED:
-                if (position > next) {
-                    checkStop(position);
-                }
-                break;
-            default:
-                throw new IllegalStateException("Unknown state " + state);
-        }
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    private void finish() throws IOException {
-        checkNoGap();
-        moveTo(HandoverState.FINISHED);
-        // a skipped gap may reach the stopping offset: no record would come to say so
-        checkStop(next);
-    }
-
-    /**
-     * The live reader must deliver every offset from {@code next} on. A seekable live reader is
-     * asked for its earliest offset now (retention); a feed's is what {@link #feedLostBelow}
-     * recorded, since by now it has moved on by the records it delivered.
-     */
-    private void checkNoGap() throws IOException {
-        if (!liveSeekable) {
-            if (feedLostBelow > next) {
-                if (gapPolicy == OffsetGapPolicy.SKIP) {
-                    skipTo(next, feedLostBelow, false);
-                    return;
-                }
-                throw feedDroppedAhead
-                        ? OffsetGapException.passedByFeed(splitId, next, feedLostBelow - 1)
-                        : new OffsetGapException(splitId, next, feedLostBelow);
-            }
-            return;
-        }
-        long earliest = live.earliestOffset(splitId);
-        if (earliest > next) {
-            if (gapPolicy == OffsetGapPolicy.SKIP) {
-                skipTo(next, earliest, false);
-                return;
-            }
-            throw new OffsetGapException(splitId, next, earliest);
-        }
     }
 
     /**
@@ -415,28 +359,8 @@ final class SplitHandover<T> {
         }
     }
 
-    private void checkLiveOrder(long offset) {
-        if (offset < liveFloor) {
-            throw new OffsetRegressionException(splitId, "live", offset, liveFloor);
-        }
-        liveFloor = offset + 1;
-    }
-
-    /** Marks the split complete if {@code position} reached its stopping offset. */
-    private boolean checkStop(long position) {
-        if (bounded && !complete && position >= stoppingOffset) {
-            complete = true;
-            output.completed(splitId);
-        }
-        return complete;
-    }
-
     private void moveTo(HandoverState newState) {
         state = state.moveTo(newState, splitId);
         output.transition(splitId, newState, next, target);
-        if (newState == HandoverState.CACHING_UP && liveSeekable) {
-            // a seekable live reader is given the split at its handover
-            output.startLive(splitId, next);
-        }
     }
 }

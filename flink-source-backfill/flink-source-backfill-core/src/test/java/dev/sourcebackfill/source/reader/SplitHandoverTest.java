@@ -503,7 +503,23 @@ class SplitHandoverTest {
             // "S+skip", "F+skip": the source is told to skip offset gaps
             OffsetGapPolicy policy =
                     kind.endsWith("+skip") ? OffsetGapPolicy.SKIP : OffsetGapPolicy.FAIL;
-            handover = new SplitHandover<>(split, seekable, policy, id -> earliest, this);
+            // a feed stands at its earliest offset: the rows move both together (feedMovesTo)
+            SplitHandover.LivePositions live =
+                    new SplitHandover.LivePositions() {
+                        @Override
+                        public long earliestOffset(String splitId) {
+                            return earliest;
+                        }
+
+                        @Override
+                        public long position(String splitId) {
+                            return earliest;
+                        }
+                    };
+            handover =
+                    seekable
+                            ? new SeekableLiveHandover<>(split, policy, live, this)
+                            : new LiveFeedHandover<>(split, policy, live, this);
         }
 
         void apply(String steps) throws Exception {
