@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSourceConfig;
+import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
@@ -56,10 +57,16 @@ class DatagenFeedThroughTheEmitterTest {
     private final Map<String, List<String>> transitions = new ConcurrentHashMap<>();
 
     private BackfillSourceReader<DatagenRecord> reader(DatagenLog log) throws Exception {
+        return reader(log, OffsetGapPolicy.FAIL);
+    }
+
+    private BackfillSourceReader<DatagenRecord> reader(DatagenLog log, OffsetGapPolicy gaps)
+            throws Exception {
         BackfillSourceReader<DatagenRecord> reader =
                 BackfillSourceReader.create(
                         log,
                         BackfillSourceConfig.<DatagenRecord>defaults()
+                                .withGapPolicy(gaps)
                                 .withPollTimeout(Duration.ofMillis(2))
                                 .withListener(
                                         new BackfillListener() {
@@ -175,11 +182,12 @@ class DatagenFeedThroughTheEmitterTest {
     void aSplitRestoredCachingUpOnAFeedGoesOnAtItsNextOffset() throws Exception {
         long epoch = System.currentTimeMillis() - 500;
         DatagenLog log = feedLog(epoch);
-        long now = System.currentTimeMillis();
         ByPartition output = new ByPartition();
         Map<Integer, Long> restoredAt = new HashMap<>();
         try (BackfillSourceReader<DatagenRecord> reader = reader(log)) {
             List<BackfillSplit> splits = new ArrayList<>();
+            // the feed starts 150 behind the head when it is given the splits, right after this
+            long now = System.currentTimeMillis();
             for (int p = 0; p < PARTITIONS; p++) {
                 // inside the feed's replay window (150 behind the head), so no gap
                 long next = log.headAt(p, now) - 40 - 10 * p;
@@ -206,5 +214,58 @@ class DatagenFeedThroughTheEmitterTest {
                     .isSorted()
                     .doesNotHaveDuplicates();
         }
+    }
+
+    /**
+     * An archive that ends below where the feed starts, under SKIP: the gap is skipped at the
+     * handover and the feed's records after it are emitted as live records once each; the emitter's
+     * check holds across the skip.
+     */
+    @Test
+    void aGapSkippedAtAFeedHandoverIsFollowedByLiveRecordsOnce() throws Exception {
+        long epoch = System.currentTimeMillis() - 500;
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(PARTITIONS)
+                        .historyPerPartition(HISTORY)
+                        .liveRatePerSecond(200)
+                        .epochMillis(epoch)
+                        .archiveBackfill(true)
+                        .feedLive(0)
+                        .maxRecordsPerPoll(12)
+                        .build();
+        ByPartition output = new ByPartition();
+        List<BackfillSplit> restored;
+        try (BackfillSourceReader<DatagenRecord> reader = reader(log, OffsetGapPolicy.SKIP)) {
+            List<BackfillSplit> splits = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                splits.add(
+                        new BackfillSplit(
+                                DatagenLog.splitId(p),
+                                HandoverState.BACKFILLING,
+                                0,
+                                HISTORY,
+                                OptionalLong.empty()));
+            }
+            reader.addSplits(splits);
+            pollUntilLive(reader, output, output.offsets, HISTORY + 250);
+            restored = reader.snapshotState(2);
+        }
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<Long> offsets = output.offsets.get(p);
+            assertThat(offsets).isSorted().doesNotHaveDuplicates();
+            assertThat(offsets.subList(0, (int) HISTORY))
+                    .as("partition %d: the archive's offsets", p)
+                    .hasSize((int) HISTORY)
+                    .endsWith(HISTORY - 1);
+            long firstLive = offsets.get((int) HISTORY);
+            long last = offsets.get(offsets.size() - 1);
+            assertThat(firstLive).as("partition %d: a gap was skipped", p).isGreaterThan(HISTORY);
+            assertThat(offsets.subList((int) HISTORY, offsets.size()))
+                    .as("partition %d: live %d..%d once", p, firstLive, last)
+                    .hasSize((int) (last - firstLive + 1));
+        }
+        assertThat(restored)
+                .allSatisfy(s -> assertThat(s.state()).isEqualTo(HandoverState.FINISHED));
     }
 }
