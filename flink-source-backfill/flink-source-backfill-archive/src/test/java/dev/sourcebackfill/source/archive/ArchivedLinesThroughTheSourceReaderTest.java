@@ -112,6 +112,48 @@ class ArchivedLinesThroughTheSourceReaderTest {
                 .contains(file.getFileName().toString());
     }
 
+    /**
+     * Under the skip policy the rejected line makes no value, its offset stays taken, and the
+     * split's checkpointed position moves past it once the lines before and after are emitted.
+     */
+    @Test
+    void anUnreadableLineSkippedInTheTaskThreadKeepsItsOffset() throws Exception {
+        java.nio.file.Path dir = root.resolve("t").resolve("partition=0");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("t+0+0000000000.json"), "a\npoison\n\nd\n");
+        ArchiveBackfillLog<String> log =
+                new ArchiveBackfillLog<>(
+                        new NothingLive(),
+                        new Path(root.toUri()),
+                        ArchiveLayout.kafkaConnect(),
+                        ArchiveFormat.lines(new PoisonRejecting()),
+                        null,
+                        100,
+                        true,
+                        (v, file, offset) -> v + "#" + offset);
+        TestingReaderOutput<String> output = new TestingReaderOutput<>();
+        try (BackfillSourceReader<String> reader =
+                BackfillSourceReader.create(
+                        log,
+                        BackfillSourceConfig.<String>defaults()
+                                .withPollTimeout(Duration.ofMillis(5)),
+                        new TestingReaderContext())) {
+            reader.start();
+            reader.addSplits(
+                    List.of(
+                            new BackfillSplit(
+                                    "t-0", HandoverState.BACKFILLING, 0, 4, OptionalLong.empty())));
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (reader.snapshotState(1).get(0).nextOffset() < 4) {
+                assertThat(System.nanoTime()).as("waiting for offset 4").isLessThan(deadline);
+                reader.pollNext(output);
+                Thread.sleep(1);
+            }
+            // the empty line (offset 2) is a record SimpleStringSchema makes "" of
+            assertThat(output.getEmittedRecords()).containsExactly("a#0", "#2", "d#3");
+        }
+    }
+
     /** Rejects the line "poison". */
     private static final class PoisonRejecting extends SimpleStringSchema {
         @Override
