@@ -101,7 +101,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
                 null,
                 maxRecordsPerPoll,
                 skipUnreadableRecords,
-                (line, file, offset) -> new ArchivedLine(line, file),
+                (line, file, offset) -> new ArchivedLine(line, file.file(), file.path()),
                 null,
                 listings(context));
     }
@@ -123,7 +123,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
                 recordOffset,
                 maxRecordsPerPoll,
                 skipUnreadableRecords,
-                recordMapper::map,
+                (value, file, offset) -> recordMapper.map(value, file.file(), offset),
                 skippedRecords(context),
                 listings(context));
     }

@@ -107,7 +107,7 @@ final class ArchiveReader<R, D> implements LogReader<D> {
     /** What the reader delivers of a record the format read, at its place in the archive. */
     @FunctionalInterface
     interface Delivery<R, D> {
-        D deliver(R record, ArchivedFile file, long offset);
+        D deliver(R record, ArchiveListing.Entry file, long offset);
     }
 
     /**
@@ -382,7 +382,7 @@ final class ArchiveReader<R, D> implements LogReader<D> {
                             splitId,
                             offset,
                             TimestampAssigner.NO_TIMESTAMP,
-                            delivery.deliver(value, file.file(), offset));
+                            delivery.deliver(value, file, offset));
                     delivered++;
                 }
             }

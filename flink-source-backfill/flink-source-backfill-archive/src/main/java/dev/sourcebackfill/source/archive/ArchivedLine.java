@@ -16,17 +16,23 @@
 package dev.sourcebackfill.source.archive;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.fs.Path;
 
-/** A line of an archive file as the backfill reader hands it on: its bytes and its file. */
+/**
+ * A line of an archive file as the backfill reader hands it on: its bytes, what the file holds and
+ * where it is (for errors that name it).
+ */
 @Internal
 final class ArchivedLine {
 
     private final byte[] bytes;
     private final ArchivedFile file;
+    private final Path path;
 
-    ArchivedLine(byte[] bytes, ArchivedFile file) {
+    ArchivedLine(byte[] bytes, ArchivedFile file, Path path) {
         this.bytes = bytes;
         this.file = file;
+        this.path = path;
     }
 
     /** The line's bytes as the file holds them, without the line end. */
@@ -36,5 +42,10 @@ final class ArchivedLine {
 
     ArchivedFile file() {
         return file;
+    }
+
+    /** The archive file's path. */
+    Path path() {
+        return path;
     }
 }

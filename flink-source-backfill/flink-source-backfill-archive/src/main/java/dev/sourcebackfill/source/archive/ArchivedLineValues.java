@@ -83,14 +83,14 @@ final class ArchivedLineValues<T> implements LogRecordDeserializer<ArchivedLine,
                 throw new IOException(
                         String.format(
                                 "Archive file %s (split %s): the record at offset %d cannot be read: %s",
-                                line.file(), splitId, offset, e.getMessage()),
+                                line.path(), splitId, offset, e.getMessage()),
                         e);
             }
             values.clear();
             skippedRecords.inc();
             LOG.warn(
                     "Archive file {} (split {}): the record at offset {} cannot be read and is skipped, as the source is told to: {}",
-                    line.file(),
+                    line.path(),
                     splitId,
                     offset,
                     e.toString());

@@ -115,7 +115,7 @@ class ArchiveReaderTest {
                 offsetFromRecord ? v -> Long.parseLong(v.substring(v.indexOf('|') + 1)) : null,
                 7,
                 skipUnreadable,
-                mapper::map,
+                (value, file, offset) -> mapper.map(value, file.file(), offset),
                 skipped,
                 listings);
     }
@@ -238,7 +238,7 @@ class ArchiveReaderTest {
                         null,
                         7,
                         false,
-                        (line, file, offset) -> new ArchivedLine(line, file),
+                        (line, file, offset) -> new ArchivedLine(line, file.file(), file.path()),
                         null,
                         listings);
         lines.addSplit("t-0", 10);

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.archive;
 
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.util.Collector;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ArchivedLineValuesTest {
 
     private static final ArchivedFile FILE = new ArchivedFile("t", 0, 10);
+    private static final Path PATH = new Path("/archive/t/partition=0/t+0+0000000010.json");
 
     private final SimpleCounter skipped = new SimpleCounter();
     private final List<String> out = new ArrayList<>();
@@ -67,7 +69,7 @@ class ArchivedLineValuesTest {
     }
 
     private static ArchivedLine line(String text) {
-        return new ArchivedLine(text.getBytes(StandardCharsets.UTF_8), FILE);
+        return new ArchivedLine(text.getBytes(StandardCharsets.UTF_8), FILE, PATH);
     }
 
     @Test
@@ -91,7 +93,7 @@ class ArchivedLineValuesTest {
         ArchivedLineValues<String> values = values(new PoisonRejecting(), false);
         assertThatThrownBy(() -> values.deserialize("t-0", 12, line("poison"), collector))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("t-0@10")
+                .hasMessageContaining("/archive/t/partition=0/t+0+0000000010.json")
                 .hasMessageContaining("split t-0")
                 .hasMessageContaining("offset 12")
                 .hasMessageContaining("not a record: poison");
