@@ -35,14 +35,17 @@ import java.util.OptionalLong;
  * <ul>
  *   <li>BACKFILLING: a live record exactly at the last backfilled offset finishes the split, one
  *       behind the backfill stops it (CACHING_UP), one ahead raises the target: the backfill is to
- *       cover it, as the feed will not deliver it again. The feed's position raises the target too.
+ *       cover it, as the feed will not deliver it again. The feed's position raises the target too,
+ *       and so do offsets the feed finds deleted.
  *   <li>CACHING_UP: live records inside the backfilled range are dropped; the first one above it,
- *       or the feed's position past it, finishes the split.
+ *       or the feed's position past it, finishes the split. Offsets the feed finds deleted from the
+ *       next one on are a gap at once.
  *   <li>FINISHED: a restored split's feed replays what was emitted before: dropped, in order.
  * </ul>
  *
- * <p>The feed cannot deliver anything below where it started or below the last record it delivered
- * ahead of the backfill: a handover below that is a gap.
+ * <p>The feed cannot deliver anything below where it started, below the last record it delivered
+ * ahead of the backfill, or below the end of offsets it found deleted while the split backfilled: a
+ * handover below that is a gap.
  */
 @Internal
 final class LiveFeedHandover<T> extends SplitHandover<T> {
@@ -53,14 +56,15 @@ final class LiveFeedHandover<T> extends SplitHandover<T> {
     private long liveFloor;
 
     /**
-     * The offset below which the feed can no longer deliver anything, the higher of where it
-     * started when it was given the split and the offset after the last record it delivered ahead
-     * of the backfill (dropped, expected from the backfill). Zero until the feed is given the
-     * split. The handover at {@code next} has a gap if this is above {@code next}.
+     * The offset below which the feed can no longer deliver anything, the highest of where it
+     * started when it was given the split, the offset after the last record it delivered ahead of
+     * the backfill (dropped, expected from the backfill) and the end of offsets it found deleted
+     * while the split backfilled. Zero until the feed is given the split. The handover at {@code
+     * next} has a gap if this is above {@code next}.
      */
     private long lostBelow;
 
-    /** Whether {@link #lostBelow} was raised by records the source dropped. */
+    /** Whether {@link #lostBelow} was last raised by records the source dropped. */
     private boolean droppedAhead;
 
     LiveFeedHandover(
@@ -143,6 +147,23 @@ final class LiveFeedHandover<T> extends SplitHandover<T> {
                 return;
             default:
                 throw new IllegalStateException("Unknown state " + state());
+        }
+    }
+
+    /**
+     * The feed passed offsets deleted before it read them: it delivers nothing below {@code to} any
+     * more, as if it had started there. Those the backfill still reads are no loss, so, as at the
+     * feed's start, the backfill must now reach {@code to}, and the handover checks whether it did
+     * ({@link #checkFeedHasNext}): a backfill that ends below {@code to} (an archive) leaves the
+     * offsets between a gap, for the policy to decide then.
+     */
+    @Override
+    void onLiveGapWhileBackfilling(long from, long to) {
+        raiseTarget(to);
+        if (to > lostBelow) {
+            lostBelow = to;
+            // deleted, not passed: a gap here is named as where the feed starts
+            droppedAhead = false;
         }
     }
 

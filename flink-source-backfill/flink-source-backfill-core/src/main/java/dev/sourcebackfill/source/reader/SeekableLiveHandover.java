@@ -96,6 +96,12 @@ final class SeekableLiveHandover<T> extends SplitHandover<T> {
         emitLive(offset, timestamp, value);
     }
 
+    /** The seekable live reader does not read a backfilling split: it cannot find gaps in it. */
+    @Override
+    void onLiveGapWhileBackfilling(long from, long to) {
+        throw notHandedOver("found offsets " + from + ".." + (to - 1) + " deleted");
+    }
+
     /** A bounded FINISHED split: an idle live reader never sends the record at the stop. */
     @Override
     boolean followsLivePosition() {

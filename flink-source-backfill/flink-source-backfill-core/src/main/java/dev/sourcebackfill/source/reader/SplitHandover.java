@@ -254,17 +254,29 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
     abstract void onLiveProgress(long position);
 
     /**
-     * The live reader found offsets {@code from..to-1} deleted where it was to read. For a finished
-     * split they are a gap (the policy decides); before that the handover asks the live reader for
-     * its earliest offset when it hands over.
+     * The live reader found offsets {@code from..to-1} deleted where it was to read. Below {@code
+     * next} they were emitted already: no gap. Once the backfill stopped (CACHING_UP, FINISHED) the
+     * live reader alone must deliver every offset from {@code next} on, so the rest is a gap at
+     * once (the policy decides). While the split backfills, the backfill may still cover them: the
+     * live reader's kind decides ({@link #onLiveGapWhileBackfilling}).
      */
     void onLiveGap(long from, long to) {
-        if (state != HandoverState.FINISHED || complete || to <= next) {
+        if (complete || to <= next) {
+            return;
+        }
+        if (state == HandoverState.BACKFILLING) {
+            onLiveGapWhileBackfilling(from, to);
             return;
         }
         gapDeleted(from, to);
         checkStop(next);
     }
+
+    /**
+     * The live reader found offsets {@code from..to-1} deleted (some of them at or above {@code
+     * next}) while the split backfills.
+     */
+    abstract void onLiveGapWhileBackfilling(long from, long to);
 
     /**
      * The split just moved to CACHING_UP: the backfill stopped, and the live reader must deliver

@@ -41,10 +41,12 @@ public interface LogRecordCollector<R> {
     /**
      * The reader was to read the split from offset {@code from}, but its log starts at {@code to}
      * now: offsets {@code from..to-1} were deleted (retention) and will never be delivered. The
-     * source applies its {@link OffsetGapPolicy}: under {@link OffsetGapPolicy#FAIL} this throws an
-     * {@link OffsetGapException} naming the split and the offsets; when it returns, the reader goes
-     * on reading the split at {@code to}. A reader that finds such a gap must call this rather than
-     * jump over it silently.
+     * source applies its {@link OffsetGapPolicy} to those it has from no other reader: under {@link
+     * OffsetGapPolicy#FAIL} this throws an {@link OffsetGapException} naming the split and the
+     * offsets (offsets emitted already, or that a split's backfill may still read, are no loss: the
+     * source checks them once the backfill stopped); when it returns, the reader goes on reading
+     * the split at {@code to}. A reader that finds such a gap must call this rather than jump over
+     * it silently.
      */
     default void offsetsDeleted(String splitId, long from, long to) {
         throw OffsetGapException.deleted(splitId, from, to);

@@ -448,6 +448,55 @@ class BackfillSplitReaderTest {
         assertThat(skipped.getCount()).isEqualTo(2);
     }
 
+    /**
+     * A feed finds offsets 6..9 of a CACHING_UP split deleted (retention passed it): the backfill
+     * stopped at 6, so they are lost, and the default policy fails the fetch, naming them, rather
+     * than finish the split at the feed's next record.
+     */
+    @Test
+    void deletedOffsetsAFeedFindsBeforeTheHandoverFailTheFetchByDefault() {
+        FakeLog log = new FakeLog(false).write("a", 6, 7, 8, 9, 10, 11);
+        log.reportsDeletedOffsets = true;
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new BackfillSplit(
+                                        "a",
+                                        HandoverState.CACHING_UP,
+                                        6,
+                                        6,
+                                        OptionalLong.empty()))));
+        log.earliest.put("a", 10L); // retention deletes 6..9 before the feed reads them
+        assertThatThrownBy(() -> fetch(reader))
+                .isInstanceOf(OffsetGapException.class)
+                .hasMessageContaining("split a")
+                .hasMessageContaining("read from offset 6")
+                .hasMessageContaining("starts at 10");
+    }
+
+    /** The same told to skip: the offsets are skipped, counted, and the split goes on at 10. */
+    @Test
+    void deletedOffsetsAFeedFindsBeforeTheHandoverAreSkippedWhenToldTo() throws Exception {
+        FakeLog log = new FakeLog(false).write("a", 6, 7, 8, 9, 10, 11);
+        log.reportsDeletedOffsets = true;
+        SimpleCounter skipped = new SimpleCounter();
+        BackfillSplitReader<String> reader = skipping(log, skipped);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new BackfillSplit(
+                                        "a",
+                                        HandoverState.CACHING_UP,
+                                        6,
+                                        6,
+                                        OptionalLong.empty()))));
+        log.earliest.put("a", 10L);
+        assertThat(fetch(reader)).containsExactly("FINISHED@10", "a@10", "a@11");
+        assertThat(skipsApplied).containsExactly("a:6..9");
+        assertThat(skipped.getCount()).isEqualTo(4);
+    }
+
     private static BackfillSplit finished(String id, long next) {
         return new BackfillSplit(id, HandoverState.FINISHED, next, next, OptionalLong.empty());
     }

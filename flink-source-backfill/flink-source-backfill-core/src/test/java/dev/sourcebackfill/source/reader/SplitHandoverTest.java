@@ -325,7 +325,31 @@ class SplitHandoverTest {
                         "S",
                         "F 6 6",
                         "us ug2-6 u6",
-                        "e6 end:FINISHED@7"));
+                        "e6 end:FINISHED@7"),
+                row(
+                        "a feed's gap inside the target while backfilling is covered by the backfill",
+                        "F",
+                        "B 0 10",
+                        "us ug0-5 b8 b9 u10",
+                        "e8 e9 C@10 F@10 e10 end:FINISHED@11"),
+                row(
+                        "a feed's gap past the target while backfilling raises the target",
+                        "F",
+                        "B 0 10",
+                        "us ug0-15 b9 b14 u15",
+                        "e9 e14 C@15 F@15 e15 end:FINISHED@16"),
+                row(
+                        "told to skip gaps: a feed's gap while backfilling that the archive does not cover",
+                        "F+skip",
+                        "B 0 10",
+                        "us ug0-15 b9 be10 up15",
+                        "e9 C@10 skip10..14 F@15 end:FINISHED@15"),
+                row(
+                        "told to skip gaps: a feed found the next offsets of a CACHING_UP split deleted",
+                        "F+skip",
+                        "C 6 6",
+                        "us ug6-10 u10",
+                        "skip6..9! F@10 e10 end:FINISHED@11"));
     }
 
     static Stream<Arguments> failures() {
@@ -426,6 +450,18 @@ class SplitHandoverTest {
                         "F 6 6",
                         "us u6 ug7-9",
                         "deleted:split-1:7:9"),
+                row(
+                        "a feed found the next offsets of a CACHING_UP split deleted",
+                        "F",
+                        "C 6 6",
+                        "us ug6-10",
+                        "deleted:split-1:6:10"),
+                row(
+                        "a feed's gap while backfilling that the archive does not cover",
+                        "F",
+                        "B 0 10",
+                        "us ug0-15 b9 be10 up15",
+                        "gap:split-1:10:15"),
                 row(
                         "a feed passed records that an archive backfill did not cover",
                         "F",
