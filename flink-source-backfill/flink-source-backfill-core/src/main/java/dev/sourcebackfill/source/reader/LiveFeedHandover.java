@@ -52,7 +52,11 @@ final class LiveFeedHandover<T> extends SplitHandover<T> {
 
     private final LivePositions live;
 
-    /** Live records seen while not FINISHED must increase too; not checkpointed. */
+    /**
+     * The offset every live record must reach: the one after the last the feed delivered, dropped
+     * or emitted, in any state. Not checkpointed: a restored split's feed may replay below its next
+     * offset (dropped, in order).
+     */
     private long liveFloor;
 
     /**
@@ -116,9 +120,11 @@ final class LiveFeedHandover<T> extends SplitHandover<T> {
         }
         switch (state()) {
             case FINISHED:
+                // emitted records count for the order too: a feed going back below what it
+                // delivered is a regression, whether it was dropped or emitted
+                checkLiveOrder(offset);
                 if (offset < nextOffset()) {
                     // a feed replays what was emitted before a restore: drop it, in order
-                    checkLiveOrder(offset);
                     return;
                 }
                 emitLive(offset, timestamp, value);

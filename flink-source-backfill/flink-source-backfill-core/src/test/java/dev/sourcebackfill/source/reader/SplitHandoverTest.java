@@ -385,6 +385,12 @@ class SplitHandoverTest {
                         "us u5 u4",
                         "regression:split-1:live:4"),
                 row(
+                        "a feed going back below what it emitted on a FINISHED split",
+                        "F",
+                        "F 6 6",
+                        "us u6 u7 u3",
+                        "regression:split-1:live:3"),
+                row(
                         "gap at the handover, seekable",
                         "S",
                         "B 0 10",
