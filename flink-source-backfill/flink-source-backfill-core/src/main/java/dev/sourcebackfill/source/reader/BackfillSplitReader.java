@@ -403,6 +403,11 @@ final class BackfillSplitReader<T>
         handovers.put(split.splitId(), handover);
         rateLimit.notifyAddingSplit(split);
         LOG.debug("Fetcher of subtask {} takes {}", context.getIndexOfSubtask(), split);
+        if (handover.isComplete()) {
+            // at its stop already (the source reader keeps such splits from the fetcher): nothing
+            // is left to read, so neither reader is given it; it ends in the next fetch
+            return;
+        }
         if (handover.liveReadsFromTheStart()) {
             // before the backfill: a feed's start may raise the target the backfill must reach
             startLive(handover, split.nextOffset());

@@ -161,10 +161,11 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
 
     /**
      * A backfilling split with nothing to backfill (its start is at or past its target) stops the
-     * backfill at once instead of waiting for a record that will never come.
+     * backfill at once instead of waiting for a record that will never come; unless it is complete
+     * already: then nothing of it is left for the live reader.
      */
     void start() {
-        if (state == HandoverState.BACKFILLING && next >= target) {
+        if (state == HandoverState.BACKFILLING && !complete && next >= target) {
             enterCachingUp();
         }
     }
@@ -184,10 +185,7 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
         }
         output.emit(splitId, offset, timestamp, value, false);
         next = offset + 1;
-        if (next >= target) {
-            enterCachingUp();
-        }
-        checkStop(next);
+        backfillMoved();
     }
 
     /**
@@ -198,14 +196,12 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
         if (state != HandoverState.BACKFILLING || complete) {
             return;
         }
-        if (position >= target) {
+        if (position >= target || endOfBackfill) {
             next = Math.max(next, position);
-            enterCachingUp();
-        } else if (endOfBackfill) {
-            next = Math.max(next, position);
-            enterCachingUp();
+            if (!checkStop(next)) {
+                enterCachingUp();
+            }
         }
-        checkStop(next);
     }
 
     /**
@@ -218,10 +214,7 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
             return;
         }
         gapDeleted(from, to);
-        if (next >= target) {
-            enterCachingUp();
-        }
-        checkStop(next);
+        backfillMoved();
     }
 
     // ------------------------------------------------------------------ live side
@@ -344,6 +337,20 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /**
+     * The backfill moved {@code next}: a bounded split that reached its stop is complete, and
+     * nothing of it is left for the live reader (it is not handed over, nor is the live reader
+     * checked for gaps past the stop); else a split that reached its target stops backfilling.
+     */
+    private void backfillMoved() {
+        if (checkStop(next)) {
+            return;
+        }
+        if (next >= target) {
+            enterCachingUp();
+        }
+    }
 
     /**
      * Offsets {@code max(from, next)..to-1} are gone (below {@code from} the reader passed offsets

@@ -287,6 +287,55 @@ class BackfillSplitReaderTest {
     }
 
     /**
+     * A bounded split (stop 3) whose backfill reached its stop is complete: it is not given to the
+     * live reader, whose earliest offset (5) past the stop is no loss of this source and must not
+     * fail the job.
+     */
+    @Test
+    void aBoundedSplitCompleteInTheBackfillIgnoresTheLiveReadersGapPastItsStop() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2);
+        log.earliest.put("a", 5L); // the live reader's log starts at 5 now
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new BackfillSplit(
+                                        "a",
+                                        HandoverState.BACKFILLING,
+                                        0,
+                                        3,
+                                        OptionalLong.of(3)))));
+        RecordsWithSplitIds<BackfillRecord> records = reader.fetch();
+        List<String> out = new ArrayList<>();
+        while (records.nextSplit() != null) {
+            BackfillRecord record;
+            while ((record = records.nextRecordFromSplit()) != null) {
+                out.add((String) record.raw());
+            }
+        }
+        assertThat(out).containsExactly("a@0", "a@1", "a@2");
+        assertThat(records.finishedSplits()).containsExactly("a");
+        assertThat(log.calls).doesNotContain("live.create");
+    }
+
+    /** The same for a split the split reader is given at its stop: no reader is given it. */
+    @Test
+    void aSplitGivenAtItsStopIsGivenToNoReader() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2);
+        log.earliest.put("a", 5L);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new BackfillSplit(
+                                        "a", HandoverState.FINISHED, 3, 3, OptionalLong.of(3)))));
+        RecordsWithSplitIds<BackfillRecord> records = reader.fetch();
+        assertThat(records.nextSplit()).isNull();
+        assertThat(records.finishedSplits()).containsExactly("a");
+        assertThat(log.calls).isEmpty();
+    }
+
+    /**
      * Told to skip gaps: a seekable live reader whose earliest offset is above the archive's end is
      * started again at its earliest offset, the split goes on there, and the skipped offsets are
      * counted.

@@ -236,6 +236,30 @@ class SplitHandoverTest {
                         "b4",
                         "e4 end:BACKFILLING@5 complete"),
                 row(
+                        "bounded: a backfill reaching its stop at the target completes the split without a handover",
+                        "S",
+                        "B 0 3 stop3",
+                        "earliest5 b0 b1 b2",
+                        "e0 e1 e2 end:BACKFILLING@3 complete"),
+                row(
+                        "bounded: a backfill position at the stop and target completes the split without a handover",
+                        "F",
+                        "B 0 5 stop5",
+                        "b2 bp5",
+                        "e2 end:BACKFILLING@5 complete"),
+                row(
+                        "bounded: a split starting at its stop is not handed over",
+                        "S",
+                        "B 3 3 stop3",
+                        "start",
+                        "end:BACKFILLING@3 complete"),
+                row(
+                        "told to skip gaps, bounded: a backfill gap reaching the stop completes the split without a handover",
+                        "S+skip",
+                        "B 2 4 stop4",
+                        "bg2-6",
+                        "skip2..3! end:BACKFILLING@4 complete"),
+                row(
                         "bounded: live position at the stop completes the split",
                         "S",
                         "F 6 6 stop9",
