@@ -263,18 +263,6 @@ class ArchiveReaderTest {
         lines.close();
     }
 
-    /** Rejects the line "poison". */
-    private static final class PoisonRejecting extends SimpleStringSchema {
-        @Override
-        public String deserialize(byte[] message) {
-            String s = super.deserialize(message);
-            if (s.equals("poison")) {
-                throw new IllegalArgumentException("not a record: " + s);
-            }
-            return s;
-        }
-    }
-
     @Test
     void offsetsReadFromTheRecordMustIncrease() throws Exception {
         java.nio.file.Path f = file("t", 0, 0, false, 0, 2, 2);

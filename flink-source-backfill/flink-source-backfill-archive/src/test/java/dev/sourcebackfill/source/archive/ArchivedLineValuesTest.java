@@ -134,16 +134,4 @@ class ArchivedLineValuesTest {
             }
         }
     }
-
-    /** Rejects the line "poison". */
-    private static final class PoisonRejecting extends SimpleStringSchema {
-        @Override
-        public String deserialize(byte[] message) {
-            String s = super.deserialize(message);
-            if (s.equals("poison")) {
-                throw new IllegalArgumentException("not a record: " + s);
-            }
-            return s;
-        }
-    }
 }

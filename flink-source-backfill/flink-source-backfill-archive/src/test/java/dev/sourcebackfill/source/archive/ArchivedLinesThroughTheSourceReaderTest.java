@@ -25,7 +25,6 @@ import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 
-import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
@@ -151,18 +150,6 @@ class ArchivedLinesThroughTheSourceReaderTest {
             }
             // the empty line (offset 2) is a record SimpleStringSchema makes "" of
             assertThat(output.getEmittedRecords()).containsExactly("a#0", "#2", "d#3");
-        }
-    }
-
-    /** Rejects the line "poison". */
-    private static final class PoisonRejecting extends SimpleStringSchema {
-        @Override
-        public String deserialize(byte[] message) {
-            String s = super.deserialize(message);
-            if (s.equals("poison")) {
-                throw new IllegalArgumentException("not a record: " + s);
-            }
-            return s;
         }
     }
 
