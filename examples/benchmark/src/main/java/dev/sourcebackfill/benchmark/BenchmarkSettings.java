@@ -103,10 +103,10 @@ final class BenchmarkSettings {
     /**
      * The run of docs/benchmarks.md. Each throughput round's records last at least 5 s at the
      * fastest rate the 2-core machine of the latest figures measured in that section: 200 million
-     * datagen records (NumberSequenceSource's 32.6M records/s at most: 6.1 s), 50 million Kafka
-     * records (ours 9.1M/s at most: 5.5 s; live 6.6M/s at most: 7.6 s; KafkaSource at our settings
-     * was not measured yet), 72 million archived lines (ours 12.3M/s at most: 5.8 s), and the rate
-     * limit for 5 s. The harness warns of a round that lasted less.
+     * datagen records (NumberSequenceSource's 35.9M records/s at most: 5.6 s), 75 million Kafka
+     * records (KafkaSource at our settings 14.0M/s at most: 5.4 s; live 9.9M/s at most: 7.6 s), 100
+     * million archived lines (ours 19.1M/s at most: 5.2 s), and the rate limit for 5 s. The harness
+     * warns of a round that lasted less.
      */
     static BenchmarkSettings full() {
         return new BenchmarkSettings(
@@ -120,8 +120,8 @@ final class BenchmarkSettings {
                 4_000_000,
                 List.of(8, 10_000, 100_000),
                 1_000,
-                50_000_000,
-                72_000_000,
+                75_000_000,
+                100_000_000,
                 6_000_000,
                 250_000,
                 5);
@@ -147,14 +147,41 @@ final class BenchmarkSettings {
                 1);
     }
 
+    /**
+     * Short rounds to run under a profiler (async-profiler, see docs/benchmarks.md): the full run's
+     * sections with a fifth of their records and 3 rounds; its figures are not the benchmark's.
+     */
+    static BenchmarkSettings profile() {
+        BenchmarkSettings full = full();
+        return new BenchmarkSettings(
+                "profile",
+                3,
+                0,
+                full.records / 5,
+                full.handoverIntervals,
+                1,
+                List.of(8),
+                full.memoryHistory,
+                List.of(8),
+                full.enumeratorIterations,
+                full.kafkaRecords / 5,
+                full.archiveRecords / 5,
+                full.skewedRecords,
+                full.rateLimitPerReader,
+                1);
+    }
+
     static BenchmarkSettings named(String name) {
         switch (name) {
             case "full":
                 return full();
+            case "profile":
+                return profile();
             case "smoke":
                 return smoke();
             default:
-                throw new IllegalArgumentException("--scale must be full or smoke, was " + name);
+                throw new IllegalArgumentException(
+                        "--scale must be full, profile or smoke, was " + name);
         }
     }
 }
