@@ -33,11 +33,12 @@ import java.util.TreeMap;
  * The benchmark of docs/benchmarks.md: every figure in this one JVM, on one MiniCluster, each
  * contender alternating with its baseline round by round so that drift hits both alike.
  *
- * <p>Options: {@code --scale full|smoke} (default full), {@code --output <json file>} (default
- * {@code target/benchmark-results.json}), {@code --skip-kafka} (no broker: sections 1-5), {@code
- * --only-archive} (sections 7 and 8 alone), {@code --only-flow-control} (sections 9 and 10 alone),
- * {@code --only-kafka} (section 6 alone), {@code --only-throughput} (sections 1 and 2 alone),
- * {@code --only-scaling} (sections 4 and 5 alone, with the backfill rate of a short section 1 run).
+ * <p>Options: {@code --scale full|profile|smoke} (default full; profile: short rounds to run under
+ * a profiler), {@code --output <json file>} (default {@code target/benchmark-results.json}), {@code
+ * --skip-kafka} (no broker: sections 1-5), {@code --only-archive} (sections 7 and 8 alone), {@code
+ * --only-flow-control} (sections 9 and 10 alone), {@code --only-kafka} (section 6 alone), {@code
+ * --only-throughput} (sections 1 and 2 alone), {@code --only-scaling} (sections 4 and 5 alone, with
+ * the backfill rate of a short section 1 run).
  */
 public final class BenchmarkMain {
 
