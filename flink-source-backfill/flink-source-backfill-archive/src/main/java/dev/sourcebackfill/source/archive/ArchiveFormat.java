@@ -164,21 +164,21 @@ public abstract class ArchiveFormat<T> implements Serializable {
             schema.deserialize(line, out);
         }
 
+        /** The lines of {@link #openLines}, each made a value here, in the reader's thread. */
         @Override
         RecordReader<T> open(FSDataInputStream stream, long length) {
-            LineReader lines = new LineReader(stream);
+            RecordReader<byte[]> lines = openLines(stream, length);
             return new RecordReader<>() {
                 @Nullable private T value;
                 @Nullable private Exception unreadable;
 
                 @Override
                 public boolean next() throws IOException {
-                    byte[] line = lines.next();
-                    if (line == null) {
+                    if (!lines.next()) {
                         return false;
                     }
                     try {
-                        value = schema.deserialize(line);
+                        value = schema.deserialize(lines.value());
                         unreadable = null;
                     } catch (IOException | RuntimeException e) {
                         // the line is read: the next one can be
