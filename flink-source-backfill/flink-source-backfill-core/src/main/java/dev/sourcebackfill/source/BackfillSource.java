@@ -97,6 +97,7 @@ public class BackfillSource<T>
                 log.createSplitDiscoverer(),
                 config.boundedness() == Boundedness.BOUNDED,
                 config.splitDiscoveryInterval(),
+                config.backfillChunkSize(),
                 restored);
     }
 

@@ -66,6 +66,7 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
     @Nullable private RecordOrigin.Marker<T> originMarker;
     @Nullable private RateLimiterStrategy<BackfillSplit> backfillRateLimit;
     @Nullable private Double backfillRecordsPerSecond;
+    @Nullable private Long backfillChunkSize;
 
     /** Whether each setting was set (a null given to a setter is set, and refused). */
     private boolean pollTimeoutSet;
@@ -145,6 +146,24 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
     }
 
     /**
+     * Cuts each split's history, as the enumerator finds it at the job's first start, into chunks
+     * of about {@code records} records each, read in parallel as splits of their own by any reader:
+     * a split with much history no longer keeps one reader busy while the others wait. Off by
+     * default.
+     *
+     * <p>The split itself keeps the last part of its history and its exact handover to the live
+     * reader, and goes live while its chunks are read. Within a chunk offsets come in order; across
+     * the chunks of one split there is no order: a job that needs each split's records in offset
+     * order leaves this off. Each chunk has a split watermark of its own, so nothing becomes late
+     * through chunking. The log cuts where it can (an archive at file boundaries); the log must
+     * support chunks ({@link BackfillLog#supportsHistoryChunks()}).
+     */
+    public B setBackfillChunkSize(long records) {
+        this.backfillChunkSize = records;
+        return self();
+    }
+
+    /**
      * Gives {@code other} every setting set on this builder (a builder that wraps another's, as the
      * archive's wraps the Kafka one's: a setting set on the outer one wins).
      */
@@ -169,6 +188,9 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
         if (backfillRecordsPerSecond != null) {
             other.backfillRateLimit = null;
             other.setBackfillRecordsPerSecond(backfillRecordsPerSecond);
+        }
+        if (backfillChunkSize != null) {
+            other.setBackfillChunkSize(backfillChunkSize);
         }
     }
 
@@ -211,6 +233,11 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
                 "backfill records per second",
                 "setBackfillRecordsPerSecond",
                 "must be positive and finite, was " + backfillRecordsPerSecond);
+        checkOption(
+                backfillChunkSize == null || backfillChunkSize > 0,
+                "backfill chunk size",
+                "setBackfillChunkSize",
+                "must be positive, was " + backfillChunkSize);
     }
 
     /**
@@ -219,6 +246,13 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
      */
     protected final BackfillSource<T> buildSource(
             BackfillLog<T> log, Boundedness boundedness, Duration splitDiscoveryInterval) {
+        checkOption(
+                backfillChunkSize == null || log.supportsHistoryChunks(),
+                "backfill chunk size",
+                "setBackfillChunkSize",
+                "is set, but the log "
+                        + log.getClass().getName()
+                        + " cannot read a split's history in chunks");
         return new BackfillSource<>(
                 log,
                 new BackfillSourceConfig<>(
@@ -228,7 +262,8 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
                         listenerSet ? listener : BackfillListener.NO_OP,
                         gapPolicySet ? gapPolicy : OffsetGapPolicy.FAIL,
                         originMarkerSet ? originMarker : RecordOrigin.Marker.none(),
-                        backfillRateLimit()));
+                        backfillRateLimit(),
+                        backfillChunkSize));
     }
 
     /** The rate limit set, or Flink's strategy that limits nothing. */

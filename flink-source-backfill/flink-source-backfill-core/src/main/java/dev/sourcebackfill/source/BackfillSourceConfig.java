@@ -23,8 +23,11 @@ import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.OptionalLong;
 
 /**
  * The settings of one {@link BackfillSource}, checked by its builder: what the enumerator and each
@@ -43,6 +46,9 @@ public final class BackfillSourceConfig<T> implements Serializable {
     private final RecordOrigin.Marker<T> originMarker;
     private final RateLimiterStrategy<BackfillSplit> backfillRateLimit;
 
+    /** Records per chunk of history; {@code null}: history is not cut into chunks. */
+    @Nullable private final Long backfillChunkSize;
+
     BackfillSourceConfig(
             Boundedness boundedness,
             Duration splitDiscoveryInterval,
@@ -50,7 +56,8 @@ public final class BackfillSourceConfig<T> implements Serializable {
             BackfillListener listener,
             OffsetGapPolicy gapPolicy,
             RecordOrigin.Marker<T> originMarker,
-            RateLimiterStrategy<BackfillSplit> backfillRateLimit) {
+            RateLimiterStrategy<BackfillSplit> backfillRateLimit,
+            @Nullable Long backfillChunkSize) {
         this.boundedness = boundedness;
         this.splitDiscoveryInterval = splitDiscoveryInterval;
         this.pollTimeout = pollTimeout;
@@ -58,6 +65,7 @@ public final class BackfillSourceConfig<T> implements Serializable {
         this.gapPolicy = gapPolicy;
         this.originMarker = originMarker;
         this.backfillRateLimit = backfillRateLimit;
+        this.backfillChunkSize = backfillChunkSize;
     }
 
     /** The builders' defaults: unbounded, no listener, no marker, no rate limit, gaps fail. */
@@ -70,7 +78,8 @@ public final class BackfillSourceConfig<T> implements Serializable {
                 BackfillListener.NO_OP,
                 OffsetGapPolicy.FAIL,
                 RecordOrigin.Marker.none(),
-                BackfillSourceReader.noRateLimit());
+                BackfillSourceReader.noRateLimit(),
+                null);
     }
 
     @VisibleForTesting
@@ -97,7 +106,32 @@ public final class BackfillSourceConfig<T> implements Serializable {
                 listener,
                 gapPolicy,
                 originMarker,
-                backfillRateLimit);
+                backfillRateLimit,
+                backfillChunkSize);
+    }
+
+    /** The same settings, with history cut into chunks of {@code records} records. */
+    @VisibleForTesting
+    public BackfillSourceConfig<T> withBackfillChunkSize(long records) {
+        return new BackfillSourceConfig<>(
+                boundedness,
+                splitDiscoveryInterval,
+                pollTimeout,
+                listener,
+                gapPolicy,
+                originMarker,
+                backfillRateLimit,
+                records);
+    }
+
+    /**
+     * How many records each chunk of a split's history holds, about (the log cuts where it can);
+     * empty if history is not cut into chunks.
+     */
+    public OptionalLong backfillChunkSize() {
+        return backfillChunkSize == null
+                ? OptionalLong.empty()
+                : OptionalLong.of(backfillChunkSize);
     }
 
     public Boundedness boundedness() {

@@ -65,6 +65,10 @@ public final class BackfillSplitEnumerator
     private final LogSplitDiscoverer discoverer;
     private final boolean bounded;
     private final Duration discoveryInterval;
+
+    /** Records per chunk of history; empty: histories are not cut. */
+    private final OptionalLong chunkSize;
+
     private final SplitStatusTracker tracker = new SplitStatusTracker();
     private final ForwardModeGate gate = new ForwardModeGate();
 
@@ -97,7 +101,22 @@ public final class BackfillSplitEnumerator
             boolean bounded,
             Duration discoveryInterval,
             @Nullable BackfillEnumeratorState restored) {
+        this(context, discoverer, bounded, discoveryInterval, OptionalLong.empty(), restored);
+    }
+
+    /**
+     * @param chunkSize records per chunk of history, if split histories are cut into chunks at the
+     *     job's first discovery
+     */
+    public BackfillSplitEnumerator(
+            SplitEnumeratorContext<BackfillSplit> context,
+            LogSplitDiscoverer discoverer,
+            boolean bounded,
+            Duration discoveryInterval,
+            OptionalLong chunkSize,
+            @Nullable BackfillEnumeratorState restored) {
         this.context = context;
+        this.chunkSize = chunkSize;
         this.discoverer = discoverer;
         this.bounded = bounded;
         this.discoveryInterval = discoveryInterval;
@@ -123,12 +142,50 @@ public final class BackfillSplitEnumerator
         }
     }
 
-    private List<DiscoveredSplit> discover() throws Exception {
-        return discoverer.discoverSplits(!initialDiscoveryDone);
+    /** A split found by a discovery, with the offsets its history is cut at (none if not cut). */
+    private record Found(DiscoveredSplit split, List<Long> cuts) {}
+
+    /** In the discovery thread: lists the splits and, at the first discovery, cuts histories. */
+    private List<Found> discover() throws Exception {
+        boolean initial = !initialDiscoveryDone;
+        List<DiscoveredSplit> splits = discoverer.discoverSplits(initial);
+        List<Found> found = new ArrayList<>(splits.size());
+        for (DiscoveredSplit split : splits) {
+            found.add(new Found(split, initial ? cutsOf(split) : List.of()));
+        }
+        return found;
     }
 
-    private void onDiscovered(
-            @Nullable List<DiscoveredSplit> discovered, @Nullable Throwable error) {
+    /** Where the split's history is cut into chunks, checked; none if chunks are off. */
+    private List<Long> cutsOf(DiscoveredSplit split) throws Exception {
+        if (chunkSize.isEmpty() || split.liveReadsWholeSplit()) {
+            return List.of();
+        }
+        long from = split.backfillStartOffset();
+        long to =
+                Math.min(
+                        split.liveEndOffset(),
+                        split.stoppingOffset().orElse(split.liveEndOffset()));
+        if (to - from <= chunkSize.getAsLong()) {
+            return List.of();
+        }
+        List<Long> cuts = discoverer.cutHistory(split, from, to, chunkSize.getAsLong());
+        long previous = from;
+        for (long cut : cuts) {
+            if (cut <= previous || cut >= to) {
+                throw new IllegalStateException(
+                        String.format(
+                                "The log cut the history [%d, %d) of split %s at %s: each cut must "
+                                        + "be above the one before and the history's start, and "
+                                        + "below its end",
+                                from, to, split.splitId(), cuts));
+            }
+            previous = cut;
+        }
+        return cuts;
+    }
+
+    private void onDiscovered(@Nullable List<Found> discovered, @Nullable Throwable error) {
         if (error != null) {
             throw new FlinkRuntimeException("Discovering the log's splits failed", error);
         }
@@ -136,13 +193,15 @@ public final class BackfillSplitEnumerator
             return;
         }
         boolean initial = !initialDiscoveryDone;
-        for (DiscoveredSplit found : discovered) {
+        for (Found each : discovered) {
+            DiscoveredSplit found = each.split();
             if (tracker.contains(found.splitId())) {
                 continue;
             }
-            BackfillSplit split = newSplit(found);
+            BackfillSplit split = newSplit(found, each.cuts());
             tracker.add(split);
             LOG.info("Discovered {} ({})", split, initial ? "at start" : "while running");
+            addChunks(found, each.cuts());
             if (split.state() != HandoverState.FINISHED && gate.invalidate()) {
                 LOG.info(
                         "The source leaves forward mode: new split {} must be backfilled",
@@ -158,7 +217,31 @@ public final class BackfillSplitEnumerator
         signalBacklog();
     }
 
-    private BackfillSplit newSplit(DiscoveredSplit found) {
+    /**
+     * Adds the chunks of a split's history cut at {@code cuts}: {@code [start, c1), ..., [c(n-1),
+     * cn)}; the split itself keeps {@code [cn, ...)}.
+     */
+    private void addChunks(DiscoveredSplit found, List<Long> cuts) {
+        long from = found.backfillStartOffset();
+        for (int i = 0; i < cuts.size(); i++) {
+            BackfillSplit chunk = BackfillSplit.historyChunk(found.splitId(), i, from, cuts.get(i));
+            tracker.add(chunk);
+            from = cuts.get(i);
+        }
+        if (!cuts.isEmpty()) {
+            LOG.info(
+                    "Split {}: its history [{}, {}) is read as {} chunks of about {} records, "
+                            + "and from {} on by the split itself",
+                    found.splitId(),
+                    found.backfillStartOffset(),
+                    from,
+                    cuts.size(),
+                    chunkSize.getAsLong(),
+                    from);
+        }
+    }
+
+    private BackfillSplit newSplit(DiscoveredSplit found, List<Long> cuts) {
         OptionalLong stop = found.stoppingOffset();
         if (bounded && stop.isEmpty()) {
             throw new IllegalArgumentException(
@@ -168,11 +251,22 @@ public final class BackfillSplitEnumerator
         }
         HandoverState state =
                 found.liveReadsWholeSplit() ? HandoverState.FINISHED : HandoverState.BACKFILLING;
-        return new BackfillSplit(
-                found.splitId(), state, found.backfillStartOffset(), found.liveEndOffset(), stop);
+        // a split whose history is cut keeps the part after the last cut
+        long start = cuts.isEmpty() ? found.backfillStartOffset() : cuts.get(cuts.size() - 1);
+        return new BackfillSplit(found.splitId(), state, start, found.liveEndOffset(), stop);
     }
 
-    /** The fixed reader of a split: stable across restarts for a given parallelism. */
+    /**
+     * The fixed reader of a split: stable across restarts for a given parallelism. The chunks of a
+     * log split go round the readers after the log split's own, so that one split's history is
+     * spread over all of them.
+     */
+    static int ownerOf(BackfillSplit split, int parallelism) {
+        int chunkStep = split.chunk().map(chunk -> chunk.index() + 1).orElse(0);
+        return Math.floorMod(ownerOf(split.logSplitId(), parallelism) + chunkStep, parallelism);
+    }
+
+    /** The fixed reader of a log split (not a chunk). */
     static int ownerOf(String splitId, int parallelism) {
         return Math.floorMod(splitId.hashCode(), parallelism);
     }
@@ -181,7 +275,7 @@ public final class BackfillSplitEnumerator
         int parallelism = context.currentParallelism();
         Map<Integer, List<BackfillSplit>> assignment = new HashMap<>();
         for (BackfillSplit split : tracker.unassigned()) {
-            int owner = ownerOf(split.splitId(), parallelism);
+            int owner = ownerOf(split, parallelism);
             if (context.registeredReaders().containsKey(owner)) {
                 assignment.computeIfAbsent(owner, k -> new ArrayList<>()).add(split);
             }

@@ -73,7 +73,7 @@ final class BackfillRecordEmitter<T>
         values.emitTo(output, backfill ? RecordOrigin.BACKFILL : RecordOrigin.LIVE, record);
         try {
             (backfill ? backfillDeserializer : liveDeserializer)
-                    .deserialize(split.splitId(), record.offset(), record.raw(), values);
+                    .deserialize(split.logSplitId(), record.offset(), record.raw(), values);
         } catch (IOException | RuntimeException e) {
             if (values.failedDownstream()) {
                 // the operators after the source failed, not the deserializer

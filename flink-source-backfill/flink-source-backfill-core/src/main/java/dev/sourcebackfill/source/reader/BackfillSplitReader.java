@@ -53,9 +53,12 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Reads the splits of one source reader from the backfill and the live reader {@link LogReader}s
@@ -101,6 +104,20 @@ final class BackfillSplitReader<T>
 
     /** Splits currently given to the backfill reader. */
     private final Set<String> onBackfill = new LinkedHashSet<>();
+
+    /**
+     * The handover of the split each log split is read for by the backfill reader: a log reader
+     * reads a log split once at a time, and a log split's chunks of history (and the log split
+     * itself) take turns on it. Records the backfill reader delivers go to this handover.
+     */
+    private final Map<String, SplitHandover<Object>> backfillHolders = new HashMap<>();
+
+    /**
+     * Splits waiting for their log split to be free on the backfill reader, by log split: the log
+     * split itself first (its handover makes it live), then its chunks in offset order.
+     */
+    private final Map<String, NavigableMap<Integer, SplitHandover<Object>>> backfillWaiting =
+            new HashMap<>();
 
     /** Splits currently given to the live reader. */
     private final Set<String> onLive = new LinkedHashSet<>();
@@ -259,9 +276,9 @@ final class BackfillSplitReader<T>
         // each reader on its own: one that cannot pause (tolerated with Flink's
         // allow-unaligned-source-splits) must not keep the other from pausing or resuming
         UnsupportedOperationException backfillCannot =
-                pauseOrResumeIn(backfillReader, onBackfill, pause, resume);
+                pauseOrResumeIn(backfillReader, onBackfill, this::logSplitIdOf, pause, resume);
         UnsupportedOperationException liveCannot =
-                pauseOrResumeIn(liveReader, onLive, pause, resume);
+                pauseOrResumeIn(liveReader, onLive, splitId -> splitId, pause, resume);
         if (backfillCannot != null) {
             throw backfillCannot;
         }
@@ -271,7 +288,8 @@ final class BackfillSplitReader<T>
     }
 
     /**
-     * Pauses and resumes in one log reader the splits of those that it reads.
+     * Pauses and resumes in one log reader the splits of those that it reads, by the ids of the log
+     * splits it reads for them.
      *
      * @return the reader's refusal if it cannot pause splits, else {@code null}
      */
@@ -279,6 +297,7 @@ final class BackfillSplitReader<T>
     private static UnsupportedOperationException pauseOrResumeIn(
             @Nullable LogReader<?> reader,
             Set<String> readsSplits,
+            Function<String, String> logSplitIdOf,
             List<String> pause,
             List<String> resume) {
         if (reader == null) {
@@ -287,13 +306,13 @@ final class BackfillSplitReader<T>
         List<String> readerPause = new ArrayList<>(pause.size());
         for (String splitId : pause) {
             if (readsSplits.contains(splitId)) {
-                readerPause.add(splitId);
+                readerPause.add(logSplitIdOf.apply(splitId));
             }
         }
         List<String> readerResume = new ArrayList<>(resume.size());
         for (String splitId : resume) {
             if (readsSplits.contains(splitId)) {
-                readerResume.add(splitId);
+                readerResume.add(logSplitIdOf.apply(splitId));
             }
         }
         if (!readerPause.isEmpty() || !readerResume.isEmpty()) {
@@ -354,12 +373,17 @@ final class BackfillSplitReader<T>
         return run;
     }
 
-    /** The handover of a polled record's split; one map lookup per run of records. */
+    /**
+     * The handover of a polled record's split, in {@code handoversById} (of the live reader's
+     * splits by split id, of the backfill reader's by log split id); one map lookup per run of
+     * records.
+     */
     @Nullable
-    private SplitHandover<Object> handoverOfPolled(String splitId) {
+    private SplitHandover<Object> handoverOfPolled(
+            String splitId, Map<String, SplitHandover<Object>> handoversById) {
         if (!splitId.equals(lastPolledSplitId)) {
             lastPolledSplitId = splitId;
-            lastPolledHandover = handovers.get(splitId);
+            lastPolledHandover = handoversById.get(splitId);
         }
         return lastPolledHandover;
     }
@@ -399,7 +423,11 @@ final class BackfillSplitReader<T>
     // ------------------------------------------------------------------ internals
 
     private void addSplit(BackfillSplit split) throws IOException {
-        SplitHandover<Object> handover = newHandover.create(split, gapPolicy, livePositions, this);
+        // a chunk of history never goes to the live reader, whichever kind it is
+        SplitHandover<Object> handover =
+                split.isHistoryChunk()
+                        ? new SeekableLiveHandover<>(split, gapPolicy, livePositions, this)
+                        : newHandover.create(split, gapPolicy, livePositions, this);
         handovers.put(split.splitId(), handover);
         rateLimit.notifyAddingSplit(split);
         LOG.debug("Fetcher of subtask {} takes {}", context.getIndexOfSubtask(), split);
@@ -414,19 +442,98 @@ final class BackfillSplitReader<T>
         }
         if (split.state() == HandoverState.BACKFILLING) {
             if (split.nextOffset() < handover.targetEndOffset()) {
-                backfill().addSplit(split.splitId(), split.nextOffset());
-                onBackfill.add(split.splitId());
+                startBackfill(handover);
             }
             handover.start();
             carryOutHandoverRequests();
         }
     }
 
+    /**
+     * Gives the backfill reader the split's log split at the split's next offset, or has the split
+     * wait while another split of the same log split is read.
+     */
+    private void startBackfill(SplitHandover<Object> handover) throws IOException {
+        String logSplitId = handover.logSplitId();
+        if (backfillHolders.containsKey(logSplitId)) {
+            backfillWaiting
+                    .computeIfAbsent(logSplitId, k -> new TreeMap<>())
+                    .put(handover.backfillTurn(), handover);
+            LOG.debug(
+                    "Split {} waits on subtask {} while {} is read for {}",
+                    handover.splitId(),
+                    context.getIndexOfSubtask(),
+                    logSplitId,
+                    backfillHolders.get(logSplitId).splitId());
+            return;
+        }
+        backfill().addSplit(logSplitId, handover.nextOffset());
+        backfillHolders.put(logSplitId, handover);
+        onBackfill.add(handover.splitId());
+        if (paused.contains(handover.splitId())) {
+            pauseOnBackfill(handover.splitId(), logSplitId);
+        }
+    }
+
+    /**
+     * The backfill reader let go of a log split: the next split waiting for it (one that still
+     * backfills) is given to the backfill reader.
+     */
+    private void releaseBackfill(String logSplitId) throws IOException {
+        backfillHolders.remove(logSplitId);
+        NavigableMap<Integer, SplitHandover<Object>> waiting = backfillWaiting.get(logSplitId);
+        while (waiting != null && !waiting.isEmpty()) {
+            SplitHandover<Object> next = waiting.pollFirstEntry().getValue();
+            if (handovers.get(next.splitId()) == next
+                    && next.state() == HandoverState.BACKFILLING
+                    && !next.isComplete()) {
+                startBackfill(next);
+                break;
+            }
+        }
+        if (waiting != null && waiting.isEmpty()) {
+            backfillWaiting.remove(logSplitId);
+        }
+    }
+
+    /** A split alignment holds back reaches the backfill reader: it stays paused there. */
+    private void pauseOnBackfill(String splitId, String logSplitId) throws IOException {
+        try {
+            backfillReader.pauseOrResumeSplits(List.of(logSplitId), List.of());
+        } catch (UnsupportedOperationException e) {
+            if (!allowUnalignedSplits) {
+                throw e;
+            }
+            paused.remove(splitId);
+            LOG.debug("The backfill reader cannot pause split {}; it reads it unaligned", splitId);
+        }
+    }
+
+    /** The log split read for a split this reader holds. */
+    private String logSplitIdOf(String splitId) {
+        SplitHandover<Object> handover = handovers.get(splitId);
+        return handover != null ? handover.logSplitId() : splitId;
+    }
+
     private void removeSplit(String splitId) throws IOException {
-        handovers.remove(splitId);
+        SplitHandover<Object> handover = handovers.remove(splitId);
         paused.remove(splitId);
+        if (handover == null) {
+            return;
+        }
+        String logSplitId = handover.logSplitId();
+        NavigableMap<Integer, SplitHandover<Object>> waiting = backfillWaiting.get(logSplitId);
+        if (waiting != null) {
+            waiting.values().remove(handover);
+        }
         if (onBackfill.remove(splitId)) {
-            backfillReader.removeSplit(splitId);
+            backfillReader.removeSplit(logSplitId);
+            releaseBackfill(logSplitId);
+        } else if (backfillHolders.get(logSplitId) == handover) {
+            // stopped backfilling in this fetch, not yet taken off the backfill reader
+            backfillRemovals.remove(splitId);
+            backfillReader.removeSplit(logSplitId);
+            releaseBackfill(logSplitId);
         }
         if (onLive.remove(splitId)) {
             liveReader.removeSplit(splitId);
@@ -458,6 +565,10 @@ final class BackfillSplitReader<T>
      */
     private void startLive(SplitHandover<Object> handover, long offset) throws IOException {
         String splitId = handover.splitId();
+        if (handover.isHistoryChunk()) {
+            throw new IllegalStateException(
+                    "Chunk " + splitId + " cannot be read live: it is read by the backfill alone");
+        }
         if (onLive.add(splitId)) {
             live().addSplit(splitId, offset);
             if (paused.contains(splitId)) {
@@ -532,7 +643,7 @@ final class BackfillSplitReader<T>
                 @Override
                 public void collect(String splitId, long offset, long timestamp, Object value) {
                     liveDelivered = true;
-                    SplitHandover<Object> handover = handoverOfPolled(splitId);
+                    SplitHandover<Object> handover = handoverOfPolled(splitId, handovers);
                     if (handover != null) {
                         handover.onLiveRecord(offset, timestamp, value);
                     }
@@ -551,16 +662,16 @@ final class BackfillSplitReader<T>
     private final LogRecordCollector<Object> backfillCollector =
             new LogRecordCollector<>() {
                 @Override
-                public void collect(String splitId, long offset, long timestamp, Object value) {
-                    SplitHandover<Object> handover = handoverOfPolled(splitId);
+                public void collect(String logSplitId, long offset, long timestamp, Object value) {
+                    SplitHandover<Object> handover = handoverOfPolled(logSplitId, backfillHolders);
                     if (handover != null) {
                         handover.onBackfillRecord(offset, timestamp, value);
                     }
                 }
 
                 @Override
-                public void offsetsDeleted(String splitId, long from, long to) {
-                    SplitHandover<Object> handover = handovers.get(splitId);
+                public void offsetsDeleted(String logSplitId, long from, long to) {
+                    SplitHandover<Object> handover = backfillHolders.get(logSplitId);
                     if (handover != null) {
                         handover.onBackfillGap(from, to);
                     }
@@ -568,12 +679,18 @@ final class BackfillSplitReader<T>
             };
 
     private void removeStoppedBackfills() throws IOException {
-        for (String splitId : backfillRemovals) {
-            if (backfillReader != null) {
-                backfillReader.removeSplit(splitId);
-            }
+        if (backfillRemovals.isEmpty()) {
+            return;
         }
+        List<String> removals = new ArrayList<>(backfillRemovals);
         backfillRemovals.clear();
+        for (String splitId : removals) {
+            String logSplitId = logSplitIdOf(splitId);
+            if (backfillReader != null) {
+                backfillReader.removeSplit(logSplitId);
+            }
+            releaseBackfill(logSplitId);
+        }
     }
 
     /** Decides on read positions, so that no handover waits for a record that never comes. */
@@ -581,8 +698,10 @@ final class BackfillSplitReader<T>
         if (!onBackfill.isEmpty()) {
             for (String splitId : new ArrayList<>(onBackfill)) {
                 SplitHandover<Object> handover = handovers.get(splitId);
+                String logSplitId = handover.logSplitId();
                 handover.onBackfillProgress(
-                        backfillReader.position(splitId), backfillReader.isEndOfSplit(splitId));
+                        backfillReader.position(logSplitId),
+                        backfillReader.isEndOfSplit(logSplitId));
             }
             // splits that caught up go to the live reader now, if their handovers ask: their
             // live positions count below

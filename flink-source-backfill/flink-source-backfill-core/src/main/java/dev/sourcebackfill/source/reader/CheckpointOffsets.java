@@ -50,7 +50,10 @@ final class CheckpointOffsets implements AutoCloseable {
     void snapshotted(long checkpointId, List<BackfillSplit> splits) {
         Map<String, Long> offsets = new HashMap<>(splits.size() * 2);
         for (BackfillSplit split : splits) {
-            offsets.put(split.splitId(), split.nextOffset());
+            // a chunk's position says nothing of its log split's: the log split's own is committed
+            if (!split.isHistoryChunk()) {
+                offsets.put(split.splitId(), split.nextOffset());
+            }
         }
         pending.put(checkpointId, offsets);
     }

@@ -113,6 +113,15 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
 
     private final String splitId;
 
+    /** The log's split read for this split: itself, or the one it is a chunk of. */
+    private final String logSplitId;
+
+    /** A chunk of history: read by the backfill alone, it ends at its stop and never goes live. */
+    private final boolean historyChunk;
+
+    /** When the split reads its log split among those that share it on the backfill reader. */
+    private final int backfillTurn;
+
     /** Whether the split is bounded, and where it stops then (two fields: read per record). */
     private final boolean bounded;
 
@@ -129,6 +138,9 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
         this.output = output;
         this.gapPolicy = gapPolicy;
         this.splitId = split.splitId();
+        this.logSplitId = split.logSplitId();
+        this.historyChunk = split.isHistoryChunk();
+        this.backfillTurn = split.chunk().map(chunk -> chunk.index() + 1).orElse(0);
         OptionalLong stop = split.stoppingOffset();
         this.bounded = stop.isPresent();
         this.stoppingOffset = stop.orElse(0);
@@ -140,6 +152,22 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
 
     String splitId() {
         return splitId;
+    }
+
+    String logSplitId() {
+        return logSplitId;
+    }
+
+    boolean isHistoryChunk() {
+        return historyChunk;
+    }
+
+    /**
+     * The split's turn on the backfill reader among the splits of its log split a reader holds: the
+     * log split's own split first (it goes live after it), then its chunks in offset order.
+     */
+    int backfillTurn() {
+        return backfillTurn;
     }
 
     HandoverState state() {
@@ -190,10 +218,18 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
 
     /**
      * The backfill reader's position: past the target (no record there, e.g. transaction markers)
-     * or at the end of a bounded backfill, the backfill has caught up.
+     * or at the end of a bounded backfill, the backfill has caught up. A chunk of history whose
+     * backfill ended below its stop lacks the rest: a gap (the policy decides), as no live reader
+     * comes after it.
      */
     void onBackfillProgress(long position, boolean endOfBackfill) {
         if (state != HandoverState.BACKFILLING || complete) {
+            return;
+        }
+        if (historyChunk && endOfBackfill && position < stoppingOffset) {
+            next = Math.max(next, position);
+            gapDeleted(next, stoppingOffset);
+            checkStop(next);
             return;
         }
         if (position >= target || endOfBackfill) {
@@ -300,6 +336,17 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
     }
 
     final void enterCachingUp() {
+        if (historyChunk) {
+            // a chunk's target is its stop: it ends there, and nothing of it is left for live
+            throw new IllegalStateException(
+                    "Chunk "
+                            + splitId
+                            + " would stop backfilling at offset "
+                            + next
+                            + " below its end "
+                            + stoppingOffset
+                            + "; chunks are never read live");
+        }
         moveTo(HandoverState.CACHING_UP);
         backfillStopped();
     }

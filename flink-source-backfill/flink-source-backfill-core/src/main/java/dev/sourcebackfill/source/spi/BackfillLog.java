@@ -79,6 +79,17 @@ public interface BackfillLog<T> extends Serializable {
         return false;
     }
 
+    /**
+     * Whether a split's history can be read in chunks ({@code setBackfillChunkSize}): the backfill
+     * reader starts a split at any offset its discoverer cut at ({@link
+     * LogSplitDiscoverer#cutHistory}), the same split again after {@link LogReader#removeSplit},
+     * and its records' offsets are the log's own, so that a chunk ends exactly where the next
+     * begins. {@code false} by default: chunks are refused at build time.
+     */
+    default boolean supportsHistoryChunks() {
+        return false;
+    }
+
     /** The type of the values the deserializers make. */
     TypeInformation<T> getProducedType();
 }

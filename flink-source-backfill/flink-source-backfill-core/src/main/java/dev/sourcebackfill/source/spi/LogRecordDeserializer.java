@@ -42,7 +42,8 @@ public interface LogRecordDeserializer<R, T> {
      * Makes the values of one record and hands them to {@code out}, in the order they are to be
      * emitted; each is emitted with the timestamp the reader gave the record.
      *
-     * @param splitId the record's split
+     * @param splitId the log split the record belongs to (for a chunk of history, the split it is a
+     *     chunk of)
      * @param offset the record's offset within its split
      * @param record the record as the reader delivered it
      * @param out takes the record's values; may be given none

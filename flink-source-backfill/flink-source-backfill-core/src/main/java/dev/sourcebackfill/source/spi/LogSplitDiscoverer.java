@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.spi;
 
 import org.apache.flink.annotation.PublicEvolving;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** Lists the splits of a log. Runs in the enumerator, never concurrently with itself. */
@@ -38,6 +39,31 @@ public interface LogSplitDiscoverer extends AutoCloseable {
      */
     default boolean mayDiscoverMoreSplits() {
         return true;
+    }
+
+    /**
+     * Where to cut a split's history into chunks of about {@code chunkSize} records, when the
+     * source is told to ({@link BackfillLog#supportsHistoryChunks()}): the offsets, in increasing
+     * order and each strictly between {@code from} and {@code to}, at which a chunk starts. The
+     * history {@code [from, to)} is read as the chunks {@code [from, c1), [c1, c2), ..., [cn, to)};
+     * the last of them stays with the split itself. An empty list leaves the history in one piece.
+     *
+     * <p>Called once per split, at the job's first discovery, in the enumerator's discovery thread.
+     * The default cuts every {@code chunkSize} offsets, for a log whose offsets count its records
+     * (a Kafka partition); a log of files overrides it to cut at file boundaries.
+     *
+     * @param split the split as this discoverer found it
+     * @param from the first offset of the history to cut
+     * @param to the offset where the history ends (exclusive): the live reader's start, or the
+     *     split's stop if that comes first
+     */
+    default List<Long> cutHistory(DiscoveredSplit split, long from, long to, long chunkSize)
+            throws Exception {
+        List<Long> cuts = new ArrayList<>();
+        for (long cut = from + chunkSize; cut < to && cut > from; cut += chunkSize) {
+            cuts.add(cut);
+        }
+        return cuts;
     }
 
     @Override

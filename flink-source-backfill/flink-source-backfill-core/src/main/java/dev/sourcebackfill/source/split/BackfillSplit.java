@@ -18,7 +18,10 @@ package dev.sourcebackfill.source.split;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.source.SourceSplit;
 
+import javax.annotation.Nullable;
+
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -36,6 +39,10 @@ import java.util.OptionalLong;
  * <p>A bounded split whose {@code nextOffset} reached its stopping offset has {@linkplain
  * #isEnded() ended}; readers keep ended splits in their state so that a restored reader can tell
  * the enumerator again that they ended.
+ *
+ * <p>A split is either one of the log's splits (a Kafka partition), handed over from backfill to
+ * the live reader, or a {@linkplain HistoryChunk chunk} of one's history: a bounded split {@code
+ * [from, to)} read by the backfill alone, which ends at {@code to} and is never handed over.
  */
 @PublicEvolving
 public final class BackfillSplit implements SourceSplit {
@@ -46,6 +53,9 @@ public final class BackfillSplit implements SourceSplit {
     private final long targetEndOffset;
     private final OptionalLong stoppingOffset;
     private final long backfilledRecords;
+
+    /** What the split is a chunk of; {@code null} for one of the log's splits. */
+    @Nullable private final HistoryChunk chunk;
 
     public BackfillSplit(
             String splitId,
@@ -63,6 +73,18 @@ public final class BackfillSplit implements SourceSplit {
             long targetEndOffset,
             OptionalLong stoppingOffset,
             long backfilledRecords) {
+        this(splitId, state, nextOffset, targetEndOffset, stoppingOffset, backfilledRecords, null);
+    }
+
+    /** Any split, a chunk too; for the serializer, which writes and reads each field. */
+    BackfillSplit(
+            String splitId,
+            HandoverState state,
+            long nextOffset,
+            long targetEndOffset,
+            OptionalLong stoppingOffset,
+            long backfilledRecords,
+            @Nullable HistoryChunk chunk) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
         this.state = Objects.requireNonNull(state, "state");
         this.nextOffset = nextOffset;
@@ -80,6 +102,64 @@ public final class BackfillSplit implements SourceSplit {
                             + backfilledRecords);
         }
         this.backfilledRecords = backfilledRecords;
+        this.chunk = chunk;
+        if (chunk != null) {
+            if (!splitId.equals(chunk.splitId())) {
+                throw new IllegalArgumentException(
+                        "Split "
+                                + splitId
+                                + " cannot be "
+                                + chunk
+                                + ", whose id is "
+                                + chunk.splitId());
+            }
+            if (stoppingOffset.isEmpty() || state != HandoverState.BACKFILLING) {
+                throw new IllegalArgumentException(
+                        "Chunk "
+                                + splitId
+                                + " must be a BACKFILLING split with a stopping offset, was "
+                                + state
+                                + " with stop "
+                                + stoppingOffset);
+            }
+        }
+    }
+
+    /**
+     * A chunk of history: offsets {@code [from, to)} of the log's split {@code logSplitId}, read by
+     * the backfill and ended at {@code to}.
+     */
+    public static BackfillSplit historyChunk(String logSplitId, int index, long from, long to) {
+        if (from < 0 || to <= from) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Chunk %d of split %s: the range [%d, %d) is empty or negative",
+                            index, logSplitId, from, to));
+        }
+        HistoryChunk chunk = new HistoryChunk(logSplitId, index);
+        return new BackfillSplit(
+                chunk.splitId(),
+                HandoverState.BACKFILLING,
+                from,
+                to,
+                OptionalLong.of(to),
+                0L,
+                chunk);
+    }
+
+    /** What this split is a chunk of; empty for one of the log's splits. */
+    public Optional<HistoryChunk> chunk() {
+        return Optional.ofNullable(chunk);
+    }
+
+    /** Whether this split is a chunk of history, read by the backfill alone. */
+    public boolean isHistoryChunk() {
+        return chunk != null;
+    }
+
+    /** The log's split that is read for this split: itself, or the one it is a chunk of. */
+    public String logSplitId() {
+        return chunk != null ? chunk.logSplitId() : splitId;
     }
 
     @Override
@@ -121,7 +201,13 @@ public final class BackfillSplit implements SourceSplit {
     public BackfillSplit withProgress(
             HandoverState newState, long newNextOffset, long newTarget, long newBackfilledRecords) {
         return new BackfillSplit(
-                splitId, newState, newNextOffset, newTarget, stoppingOffset, newBackfilledRecords);
+                splitId,
+                newState,
+                newNextOffset,
+                newTarget,
+                stoppingOffset,
+                newBackfilledRecords,
+                chunk);
     }
 
     /**
@@ -151,13 +237,20 @@ public final class BackfillSplit implements SourceSplit {
                 && backfilledRecords == that.backfilledRecords
                 && splitId.equals(that.splitId)
                 && state == that.state
-                && stoppingOffset.equals(that.stoppingOffset);
+                && stoppingOffset.equals(that.stoppingOffset)
+                && Objects.equals(chunk, that.chunk);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(
-                splitId, state, nextOffset, targetEndOffset, stoppingOffset, backfilledRecords);
+                splitId,
+                state,
+                nextOffset,
+                targetEndOffset,
+                stoppingOffset,
+                backfilledRecords,
+                chunk);
     }
 
     @Override
@@ -173,6 +266,7 @@ public final class BackfillSplit implements SourceSplit {
                 + (stoppingOffset.isPresent() ? ", stop=" + stoppingOffset.getAsLong() : "")
                 + ", backfilled="
                 + backfilledRecords
+                + (chunk != null ? ", chunk " + chunk.index() + " of " + chunk.logSplitId() : "")
                 + '}';
     }
 }

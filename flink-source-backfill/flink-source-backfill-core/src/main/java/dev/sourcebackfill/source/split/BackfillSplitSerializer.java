@@ -23,6 +23,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
 import java.io.IOException;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -46,7 +47,11 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
 
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
-    public static final int CURRENT_VERSION = VERSION_2;
+
+    /** Version 2's fields, then what the split is a chunk of, if it is one. */
+    public static final int VERSION_3 = 3;
+
+    public static final int CURRENT_VERSION = VERSION_3;
 
     @Override
     public int getVersion() {
@@ -80,11 +85,17 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
             out.writeLong(split.stoppingOffset().getAsLong());
         }
         out.writeLong(split.backfilledRecords());
+        Optional<HistoryChunk> chunk = split.chunk();
+        out.writeBoolean(chunk.isPresent());
+        if (chunk.isPresent()) {
+            out.writeUTF(chunk.get().logSplitId());
+            out.writeInt(chunk.get().index());
+        }
     }
 
     /** Reads a split written by {@link #write} in the given version. */
     public static BackfillSplit read(int version, DataInputView in) throws IOException {
-        if (version != VERSION_1 && version != VERSION_2) {
+        if (version < VERSION_1 || version > CURRENT_VERSION) {
             throw new IOException(
                     "Unknown BackfillSplit serializer version "
                             + version
@@ -99,6 +110,10 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
         OptionalLong stop =
                 in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
         long backfilled = version >= VERSION_2 ? in.readLong() : 0L;
-        return new BackfillSplit(splitId, state, next, target, stop, backfilled);
+        HistoryChunk chunk =
+                version >= VERSION_3 && in.readBoolean()
+                        ? new HistoryChunk(in.readUTF(), in.readInt())
+                        : null;
+        return new BackfillSplit(splitId, state, next, target, stop, backfilled, chunk);
     }
 }

@@ -46,6 +46,11 @@ public final class BackfillSplitState {
         return initial.splitId();
     }
 
+    /** The log's split read for this split: itself, or the one it is a chunk of. */
+    public String logSplitId() {
+        return initial.logSplitId();
+    }
+
     public HandoverState state() {
         return state;
     }

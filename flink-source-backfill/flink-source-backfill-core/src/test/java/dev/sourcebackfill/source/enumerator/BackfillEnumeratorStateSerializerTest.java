@@ -117,6 +117,57 @@ class BackfillEnumeratorStateSerializerTest {
                 true);
     }
 
+    /**
+     * Version 2 bytes of {@link #withChunkState()} as this release writes them: split version 3,
+     * with a log split and a chunk of its history. Never change them.
+     */
+    static final String V2_WITH_SPLIT_V3_BYTES =
+            "00000003"
+                    + "01"
+                    + "00000002"
+                    + "000161"
+                    + "02"
+                    + "000000000000000a"
+                    + "000000000000000a"
+                    + "00"
+                    + "0000000000000007"
+                    + "00"
+                    + "01"
+                    + "00"
+                    + "000961236368756e6b2d30"
+                    + "00"
+                    + "0000000000000002"
+                    + "0000000000000004"
+                    + "01"
+                    + "0000000000000004"
+                    + "0000000000000002"
+                    + "01"
+                    + "000161"
+                    + "00000000"
+                    + "01"
+                    + "00";
+
+    static BackfillEnumeratorState withChunkState() {
+        return new BackfillEnumeratorState(
+                List.of(
+                        new BackfillEnumeratorState.SplitEntry(
+                                new BackfillSplit(
+                                        "a",
+                                        HandoverState.FINISHED,
+                                        10,
+                                        10,
+                                        OptionalLong.empty(),
+                                        7),
+                                true,
+                                false),
+                        new BackfillEnumeratorState.SplitEntry(
+                                BackfillSplit.historyChunk("a", 0, 0, 4)
+                                        .withProgress(HandoverState.BACKFILLING, 2, 4, 2),
+                                true,
+                                false)),
+                true);
+    }
+
     @Test
     void roundTrips() throws IOException {
         List<BackfillEnumeratorState.SplitEntry> entries = new ArrayList<>();
@@ -150,11 +201,18 @@ class BackfillEnumeratorStateSerializerTest {
     }
 
     @Test
-    void readsAndWritesVersion2Bytes() throws IOException {
-        assertThat(serializer.getVersion()).isEqualTo(2);
+    void readsVersion2BytesWithSplitVersion2() throws IOException {
         assertThat(serializer.deserialize(2, HexFormat.of().parseHex(V2_BYTES)))
                 .isEqualTo(v2State());
-        assertThat(HexFormat.of().formatHex(serializer.serialize(v2State()))).isEqualTo(V2_BYTES);
+    }
+
+    @Test
+    void readsAndWritesVersion2BytesWithSplitVersion3AndAChunk() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(2);
+        assertThat(serializer.deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V3_BYTES)))
+                .isEqualTo(withChunkState());
+        assertThat(HexFormat.of().formatHex(serializer.serialize(withChunkState())))
+                .isEqualTo(V2_WITH_SPLIT_V3_BYTES);
     }
 
     @Test

@@ -676,7 +676,7 @@ class BackfillSplitEnumeratorTest {
     }
 
     /** A discoverer whose answer the test sets. */
-    static final class FakeDiscoverer implements LogSplitDiscoverer {
+    static class FakeDiscoverer implements LogSplitDiscoverer {
         final List<DiscoveredSplit> splits = new CopyOnWriteArrayList<>();
         final List<Boolean> calls = new CopyOnWriteArrayList<>();
         volatile boolean mayDiscoverMore = true;

@@ -29,6 +29,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsRemoval;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -855,5 +856,156 @@ class BackfillSplitReaderTest {
         } catch (UnsupportedOperationException e) {
             // allowed unaligned: swallowed
         }
+    }
+
+    // ------------------------------------------------------------------ chunks of history
+
+    /** Drains one fetch into "split:value" and "split:STATE@next" strings and finished splits. */
+    private List<String> fetchBySplit(BackfillSplitReader<String> reader) throws Exception {
+        seen.clear();
+        List<String> out = new ArrayList<>();
+        RecordsWithSplitIds<BackfillRecord> records = reader.fetch();
+        String split;
+        while ((split = records.nextSplit()) != null) {
+            int transitionsBefore = seen.size();
+            BackfillRecord record;
+            while ((record = records.nextRecordFromSplit()) != null) {
+                for (String transition : seen.subList(transitionsBefore, seen.size())) {
+                    out.add(split + ":" + transition);
+                }
+                transitionsBefore = seen.size();
+                out.add(split + ":" + record.raw());
+            }
+            for (String transition : seen.subList(transitionsBefore, seen.size())) {
+                out.add(split + ":" + transition);
+            }
+        }
+        for (String finished : records.finishedSplits()) {
+            out.add(finished + ":ended");
+        }
+        return out;
+    }
+
+    /**
+     * Two chunks of log split {@code a} and {@code a} itself on one reader: the backfill reader
+     * reads {@code a} once at a time, for one of them, in turn ({@code a} itself first, then the
+     * chunks in offset order); each chunk's records are its own, it ends at its stop (the records
+     * the log reader delivers past it are not its own) and never goes to the live reader.
+     */
+    @Test
+    void chunksOfOneLogSplitTakeTurnsOnTheBackfillReaderAndEndAtTheirStopsWithoutGoingLive()
+            throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4, 5);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit chunk0 = BackfillSplit.historyChunk("a", 0, 0, 2);
+        BackfillSplit chunk1 = BackfillSplit.historyChunk("a", 1, 2, 4);
+        BackfillSplit own = backfilling("a", 4, 6);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(chunk1, chunk0, own)));
+        // the first to come reads; the others wait without touching the log reader
+        assertThat(log.calls).containsExactly("backfill.create", "backfill.add a@2");
+
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-1:a@2", "a#chunk-1:a@3", "a#chunk-1:ended");
+        assertThat(log.calls).endsWith("backfill.remove a", "backfill.add a@4");
+
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a:a@4", "a:a@5", "a:CACHING_UP@6", "a:FINISHED@6");
+        assertThat(log.calls)
+                .containsSubsequence("live.add a@6", "backfill.remove a", "backfill.add a@0");
+
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-0:a@0", "a#chunk-0:a@1", "a#chunk-0:ended");
+        log.write("a", 6);
+        assertThat(fetchBySplit(reader)).containsExactly("a:a@6");
+        assertThat(log.calls.stream().filter(call -> call.startsWith("live.add")))
+                .containsExactly("live.add a@6");
+    }
+
+    /**
+     * A chunk whose last offsets are transaction markers ends when the position passes its stop.
+     */
+    @Test
+    void aChunkWhoseLastOffsetsHoldNoRecordEndsWhenTheBackfillPassesItsStop() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 5).endAt("a", 6);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit chunk = BackfillSplit.historyChunk("a", 0, 0, 4);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(chunk)));
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-0:a@0", "a#chunk-0:a@1", "a#chunk-0:ended");
+        assertThat(log.calls).noneMatch(call -> call.startsWith("live."));
+    }
+
+    /** A chunk's history ends below its stop (files gone): a gap, failed by default. */
+    @Test
+    void aChunkWhoseBackfillEndsBelowItsStopFailsNamingTheChunk() {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4, 5);
+        log.backfillEnds.put("a", 3L);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(List.of(BackfillSplit.historyChunk("a", 0, 0, 5))));
+        assertThatThrownBy(() -> fetchBySplit(reader))
+                .isInstanceOf(OffsetGapException.class)
+                .hasMessageContaining("a#chunk-0")
+                .hasMessageContaining("3");
+        assertThat(log.calls).noneMatch(call -> call.startsWith("live."));
+    }
+
+    /** Told to skip, a chunk whose history ends below its stop skips the rest and ends. */
+    @Test
+    void aChunkWhoseBackfillEndsBelowItsStopSkipsTheRestWhenToldTo() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4, 5);
+        log.backfillEnds.put("a", 3L);
+        SimpleCounter skipped = new SimpleCounter();
+        BackfillSplitReader<String> reader = skipping(log, skipped);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(List.of(BackfillSplit.historyChunk("a", 0, 0, 5))));
+        List<String> out = fetchBySplit(reader);
+        out.addAll(fetchBySplit(reader));
+        assertThat(out)
+                .containsExactly(
+                        "a#chunk-0:a@0", "a#chunk-0:a@1", "a#chunk-0:a@2", "a#chunk-0:ended");
+        assertThat(skipsApplied).containsExactly("a#chunk-0:3..4");
+        assertThat(skipped.getCount()).isEqualTo(2);
+        assertThat(log.calls).noneMatch(call -> call.startsWith("live."));
+    }
+
+    /**
+     * A chunk is paused by its log split's id on the backfill reader; one that waits for its turn
+     * while paused is paused there once it reads.
+     */
+    @Test
+    void aPausedChunkIsPausedByItsLogSplitOnTheBackfillReaderAlsoWhenItsTurnComes()
+            throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit chunk0 = BackfillSplit.historyChunk("a", 0, 0, 2);
+        BackfillSplit chunk1 = BackfillSplit.historyChunk("a", 1, 2, 4);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(chunk0, chunk1)));
+        reader.pauseOrResumeSplits(splits(chunk1), List.of());
+        // chunk 1 waits: nothing to pause in the log reader yet
+        assertThat(log.calls).noneMatch(call -> call.startsWith("backfill.pause"));
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-0:a@0", "a#chunk-0:a@1", "a#chunk-0:ended");
+        assertThat(log.calls).endsWith("backfill.add a@2", "backfill.pause [a]");
+        assertThat(fetchBySplit(reader)).isEmpty();
+
+        reader.pauseOrResumeSplits(List.of(), splits(chunk1));
+        assertThat(log.calls).endsWith("backfill.resume [a]");
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-1:a@2", "a#chunk-1:a@3", "a#chunk-1:ended");
+    }
+
+    /** A chunk taken away (a rescale) frees its log split for the next chunk waiting. */
+    @Test
+    void aChunkRemovedFromTheReaderGivesItsTurnToTheNext() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit chunk0 = BackfillSplit.historyChunk("a", 0, 0, 2);
+        BackfillSplit chunk1 = BackfillSplit.historyChunk("a", 1, 2, 4);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(chunk0, chunk1)));
+        reader.handleSplitsChanges(new SplitsRemoval<>(List.of(chunk0)));
+        assertThat(log.calls).endsWith("backfill.remove a", "backfill.add a@2");
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-1:a@2", "a#chunk-1:a@3", "a#chunk-1:ended");
     }
 }

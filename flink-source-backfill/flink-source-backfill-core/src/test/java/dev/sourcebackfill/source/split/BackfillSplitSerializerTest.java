@@ -48,6 +48,24 @@ class BackfillSplitSerializerTest {
                 "part-12", HandoverState.CACHING_UP, 100, 300, OptionalLong.of(5000), 456_789);
     }
 
+    /**
+     * Version 3 bytes of {@link #v3Chunk()}: version 2's fields, then whether the split is a chunk
+     * and of which log split, at which index. Never change them.
+     */
+    static final String V3_CHUNK_BYTES =
+            "000f706172742d3132236368756e6b2d370000000000000005dc00000000000007d001"
+                    + "00000000000007d000000000000001f4010007706172742d313200000007";
+
+    static BackfillSplit v3Chunk() {
+        return BackfillSplit.historyChunk("part-12", 7, 1_000, 2_000)
+                .withProgress(HandoverState.BACKFILLING, 1_500, 2_000, 500);
+    }
+
+    /** Version 3 bytes of {@link #v2Split()}: a split that is not a chunk. Never change them. */
+    static final String V3_BYTES =
+            "0007706172742d3132010000000000000064000000000000012c010000000000001388"
+                    + "000000000006f85500";
+
     @Test
     void roundTripsEveryState() throws IOException {
         BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
@@ -72,19 +90,40 @@ class BackfillSplitSerializerTest {
     }
 
     @Test
-    void readsAndWritesVersion2Bytes() throws IOException {
-        assertThat(BackfillSplitSerializer.INSTANCE.getVersion()).isEqualTo(2);
+    void readsVersion2Bytes() throws IOException {
         byte[] bytes = HexFormat.of().parseHex(V2_BYTES);
         assertThat(BackfillSplitSerializer.INSTANCE.deserialize(2, bytes)).isEqualTo(v2Split());
+    }
+
+    @Test
+    void readsAndWritesVersion3Bytes() throws IOException {
+        BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
+        assertThat(serializer.getVersion()).isEqualTo(3);
+        assertThat(serializer.deserialize(3, HexFormat.of().parseHex(V3_BYTES)))
+                .isEqualTo(v2Split());
+        BackfillSplit chunk = serializer.deserialize(3, HexFormat.of().parseHex(V3_CHUNK_BYTES));
+        assertThat(chunk).isEqualTo(v3Chunk());
+        assertThat(chunk.chunk()).contains(new HistoryChunk("part-12", 7));
+        assertThat(chunk.logSplitId()).isEqualTo("part-12");
         // the current version writes exactly these bytes
-        assertThat(HexFormat.of().formatHex(BackfillSplitSerializer.INSTANCE.serialize(v2Split())))
-                .isEqualTo(V2_BYTES);
+        assertThat(HexFormat.of().formatHex(serializer.serialize(v2Split()))).isEqualTo(V3_BYTES);
+        assertThat(HexFormat.of().formatHex(serializer.serialize(v3Chunk())))
+                .isEqualTo(V3_CHUNK_BYTES);
+    }
+
+    @Test
+    void roundTripsAnEndedChunk() throws IOException {
+        BackfillSplit ended = v3Chunk().asEnded();
+        BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
+        assertThat(serializer.deserialize(3, serializer.serialize(ended)))
+                .isEqualTo(ended)
+                .matches(BackfillSplit::isEnded);
     }
 
     @Test
     void rejectsUnknownVersionsByName() {
-        assertThatThrownBy(() -> BackfillSplitSerializer.INSTANCE.deserialize(3, new byte[0]))
+        assertThatThrownBy(() -> BackfillSplitSerializer.INSTANCE.deserialize(4, new byte[0]))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("version 3");
+                .hasMessageContaining("version 4");
     }
 }

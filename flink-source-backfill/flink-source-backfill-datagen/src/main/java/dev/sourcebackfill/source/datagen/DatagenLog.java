@@ -232,7 +232,24 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
             public boolean mayDiscoverMoreSplits() {
                 return System.currentTimeMillis() < appearsAtMillis(totalPartitions() - 1);
             }
+
+            /** Every chunk size offsets, where the backfill has them (an archive's history). */
+            @Override
+            public List<Long> cutHistory(
+                    DiscoveredSplit split, long from, long to, long chunkSize) throws Exception {
+                long end =
+                        archiveBackfill
+                                ? Math.min(to, historyOf(partitionOf(split.splitId())))
+                                : to;
+                return LogSplitDiscoverer.super.cutHistory(split, from, end, chunkSize);
+            }
         };
+    }
+
+    /** The backfill reader starts a partition at any offset, and again after it let go of it. */
+    @Override
+    public boolean supportsHistoryChunks() {
+        return true;
     }
 
     /**

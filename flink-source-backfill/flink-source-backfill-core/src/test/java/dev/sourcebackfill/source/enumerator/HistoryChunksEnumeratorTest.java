@@ -1,0 +1,239 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.enumerator;
+
+import dev.sourcebackfill.source.event.ForwardModeEvent;
+import dev.sourcebackfill.source.event.SplitStatus;
+import dev.sourcebackfill.source.event.SplitStatusReportEvent;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.HandoverState;
+
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The enumerator's decisions on chunks of history ({@code setBackfillChunkSize}). */
+class HistoryChunksEnumeratorTest {
+
+    private static final int PARALLELISM = 2;
+
+    private BackfillSplitEnumeratorTest.RecordingContext context =
+            new BackfillSplitEnumeratorTest.RecordingContext(PARALLELISM);
+    private final BackfillSplitEnumeratorTest.FakeDiscoverer discoverer =
+            new BackfillSplitEnumeratorTest.FakeDiscoverer();
+    private BackfillSplitEnumerator enumerator;
+    private final Map<Integer, Long> reportIds = new HashMap<>();
+
+    @AfterEach
+    void tearDown() throws Throwable {
+        context.close();
+    }
+
+    private void start(long chunkSize, BackfillEnumeratorState restored) throws Throwable {
+        enumerator =
+                new BackfillSplitEnumerator(
+                        context,
+                        discoverer,
+                        false,
+                        Duration.ZERO,
+                        OptionalLong.of(chunkSize),
+                        restored);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            context.registerReader(new ReaderInfo(subtask, "localhost"));
+            enumerator.addReader(subtask);
+        }
+    }
+
+    private Map<String, BackfillSplit> assigned() {
+        Map<String, BackfillSplit> splits = new HashMap<>();
+        for (SplitsAssignment<BackfillSplit> a : context.getSplitsAssignmentSequence()) {
+            a.assignment().values().forEach(list -> list.forEach(s -> splits.put(s.splitId(), s)));
+        }
+        return splits;
+    }
+
+    private List<String> owned(int subtask) {
+        List<String> ids = new ArrayList<>();
+        for (SplitsAssignment<BackfillSplit> a : context.getSplitsAssignmentSequence()) {
+            a.assignment().getOrDefault(subtask, List.of()).forEach(s -> ids.add(s.splitId()));
+        }
+        return ids;
+    }
+
+    private void report(int subtask, SplitStatus... statuses) {
+        long id = reportIds.merge(subtask, 1L, Long::sum);
+        enumerator.handleSourceEvent(
+                subtask, new SplitStatusReportEvent(100 + subtask, id, List.of(statuses)));
+    }
+
+    private boolean forwardModeSent() throws Exception {
+        return context.getSentSourceEvent().values().stream()
+                .flatMap(List::stream)
+                .anyMatch(e -> e instanceof ForwardModeEvent);
+    }
+
+    /**
+     * History [0, 100) in chunks of 30: chunks [0, 30), [30, 60), [60, 90) as splits of their own,
+     * and the split keeps [90, 100) and its handover; the chunks go round the readers from the one
+     * after the split's own.
+     */
+    @Test
+    void aSplitsHistoryIsCutIntoChunksSpreadOverTheReadersAndTheSplitKeepsTheLastPart()
+            throws Throwable {
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-0", 0, 100));
+        start(30, null);
+
+        Map<String, BackfillSplit> splits = assigned();
+        assertThat(splits.keySet())
+                .containsExactlyInAnyOrder("s-0", "s-0#chunk-0", "s-0#chunk-1", "s-0#chunk-2");
+        BackfillSplit own = splits.get("s-0");
+        assertThat(own.isHistoryChunk()).isFalse();
+        assertThat(own.nextOffset()).isEqualTo(90);
+        assertThat(own.targetEndOffset()).isEqualTo(100);
+        assertThat(own.stoppingOffset()).isEmpty();
+        for (int i = 0; i < 3; i++) {
+            BackfillSplit chunk = splits.get("s-0#chunk-" + i);
+            assertThat(chunk.logSplitId()).isEqualTo("s-0");
+            assertThat(chunk.nextOffset()).isEqualTo(30L * i);
+            assertThat(chunk.stoppingOffset()).hasValue(30L * (i + 1));
+            assertThat(chunk.state()).isEqualTo(HandoverState.BACKFILLING);
+        }
+        int ownOwner = BackfillSplitEnumerator.ownerOf("s-0", PARALLELISM);
+        int other = 1 - ownOwner;
+        assertThat(owned(ownOwner)).containsExactlyInAnyOrder("s-0", "s-0#chunk-1");
+        assertThat(owned(other)).containsExactlyInAnyOrder("s-0#chunk-0", "s-0#chunk-2");
+    }
+
+    /**
+     * Forward mode needs every chunk ended as well as every split FINISHED, in a completed
+     * checkpoint.
+     */
+    @Test
+    void forwardModeWaitsForEveryChunkToEnd() throws Throwable {
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-0", 0, 100));
+        start(50, null);
+        int ownOwner = BackfillSplitEnumerator.ownerOf("s-0", PARALLELISM);
+        report(ownOwner, new SplitStatus("s-0", HandoverState.FINISHED, 100, false));
+        report(1 - ownOwner, new SplitStatus("s-0#chunk-0", HandoverState.BACKFILLING, 20, false));
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(forwardModeSent()).as("a chunk is still read").isFalse();
+        assertThat(enumerator.isForwardMode()).isFalse();
+
+        report(1 - ownOwner, new SplitStatus("s-0#chunk-0", HandoverState.BACKFILLING, 50, true));
+        enumerator.notifyCheckpointComplete(2); // no snapshot 2 was taken: not eligible
+        assertThat(forwardModeSent()).isFalse();
+        enumerator.snapshotState(3);
+        enumerator.notifyCheckpointComplete(3);
+        assertThat(forwardModeSent()).isTrue();
+    }
+
+    /**
+     * Chunks are cut once, at the job's first discovery: a restored enumerator keeps the chunks of
+     * its state and cuts nothing again, chunk size or not.
+     */
+    @Test
+    void aRestoredEnumeratorKeepsItsChunksAndCutsNothingAgain() throws Throwable {
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-0", 0, 100));
+        start(50, null);
+        BackfillEnumeratorState state = enumerator.snapshotState(1);
+        assertThat(state.splits()).hasSize(2);
+        context.close();
+
+        context = new BackfillSplitEnumeratorTest.RecordingContext(PARALLELISM);
+        discoverer.splits.clear();
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-0", 100, 500));
+        start(10, state);
+        assertThat(enumerator.tracker().size()).isEqualTo(2);
+        assertThat(discoverer.calls).containsExactly(true, false);
+    }
+
+    /** A history no longer than a chunk, and a split read whole by the live reader, are not cut. */
+    @Test
+    void shortHistoriesAndSplitsReadByLiveAreNotCut() throws Throwable {
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-0", 0, 50));
+        discoverer.splits.add(DiscoveredSplit.readByLive("s-1", 0));
+        start(50, null);
+        assertThat(assigned().keySet()).containsExactlyInAnyOrder("s-0", "s-1");
+    }
+
+    /** A bounded split's history ends at its stop: nothing past it is cut into chunks. */
+    @Test
+    void aBoundedSplitsHistoryIsCutUpToItsStop() throws Throwable {
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-0", 0, 100).withStoppingOffset(45));
+        start(20, null);
+        Map<String, BackfillSplit> splits = assigned();
+        assertThat(splits.keySet()).containsExactlyInAnyOrder("s-0", "s-0#chunk-0", "s-0#chunk-1");
+        assertThat(splits.get("s-0").nextOffset()).isEqualTo(40);
+        assertThat(splits.get("s-0").stoppingOffset()).hasValue(45);
+    }
+
+    /** Cuts a log makes outside the history, or out of order, fail naming the split. */
+    @Test
+    void cutsOutsideTheHistoryFailTheDiscoveryNamingTheSplit() {
+        BackfillSplitEnumeratorTest.FakeDiscoverer badCuts =
+                new BackfillSplitEnumeratorTest.FakeDiscoverer() {
+                    @Override
+                    public List<Long> cutHistory(
+                            DiscoveredSplit split, long from, long to, long chunkSize) {
+                        return List.of(60L, 40L);
+                    }
+                };
+        badCuts.splits.add(DiscoveredSplit.backfilled("s-7", 0, 100));
+        enumerator =
+                new BackfillSplitEnumerator(
+                        context, badCuts, false, Duration.ZERO, OptionalLong.of(30), null);
+        enumerator.start();
+        assertThatThrownBy(() -> context.runNextOneTimeCallable())
+                .hasStackTraceContaining("split s-7")
+                .hasStackTraceContaining("[60, 40]");
+    }
+
+    /** The default cut: every chunk size offsets from the history's start. */
+    @Test
+    void theDefaultCutIsEveryChunkSizeOffsets() throws Exception {
+        DiscoveredSplit split = DiscoveredSplit.backfilled("s-0", 5, 100);
+        assertThat(discoverer.cutHistory(split, 5, 100, 30)).containsExactly(35L, 65L, 95L);
+        assertThat(discoverer.cutHistory(split, 5, 35, 30)).isEmpty();
+        assertThat(discoverer.cutHistory(split, 5, 100, Long.MAX_VALUE)).isEmpty();
+        assertThat(
+                        assignedIds(
+                                List.of(
+                                        BackfillSplit.historyChunk("s-0", 0, 5, 35),
+                                        BackfillSplit.historyChunk("s-0", 1, 35, 65))))
+                .containsExactly("s-0#chunk-0", "s-0#chunk-1");
+    }
+
+    private static List<String> assignedIds(List<BackfillSplit> splits) {
+        return splits.stream().map(BackfillSplit::splitId).collect(Collectors.toList());
+    }
+}
