@@ -285,6 +285,81 @@ final class BackfillSplitReader<T>
         if (liveCannot != null) {
             throw liveCannot;
         }
+        Set<String> logSplits = new HashSet<>();
+        for (String splitId : pause) {
+            logSplits.add(logSplitIdOf(splitId));
+        }
+        for (String splitId : resume) {
+            logSplits.add(logSplitIdOf(splitId));
+        }
+        try {
+            for (String logSplitId : logSplits) {
+                giveWayIfPaused(logSplitId);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A split alignment paused gives its log split on the backfill reader to one of the same log
+     * split that waits and is not paused: the waiting one holds the reader's watermark back (it has
+     * emitted nothing), so it must read for alignment to let the paused one go on. The one that
+     * gave way waits for its turn and goes on at its next offset.
+     */
+    private void giveWayIfPaused(String logSplitId) throws IOException {
+        SplitHandover<Object> holder = backfillHolders.get(logSplitId);
+        if (holder == null || !paused.contains(holder.splitId())) {
+            return;
+        }
+        SplitHandover<Object> next = nextToBackfill(logSplitId, true);
+        if (next == null) {
+            return;
+        }
+        LOG.debug(
+                "Split {} is paused for watermark alignment on subtask {}: it lets {} read {}",
+                holder.splitId(),
+                context.getIndexOfSubtask(),
+                next.splitId(),
+                logSplitId);
+        onBackfill.remove(holder.splitId());
+        backfillReader.removeSplit(logSplitId);
+        backfillHolders.remove(logSplitId);
+        backfillWaiting.get(logSplitId).remove(next.backfillTurn());
+        backfillWaiting.get(logSplitId).put(holder.backfillTurn(), holder);
+        startBackfill(next);
+    }
+
+    /**
+     * The split waiting for the log split that reads next: the first in turn that still backfills,
+     * one not paused first; {@code null} if none (or, with {@code unpausedOnly}, none not paused).
+     * Waiting splits that no longer backfill are dropped.
+     */
+    @Nullable
+    private SplitHandover<Object> nextToBackfill(String logSplitId, boolean unpausedOnly) {
+        NavigableMap<Integer, SplitHandover<Object>> waiting = backfillWaiting.get(logSplitId);
+        if (waiting == null) {
+            return null;
+        }
+        waiting.values()
+                .removeIf(
+                        handover ->
+                                handovers.get(handover.splitId()) != handover
+                                        || handover.state() != HandoverState.BACKFILLING
+                                        || handover.isComplete());
+        SplitHandover<Object> first = null;
+        for (SplitHandover<Object> handover : waiting.values()) {
+            if (!paused.contains(handover.splitId())) {
+                return handover;
+            }
+            if (first == null) {
+                first = handover;
+            }
+        }
+        if (waiting.isEmpty()) {
+            backfillWaiting.remove(logSplitId);
+        }
+        return unpausedOnly ? null : first;
     }
 
     /**
@@ -481,18 +556,14 @@ final class BackfillSplitReader<T>
      */
     private void releaseBackfill(String logSplitId) throws IOException {
         backfillHolders.remove(logSplitId);
-        NavigableMap<Integer, SplitHandover<Object>> waiting = backfillWaiting.get(logSplitId);
-        while (waiting != null && !waiting.isEmpty()) {
-            SplitHandover<Object> next = waiting.pollFirstEntry().getValue();
-            if (handovers.get(next.splitId()) == next
-                    && next.state() == HandoverState.BACKFILLING
-                    && !next.isComplete()) {
-                startBackfill(next);
-                break;
+        SplitHandover<Object> next = nextToBackfill(logSplitId, false);
+        if (next != null) {
+            NavigableMap<Integer, SplitHandover<Object>> waiting = backfillWaiting.get(logSplitId);
+            waiting.remove(next.backfillTurn());
+            if (waiting.isEmpty()) {
+                backfillWaiting.remove(logSplitId);
             }
-        }
-        if (waiting != null && waiting.isEmpty()) {
-            backfillWaiting.remove(logSplitId);
+            startBackfill(next);
         }
     }
 

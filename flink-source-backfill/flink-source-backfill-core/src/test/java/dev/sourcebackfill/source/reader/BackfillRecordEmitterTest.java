@@ -109,6 +109,23 @@ class BackfillRecordEmitterTest {
         assertThat(output.getEmittedRecords()).containsExactly("backfill:s/0", "live:y");
     }
 
+    /** The log's deserializer knows the log's splits: a chunk's records are its log split's. */
+    @Test
+    void aChunksRecordsAreDeserializedAsRecordsOfItsLogSplit() throws Exception {
+        BackfillRecordEmitter<String> emitter =
+                new BackfillRecordEmitter<>(
+                        new SimpleCounter(),
+                        RecordOrigin.Marker.none(),
+                        (splitId, offset, record, out) -> out.collect(splitId + "/" + offset),
+                        (splitId, offset, record, out) -> out.collect("live"));
+        TestingReaderOutput<String> output = new TestingReaderOutput<>();
+        BackfillSplitState chunk =
+                new BackfillSplitState(BackfillSplit.historyChunk("topic-3", 2, 40, 60));
+        emitter.emitRecord(backfill("x", 41), output, chunk);
+        assertThat(output.getEmittedRecords()).containsExactly("topic-3/41");
+        assertThat(chunk.nextOffset()).isEqualTo(42);
+    }
+
     @Test
     void aRecordMayMakeSeveralValuesOrNoneAndItsOffsetIsPassedEitherWay() throws Exception {
         // offset 0 makes two values, offset 1 none, offset 2 one

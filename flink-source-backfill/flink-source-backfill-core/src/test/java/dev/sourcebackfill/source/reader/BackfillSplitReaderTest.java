@@ -1008,4 +1008,34 @@ class BackfillSplitReaderTest {
         assertThat(fetchBySplit(reader))
                 .containsExactly("a#chunk-1:a@2", "a#chunk-1:a@3", "a#chunk-1:ended");
     }
+
+    /**
+     * Watermark alignment pauses the chunk that reads while another chunk of the same log split
+     * waits: the waiting one holds the reader's watermark back (it emitted nothing), so the paused
+     * one gives way, and goes on at its next offset once its turn comes back and it is resumed.
+     */
+    @Test
+    void aChunkPausedForAlignmentGivesItsLogSplitToAWaitingChunkAndGoesOnWhereItStood()
+            throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit chunk0 = BackfillSplit.historyChunk("a", 0, 0, 4);
+        BackfillSplit chunk1 = BackfillSplit.historyChunk("a", 1, 4, 6);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(chunk0, chunk1)));
+        assertThat(fetchBySplit(reader)).containsExactly("a#chunk-0:a@0", "a#chunk-0:a@1");
+
+        reader.pauseOrResumeSplits(splits(chunk0), List.of());
+        assertThat(log.calls)
+                .endsWith("backfill.pause [a]", "backfill.remove a", "backfill.add a@4");
+        log.write("a", 2, 3, 4, 5);
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-1:a@4", "a#chunk-1:a@5", "a#chunk-1:ended");
+        // chunk 0's turn again, still paused
+        assertThat(log.calls).endsWith("backfill.add a@2", "backfill.pause [a]");
+        assertThat(fetchBySplit(reader)).isEmpty();
+
+        reader.pauseOrResumeSplits(List.of(), splits(chunk0));
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-0:a@2", "a#chunk-0:a@3", "a#chunk-0:ended");
+    }
 }

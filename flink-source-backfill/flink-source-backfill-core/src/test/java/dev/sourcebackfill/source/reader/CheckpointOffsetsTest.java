@@ -77,4 +77,17 @@ class CheckpointOffsetsTest {
         assertThat(commits).isEmpty();
         assertThat(offsets.pendingCheckpoints()).isZero();
     }
+
+    /** A chunk's position is not its log split's: only the log split's own split is committed. */
+    @Test
+    void chunksOfHistoryAreNotCommitted() {
+        offsets.snapshotted(
+                1,
+                List.of(
+                        split("a", 90),
+                        BackfillSplit.historyChunk("a", 0, 0, 30),
+                        BackfillSplit.historyChunk("a", 1, 30, 60).asEnded()));
+        offsets.completed(1);
+        assertThat(commits).containsExactly("1:{a=90}");
+    }
 }
