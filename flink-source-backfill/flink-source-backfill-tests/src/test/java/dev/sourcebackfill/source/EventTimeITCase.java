@@ -61,6 +61,8 @@ import org.apache.flink.util.OutputTag;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -200,10 +202,14 @@ class EventTimeITCase {
      * failure during the backfill and one at the first live record of a partition: every window's
      * count equals the count computed from the log itself, and no record is late (a split's
      * watermark lives in its own split output through the handover, so partitions racing each other
-     * make no record late).
+     * make no record late). With chunks of history (1,000 records: partition 1's failure is in its
+     * third chunk), each chunk has a split watermark of its own from the start: the windows are the
+     * same and no record is late either.
      */
-    @Test
-    void windowCountsOverHistoryAndLiveEqualTheLogsWithFailuresAndNoLateRecord() throws Exception {
+    @ParameterizedTest(name = "chunk size {0} (0: no chunks)")
+    @ValueSource(longs = {0, 1_000})
+    void windowCountsOverHistoryAndLiveEqualTheLogsWithFailuresAndNoLateRecord(long chunkSize)
+            throws Exception {
         DatagenLog log =
                 DatagenLog.builder()
                         .partitions(4)
@@ -222,12 +228,15 @@ class EventTimeITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
         env.enableCheckpointing(100);
-        BackfillSource<DatagenRecord> source =
+        BackfillSourceBuilder<DatagenRecord> builder =
                 BackfillSource.<DatagenRecord>builder()
                         .setLog(log)
                         .setBounded()
-                        .setPollTimeout(Duration.ofMillis(20))
-                        .build();
+                        .setPollTimeout(Duration.ofMillis(20));
+        if (chunkSize > 0) {
+            builder.setBackfillChunkSize(chunkSize);
+        }
+        BackfillSource<DatagenRecord> source = builder.build();
         OutputTag<DatagenRecord> lateTag = new OutputTag<>("late") {};
         SingleOutputStreamOperator<WindowCount> counts =
                 env.fromSource(

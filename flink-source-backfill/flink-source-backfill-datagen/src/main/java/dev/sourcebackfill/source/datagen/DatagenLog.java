@@ -235,8 +235,8 @@ public final class DatagenLog implements BackfillLog<DatagenRecord> {
 
             /** Every chunk size offsets, where the backfill has them (an archive's history). */
             @Override
-            public List<Long> cutHistory(
-                    DiscoveredSplit split, long from, long to, long chunkSize) throws Exception {
+            public List<Long> cutHistory(DiscoveredSplit split, long from, long to, long chunkSize)
+                    throws Exception {
                 long end =
                         archiveBackfill
                                 ? Math.min(to, historyOf(partitionOf(split.splitId())))

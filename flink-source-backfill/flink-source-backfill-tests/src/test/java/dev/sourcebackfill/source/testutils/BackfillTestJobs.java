@@ -58,6 +58,9 @@ public final class BackfillTestJobs {
         /** The source's backfill rate limit per reader; none unless positive. */
         public double backfillRecordsPerSecond = 0;
 
+        /** Records per chunk of history; none unless positive (checked chunk by chunk then). */
+        public long backfillChunkSize = 0;
+
         public List<FailureInjector.Trigger> failures = List.of();
         public String checkerRun;
         public String sourceRun;
@@ -104,6 +107,13 @@ public final class BackfillTestJobs {
         if (spec.backfillRecordsPerSecond > 0) {
             builder.setBackfillRecordsPerSecond(spec.backfillRecordsPerSecond);
         }
+        if (spec.backfillChunkSize > 0) {
+            builder.setBackfillChunkSize(spec.backfillChunkSize);
+        }
+        long pieceSize =
+                spec.backfillChunkSize > 0
+                        ? spec.backfillChunkSize
+                        : PartitionProgress.WHOLE_PARTITION;
         BackfillSource<DatagenRecord> source = builder.build();
         DataStream<DatagenRecord> stream =
                 env.fromSource(
@@ -127,9 +137,13 @@ public final class BackfillTestJobs {
         DataStream<DatagenRecord> checked =
                 spec.keyed
                         ? stream.keyBy(r -> r.partition)
-                                .process(new KeyedExactlyOnceChecker(spec.log, spec.checkerRun))
+                                .process(
+                                        new KeyedExactlyOnceChecker(
+                                                spec.log, spec.checkerRun, pieceSize))
                                 .uid("checker")
-                        : stream.map(new ChainedExactlyOnceChecker(spec.log, spec.checkerRun))
+                        : stream.map(
+                                        new ChainedExactlyOnceChecker(
+                                                spec.log, spec.checkerRun, pieceSize))
                                 .uid("checker");
         checked.sinkTo(new DiscardingSink<>()).name("discard");
     }
@@ -195,6 +209,14 @@ public final class BackfillTestJobs {
         return source.readerSnapshots.getOrDefault(latest, Map.of()).values().stream()
                 .flatMap(List::stream)
                 .map(BackfillSplit::state)
+                .collect(Collectors.toList());
+    }
+
+    /** The splits in the readers' snapshot of the latest checkpoint (a savepoint after a stop). */
+    public static List<BackfillSplit> splitsInLatestSnapshot(Observations source) {
+        long latest = source.readerSnapshots.keySet().stream().mapToLong(l -> l).max().orElse(-1);
+        return source.readerSnapshots.getOrDefault(latest, Map.of()).values().stream()
+                .flatMap(List::stream)
                 .collect(Collectors.toList());
     }
 

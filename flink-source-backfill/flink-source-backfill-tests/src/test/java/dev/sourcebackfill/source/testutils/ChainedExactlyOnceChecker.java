@@ -23,7 +23,7 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeHint;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.api.java.tuple.Tuple4;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
@@ -43,27 +43,38 @@ public final class ChainedExactlyOnceChecker extends RichMapFunction<DatagenReco
 
     private final DatagenLog log;
     private final String runId;
-    private transient Map<Integer, Progress> progress;
+    private final long pieceSize;
 
-    /** (partition, last offset, count); a partition is in it once it had a record. */
-    private transient ListState<Tuple3<Integer, Long, Long>> state;
+    /** Per "partition/piece": its last offset checked and how many records it had. */
+    private transient Map<String, Progress> progress;
 
-    /** A partition's last offset checked and how many records it had. */
+    /** (partition, piece, last offset, count); a piece is in it once it had a record. */
+    private transient ListState<Tuple4<Integer, Long, Long, Long>> state;
+
     private static final class Progress {
         @Nullable Long lastOffset;
         long count;
     }
 
+    /** Checks each partition's records in order. */
     public ChainedExactlyOnceChecker(DatagenLog log, String runId) {
+        this(log, runId, PartitionProgress.WHOLE_PARTITION);
+    }
+
+    /** Checks each piece of {@code pieceSize} offsets of a partition in order. */
+    public ChainedExactlyOnceChecker(DatagenLog log, String runId, long pieceSize) {
         this.log = log;
         this.runId = runId;
+        this.pieceSize = pieceSize;
     }
 
     @Override
     public DatagenRecord map(DatagenRecord record) {
-        Progress p = progress.computeIfAbsent(record.partition, k -> new Progress());
+        long piece = PartitionProgress.pieceOf(record.offset, pieceSize);
+        Progress p = progress.computeIfAbsent(record.partition + "/" + piece, k -> new Progress());
         p.count =
-                PartitionProgress.check(log, record, p.lastOffset, p.count, Observations.of(runId));
+                PartitionProgress.check(
+                        log, record, p.lastOffset, p.count, pieceSize, Observations.of(runId));
         p.lastOffset = record.offset;
         return record;
     }
@@ -71,8 +82,14 @@ public final class ChainedExactlyOnceChecker extends RichMapFunction<DatagenReco
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         state.clear();
-        for (Map.Entry<Integer, Progress> e : progress.entrySet()) {
-            state.add(Tuple3.of(e.getKey(), e.getValue().lastOffset, e.getValue().count));
+        for (Map.Entry<String, Progress> e : progress.entrySet()) {
+            String[] key = e.getKey().split("/");
+            state.add(
+                    Tuple4.of(
+                            Integer.parseInt(key[0]),
+                            Long.parseLong(key[1]),
+                            e.getValue().lastOffset,
+                            e.getValue().count));
         }
     }
 
@@ -82,15 +99,16 @@ public final class ChainedExactlyOnceChecker extends RichMapFunction<DatagenReco
                 context.getOperatorStateStore()
                         .getListState(
                                 new ListStateDescriptor<>(
-                                        "progress",
+                                        "pieces",
                                         TypeInformation.of(
-                                                new TypeHint<Tuple3<Integer, Long, Long>>() {})));
+                                                new TypeHint<
+                                                        Tuple4<Integer, Long, Long, Long>>() {})));
         progress = new HashMap<>();
-        for (Tuple3<Integer, Long, Long> t : state.get()) {
+        for (Tuple4<Integer, Long, Long, Long> t : state.get()) {
             Progress p = new Progress();
-            p.lastOffset = t.f1;
-            p.count = t.f2;
-            progress.put(t.f0, p);
+            p.lastOffset = t.f2;
+            p.count = t.f3;
+            progress.put(t.f0 + "/" + t.f1, p);
         }
     }
 }

@@ -19,8 +19,8 @@ import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
 
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -34,29 +34,53 @@ public final class KeyedExactlyOnceChecker
 
     private final DatagenLog log;
     private final String runId;
-    private transient ValueState<Long> lastOffset;
-    private transient ValueState<Long> count;
+    private final long pieceSize;
 
+    /** Per piece of the partition: its last offset, and how many records it had. */
+    private transient MapState<Long, Long> lastOffsets;
+
+    private transient MapState<Long, Long> counts;
+
+    /** Checks each partition's records in order. */
     public KeyedExactlyOnceChecker(DatagenLog log, String runId) {
+        this(log, runId, PartitionProgress.WHOLE_PARTITION);
+    }
+
+    /**
+     * Checks each piece of {@code pieceSize} offsets of a partition in order (chunks of history of
+     * that size: no order across them).
+     */
+    public KeyedExactlyOnceChecker(DatagenLog log, String runId, long pieceSize) {
         this.log = log;
         this.runId = runId;
+        this.pieceSize = pieceSize;
     }
 
     @Override
     public void open(OpenContext openContext) {
-        lastOffset = getRuntimeContext().getState(new ValueStateDescriptor<>("last", Types.LONG));
-        count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+        lastOffsets =
+                getRuntimeContext()
+                        .getMapState(new MapStateDescriptor<>("last", Types.LONG, Types.LONG));
+        counts =
+                getRuntimeContext()
+                        .getMapState(new MapStateDescriptor<>("count", Types.LONG, Types.LONG));
     }
 
     @Override
     public void processElement(DatagenRecord record, Context ctx, Collector<DatagenRecord> out)
             throws Exception {
-        Long c = count.value();
+        long piece = PartitionProgress.pieceOf(record.offset, pieceSize);
+        Long c = counts.get(piece);
         long newCount =
                 PartitionProgress.check(
-                        log, record, lastOffset.value(), c == null ? 0 : c, Observations.of(runId));
-        lastOffset.update(record.offset);
-        count.update(newCount);
+                        log,
+                        record,
+                        lastOffsets.get(piece),
+                        c == null ? 0 : c,
+                        pieceSize,
+                        Observations.of(runId));
+        lastOffsets.put(piece, record.offset);
+        counts.put(piece, newCount);
         out.collect(record);
     }
 }

@@ -59,6 +59,12 @@ public final class Observations {
     /** partition -> records counted in checkpointed state when its last record arrived. */
     public final Map<Integer, Long> completedPartitions = new ConcurrentHashMap<>();
 
+    /** Pieces of partitions ("partition/piece") whose records all arrived, with their count. */
+    public final Map<String, Long> completedPieces = new ConcurrentHashMap<>();
+
+    /** How many records the log has in each piece ("partition/piece"), once counted. */
+    final Map<String, Long> piecesRecordCounts = new ConcurrentHashMap<>();
+
     public final AtomicLong recordsChecked = new AtomicLong();
     public final AtomicLong maxOffsetSeen = new AtomicLong();
     public final Map<String, AtomicBoolean> firedFailures = new ConcurrentHashMap<>();
