@@ -174,6 +174,16 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
         return true;
     }
 
+    /**
+     * A partition's history can be read in chunks: the backfill consumer seeks a partition to any
+     * offset, again after it let go of it, and a chunk ends once the consumer's position passed its
+     * end (transaction markers and compacted offsets hold no record).
+     */
+    @Override
+    public boolean supportsHistoryChunks() {
+        return true;
+    }
+
     @Override
     public boolean hasStoppingOffsets() {
         return stoppingOffsets != null;

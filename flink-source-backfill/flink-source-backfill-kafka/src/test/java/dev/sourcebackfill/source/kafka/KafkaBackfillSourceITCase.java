@@ -196,6 +196,107 @@ class KafkaBackfillSourceITCase {
         assertRestarts(run);
     }
 
+    /**
+     * One partition's history read in chunks of 1,000 by two readers, with a failure while the
+     * chunks are read and one at the first live record: every offset once in checkpointed state,
+     * the history read by both readers.
+     */
+    @Test
+    void onePartitionsHistoryInChunksIsReadByTwoReadersWithFailuresDuringChunksAndAtTheHandover()
+            throws Exception {
+        String topic = "chunks-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 1);
+        produce(topic, 1, 0, 6_000);
+        Run run = new Run();
+        run.unordered = true;
+        BackfillSource<PartitionRecord> source = builder(topic).setBackfillChunkSize(1_000).build();
+        JobClient job = start(run, source, 2, List.of(2_500L), 4_000, null, topic + "-0", 6_000L);
+        produce(topic, 1, 6_000, 1_000);
+        awaitDigests(run, PartitionDigest.unorderedOf(KAFKA.readAll(topic, false)), job);
+        BackfillTestJobs.await(
+                "forward mode",
+                Duration.ofSeconds(60),
+                () -> Observations.of(run.source).anyForwardMode());
+        produce(topic, 1, 7_000, 500);
+        awaitDigests(run, PartitionDigest.unorderedOf(KAFKA.readAll(topic, false)), job);
+        job.cancel().get(30, TimeUnit.SECONDS);
+        assertThat(FailOnce.fired(run.checker, 2_500L)).as("failure during the chunks").isTrue();
+        assertThat(FailOnce.firedAtOffset(run.checker, topic + "-0", 6_000L))
+                .as("failure at the first live record")
+                .isTrue();
+        Map<String, List<Integer>> adds = Observations.of(run.source).splitAdds;
+        assertThat(
+                        adds.entrySet().stream()
+                                .filter(e -> e.getKey().contains("#chunk-"))
+                                .flatMap(e -> e.getValue().stream())
+                                .distinct())
+                .as("readers of the partition's chunks")
+                .containsExactlyInAnyOrder(0, 1);
+        assertSound(run);
+        assertRestarts(run);
+    }
+
+    /**
+     * A read_committed bounded job over a transactional partition cut into chunks of 50 offsets:
+     * the first chunk ends at offset 50, the first transaction's commit marker, where the second
+     * begins; aborted transactions are skipped inside chunks and the partition's last offset is a
+     * marker.
+     */
+    @Test
+    void aTransactionalPartitionInChunksWithAChunkBoundaryOnAMarker() throws Exception {
+        String topic = "tx-chunks-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 1);
+        KAFKA.produceTransactions(
+                "tx-" + topic,
+                0,
+                20,
+                round -> {
+                    boolean abort = round % 3 == 1;
+                    List<ProducerRecord<String, String>> records = new ArrayList<>();
+                    for (int i = 0; i < 50; i++) {
+                        records.add(
+                                new ProducerRecord<>(
+                                        topic,
+                                        0,
+                                        "k" + i,
+                                        (abort ? "aborted-" : "committed-") + (round * 50 + i)));
+                    }
+                    return records;
+                },
+                round -> round % 3 == 1);
+        List<ConsumerRecord<String, String>> all = KAFKA.readAll(topic, false);
+        assertThat(all.stream().map(ConsumerRecord::offset))
+                .as("offset 50 holds no record: the first transaction's marker")
+                .doesNotContain(50L)
+                .contains(49L, 51L);
+        Run run = new Run();
+        run.unordered = true;
+        BackfillSource<PartitionRecord> source =
+                builder(topic)
+                        .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                        .setBounded(OffsetsInitializer.latest())
+                        .setBackfillChunkSize(50)
+                        .build();
+        JobClient job = start(run, source, 2, List.of());
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+
+        List<ConsumerRecord<String, String>> committed = KAFKA.readAll(topic, true);
+        assertThat(committed).hasSize(13 * 50);
+        assertThat(KafkaExactlyOnceChecker.digests(run.checker))
+                .isEqualTo(PartitionDigest.unorderedOf(committed));
+        // the partition ends with a marker after its last record
+        long end = all.get(all.size() - 1).offset() + 2;
+        long chunks = (end - 1) / 50;
+        assertThat(
+                        Observations.of(run.source).splitAdds.keySet().stream()
+                                .filter(id -> id.contains("#chunk-")))
+                .as("chunks [0, 50), [50, 100), ... below the end offset %d", end)
+                .hasSize((int) chunks)
+                .contains(topic + "-0#chunk-0", topic + "-0#chunk-1");
+        assertSound(run);
+        assertRestarts(run);
+    }
+
     @Test
     void aPartitionAddedAfterForwardModeIsReadFromItsEarliestOffset() throws Exception {
         String topic = "grow-" + UUID.randomUUID();
@@ -1103,6 +1204,9 @@ class KafkaBackfillSourceITCase {
         final String checker = UUID.randomUUID().toString();
         final String source = UUID.randomUUID().toString();
 
+        /** Records of a partition may come in any order (chunks of history): each once. */
+        boolean unordered;
+
         /** Every job started for this run, with the number of failures injected into it. */
         final List<Map.Entry<JobClient, Integer>> jobs = new ArrayList<>();
     }
@@ -1210,7 +1314,7 @@ class KafkaBackfillSourceITCase {
             stream = stream.map(new FailOnce(run.checker, at)).name("fail-at-" + at);
         }
         stream.keyBy(PartitionRecord::partitionKey)
-                .process(new KafkaExactlyOnceChecker(run.checker))
+                .process(new KafkaExactlyOnceChecker(run.checker, run.unordered))
                 .uid("checker")
                 .sinkTo(new DiscardingSink<>());
         JobClient job = env.executeAsync("kafka " + run.checker);

@@ -16,6 +16,8 @@
 package dev.sourcebackfill.source.kafka;
 
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -43,12 +45,25 @@ public final class KafkaExactlyOnceChecker
     static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
 
     private final String runId;
+
+    /**
+     * Whether a partition's records may come in any order (chunks of history): then each offset
+     * must come once, which the offsets kept in state check, instead of in increasing order.
+     */
+    private final boolean unordered;
+
+    private transient MapState<Long, Boolean> seen;
     private transient ValueState<Long> count;
     private transient ValueState<Long> last;
     private transient ValueState<Long> checksum;
 
     public KafkaExactlyOnceChecker(String runId) {
+        this(runId, false);
+    }
+
+    public KafkaExactlyOnceChecker(String runId, boolean unordered) {
         this.runId = runId;
+        this.unordered = unordered;
     }
 
     public static Map<String, PartitionDigest> digests(String runId) {
@@ -95,6 +110,12 @@ public final class KafkaExactlyOnceChecker
         count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
         last = getRuntimeContext().getState(new ValueStateDescriptor<>("last", Types.LONG));
         checksum = getRuntimeContext().getState(new ValueStateDescriptor<>("checksum", Types.LONG));
+        if (unordered) {
+            seen =
+                    getRuntimeContext()
+                            .getMapState(
+                                    new MapStateDescriptor<>("seen", Types.LONG, Types.BOOLEAN));
+        }
     }
 
     @Override
@@ -104,11 +125,25 @@ public final class KafkaExactlyOnceChecker
                 count.value() == null
                         ? PartitionDigest.empty()
                         : new PartitionDigest(count.value(), last.value(), checksum.value());
-        if (r.offset <= before.lastOffset) {
-            violations(runId)
-                    .add(r.partitionKey() + ": offset " + r.offset + " after " + before.lastOffset);
+        PartitionDigest after;
+        if (unordered) {
+            if (seen.contains(r.offset)) {
+                violations(runId).add(r.partitionKey() + ": offset " + r.offset + " twice");
+            }
+            seen.put(r.offset, true);
+            after = before.plusUnordered(r.offset, r.value);
+        } else {
+            if (r.offset <= before.lastOffset) {
+                violations(runId)
+                        .add(
+                                r.partitionKey()
+                                        + ": offset "
+                                        + r.offset
+                                        + " after "
+                                        + before.lastOffset);
+            }
+            after = before.plus(r.offset, r.value);
         }
-        PartitionDigest after = before.plus(r.offset, r.value);
         count.update(after.count);
         last.update(after.lastOffset);
         checksum.update(after.checksum);

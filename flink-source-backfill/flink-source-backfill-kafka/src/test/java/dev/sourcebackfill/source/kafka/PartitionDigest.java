@@ -60,6 +60,28 @@ public final class PartitionDigest {
         return new PartitionDigest(0, -1, 0);
     }
 
+    /**
+     * Per partition, the digest of the records in any order: their count, highest offset and a
+     * checksum that does not depend on their order (chunks of history have none across them).
+     */
+    public static Map<String, PartitionDigest> unorderedOf(
+            List<ConsumerRecord<String, String>> records) {
+        Map<String, PartitionDigest> digests = new TreeMap<>();
+        for (ConsumerRecord<String, String> r : records) {
+            digests.merge(
+                    r.topic() + "-" + r.partition(),
+                    empty().plusUnordered(r.offset(), r.value()),
+                    (a, b) -> a.plusUnordered(r.offset(), r.value()));
+        }
+        return digests;
+    }
+
+    /** This digest with one more record, whatever the order of the records. */
+    public PartitionDigest plusUnordered(long offset, String value) {
+        long h = offset * 1_000_003L + (value == null ? 0 : value.hashCode());
+        return new PartitionDigest(count + 1, Math.max(lastOffset, offset), checksum + h * h);
+    }
+
     public PartitionDigest plus(long offset, String value) {
         long h = offset * 1_000_003L + (value == null ? 0 : value.hashCode());
         return new PartitionDigest(count + 1, offset, checksum * 31 + h);
