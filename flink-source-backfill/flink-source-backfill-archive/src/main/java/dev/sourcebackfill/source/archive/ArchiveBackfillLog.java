@@ -154,6 +154,16 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
         return live.liveReading();
     }
 
+    /**
+     * A partition's archive can be read in chunks: runs of whole files, cut at the files' start
+     * offsets ({@link ArchiveDiscoverer#cutHistory}); the archive reader opens the file holding any
+     * offset, again after it let go of the partition.
+     */
+    @Override
+    public boolean supportsHistoryChunks() {
+        return true;
+    }
+
     @Override
     public boolean isLiveSeekable() {
         return live.isLiveSeekable();

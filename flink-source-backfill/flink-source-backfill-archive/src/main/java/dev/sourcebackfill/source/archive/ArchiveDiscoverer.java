@@ -45,6 +45,9 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
     private final Path root;
     private final ArchiveLayout layout;
 
+    /** The archive's files by split, as the first discovery listed them; cut into chunks. */
+    private Map<String, List<ArchiveListing.Entry>> listed = Map.of();
+
     ArchiveDiscoverer(LogSplitDiscoverer live, Path root, ArchiveLayout layout) {
         this.live = live;
         this.root = root;
@@ -58,6 +61,7 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
             return liveSplits;
         }
         Map<String, List<ArchiveListing.Entry>> archive = ArchiveListing.list(root, layout);
+        listed = archive;
         Set<String> liveIds = new HashSet<>();
         Set<String> liveTopics = new HashSet<>();
         for (DiscoveredSplit split : liveSplits) {
@@ -112,6 +116,32 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
             splits.add(archived);
         }
         return splits;
+    }
+
+    /**
+     * Cuts a partition's archive into runs of whole files of about {@code chunkSize} offsets each
+     * (a file spans the offsets up to the next file's start): each cut is a file's start offset.
+     * The last file, whose end the listing does not tell, stays with the partition's own split.
+     */
+    @Override
+    public List<Long> cutHistory(DiscoveredSplit split, long from, long to, long chunkSize) {
+        List<ArchiveListing.Entry> files = listed.getOrDefault(split.splitId(), List.of());
+        List<Long> cuts = new ArrayList<>();
+        long runStart = from;
+        for (int i = 1; i < files.size(); i++) {
+            long fileStart = files.get(i).startOffset();
+            if (fileStart <= from) {
+                continue;
+            }
+            if (fileStart >= to) {
+                break;
+            }
+            if (fileStart - runStart >= chunkSize) {
+                cuts.add(fileStart);
+                runStart = fileStart;
+            }
+        }
+        return cuts;
     }
 
     private static String topicOf(String splitId) {

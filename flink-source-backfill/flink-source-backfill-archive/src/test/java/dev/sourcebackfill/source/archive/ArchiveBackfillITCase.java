@@ -19,6 +19,8 @@ import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
+import dev.sourcebackfill.source.testutils.Observations;
+import dev.sourcebackfill.source.testutils.ObservedSource;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
@@ -27,6 +29,8 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -54,6 +58,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +67,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
@@ -313,6 +320,157 @@ class ArchiveBackfillITCase {
         }
     }
 
+    // ------------------------------------------------------------------ chunks of history
+
+    /**
+     * Chunks of runs of whole files (300 lines: three files of 100) over two readers, with a
+     * failure while a chunk is read: every offset once, the archived ones from the archive, the
+     * chunks read by both readers. Partition 2's archive holds no more than a chunk: not cut.
+     */
+    @Test
+    void chunksOfFileRunsAreReadByBothReadersWithAFailureDuringAChunk() throws Exception {
+        String topic = "chunks-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 3);
+        produce(topic, 3, 1_200);
+        for (int p = 0; p < 2; p++) {
+            for (long from = 0; from < 1_000; from += 100) {
+                archiveFile(topic, p, from, from + 100, from == 500);
+            }
+        }
+        archiveFile(topic, 2, 0, 250, false);
+        KAFKA.deleteRecordsBelow(topic, 1, 1_000);
+
+        String run = UUID.randomUUID().toString();
+        String sourceRun = UUID.randomUUID().toString();
+        BackfillSource<String> source =
+                builder(topic, OffsetGapPolicy.FAIL).setBackfillChunkSize(300).build();
+        JobClient job =
+                start(run, new ObservedSource<>(source, sourceRun), "A|0|450", 2, 0, null, true);
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+
+        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
+        for (int p = 0; p < 2; p++) {
+            assertThat(Checker.progress(run, topic, p))
+                    .isEqualTo("1200 records, last 1199, 1000 from the archive");
+        }
+        assertThat(Checker.progress(run, topic, 2))
+                .isEqualTo("1200 records, last 1199, 250 from the archive");
+        assertThat(FailOnce.FIRED.get(run)).as("failure during a chunk fired").isNotNull();
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
+        Map<String, List<Integer>> adds = Observations.of(sourceRun).splitAdds;
+        // files start at 0, 100, ..., 900: chunks [0, 300), [300, 600), [600, 900); the split
+        // itself keeps the last file
+        assertThat(adds.keySet())
+                .contains(
+                        topic + "-0#chunk-0",
+                        topic + "-0#chunk-1",
+                        topic + "-0#chunk-2",
+                        topic + "-1#chunk-2")
+                .doesNotContain(topic + "-0#chunk-3", topic + "-2#chunk-0");
+        assertThat(
+                        adds.entrySet().stream()
+                                .filter(e -> e.getKey().startsWith(topic + "-0#"))
+                                .flatMap(e -> e.getValue().stream())
+                                .distinct())
+                .as("readers of partition 0's chunks")
+                .containsExactlyInAnyOrder(0, 1);
+    }
+
+    /**
+     * A chunked archive that ends below the topic's earliest offset: the gap is at the partition's
+     * own handover, as without chunks; failed by default, skipped when told to.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(OffsetGapPolicy.class)
+    void aChunkedArchivesGapToTheTopicFailsOrIsSkippedAsThePolicySays(OffsetGapPolicy policy)
+            throws Exception {
+        String topic = "chunk-gap-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 1);
+        produce(topic, 1, 800);
+        for (long from = 0; from < 300; from += 100) {
+            archiveFile(topic, 0, from, from + 100, false);
+        }
+        KAFKA.deleteRecordsBelow(topic, 0, 500);
+
+        String run = UUID.randomUUID().toString();
+        BackfillSource<String> source = builder(topic, policy).setBackfillChunkSize(100).build();
+        JobClient job = start(run, source, null, 2, 0, null, true);
+        if (policy == OffsetGapPolicy.FAIL) {
+            assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                    .satisfies(
+                            e ->
+                                    assertThat(
+                                                    ExceptionUtils.findThrowableWithMessage(
+                                                            e, "records 300..499 are lost"))
+                                            .isPresent());
+            assertThat(RESTARTS.restartsOf(job.getJobID())).as("restarts").isZero();
+            return;
+        }
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
+        assertThat(Checker.progress(run, topic, 0))
+                .isEqualTo("600 records, last 799, 300 from the archive");
+        assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
+    }
+
+    /**
+     * A savepoint taken while chunks are read at parallelism 2, restored at 3 with a failure at
+     * partition 0's first record from the topic.
+     */
+    @Test
+    void aSavepointMidChunksRestoredAtAnotherParallelismWithAFailureAtTheHandover(
+            @TempDir Path savepoints) throws Exception {
+        String topic = "chunk-restore-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 2);
+        produce(topic, 2, 2_000);
+        for (int p = 0; p < 2; p++) {
+            for (long from = 0; from < 1_200; from += 200) {
+                archiveFile(topic, p, from, from + 200, false);
+            }
+        }
+        String run = UUID.randomUUID().toString();
+        JobClient first =
+                start(
+                        run,
+                        builder(topic, OffsetGapPolicy.FAIL).setBackfillChunkSize(200).build(),
+                        null,
+                        2,
+                        400,
+                        null,
+                        true);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (Checker.total(run) < 600) {
+            assertThat(System.nanoTime()).as("some of the archive read").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        String savepoint =
+                first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        assertThat(Checker.fromArchive(run)).as("stopped mid-chunks").isLessThan(2_400);
+        assertThat(RESTARTS.failoversOf(first, Duration.ofSeconds(30))).isZero();
+
+        JobClient second =
+                start(
+                        run,
+                        builder(topic, OffsetGapPolicy.FAIL).setBackfillChunkSize(200).build(),
+                        "K|0|1200",
+                        3,
+                        0,
+                        savepoint,
+                        true);
+        second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
+        for (int p = 0; p < 2; p++) {
+            assertThat(Checker.progress(run, topic, p))
+                    .isEqualTo("2000 records, last 1999, 1200 from the archive");
+        }
+        assertThat(FailOnce.FIRED.get(run)).as("failure at the handover fired").isNotNull();
+        assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30)))
+                .as("restarts")
+                .isEqualTo(1);
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private BackfillSource<String> source(String topic) {
@@ -320,6 +478,10 @@ class ArchiveBackfillITCase {
     }
 
     private BackfillSource<String> source(String topic, OffsetGapPolicy gapPolicy) {
+        return builder(topic, gapPolicy).build();
+    }
+
+    private ArchiveBackfillSourceBuilder<String> builder(String topic, OffsetGapPolicy gapPolicy) {
         return ArchiveBackfill.<String>sourceBuilder()
                 .setOffsetGapPolicy(gapPolicy)
                 .setArchive(archive.toUri().toString())
@@ -331,13 +493,23 @@ class ArchiveBackfillITCase {
                                 .setTopics(topic)
                                 .setValueOnlyDeserializer(new SimpleStringSchema())
                                 .setStartingOffsets(OffsetsInitializer.earliest())
-                                .setBounded(OffsetsInitializer.latest()))
-                .build();
+                                .setBounded(OffsetsInitializer.latest()));
     }
 
     private static JobClient start(String run, BackfillSource<String> source, String failAt)
             throws Exception {
         return start(run, source, failAt, 2, 0, null);
+    }
+
+    private static JobClient start(
+            String run,
+            Source<String, ?, ?> source,
+            String failAt,
+            int parallelism,
+            double throttle,
+            String savepoint)
+            throws Exception {
+        return start(run, source, failAt, parallelism, throttle, savepoint, false);
     }
 
     /**
@@ -347,11 +519,12 @@ class ArchiveBackfillITCase {
      */
     private static JobClient start(
             String run,
-            BackfillSource<String> source,
+            Source<String, ?, ?> source,
             String failAt,
             int parallelism,
             double throttle,
-            String savepoint)
+            String savepoint,
+            boolean unordered)
             throws Exception {
         Configuration conf = new Configuration();
         if (failAt != null) {
@@ -378,7 +551,7 @@ class ArchiveBackfillITCase {
             stream = stream.map(new Throttle<>(throttle)).uid("throttle");
         }
         stream.keyBy(value -> value.substring(value.indexOf('|') + 1, value.lastIndexOf('|')))
-                .process(new Checker(run))
+                .process(new Checker(run, unordered))
                 .uid("checker")
                 .sinkTo(new DiscardingSink<>());
         return env.executeAsync("archive backfill " + run);
@@ -511,12 +684,21 @@ class ArchiveBackfillITCase {
 
         static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
         private final String run;
+
+        /**
+         * Whether a partition's records may come in any order (chunks of history): each offset must
+         * then come once, which the offsets kept in state check.
+         */
+        private final boolean unordered;
+
+        private transient MapState<Long, Boolean> seen;
         private transient ValueState<Long> last;
         private transient ValueState<Long> count;
         private transient ValueState<Long> fromArchive;
 
-        Checker(String run) {
+        Checker(String run, boolean unordered) {
             this.run = run;
+            this.unordered = unordered;
         }
 
         /** One partition's progress. */
@@ -553,6 +735,13 @@ class ArchiveBackfillITCase {
             fromArchive =
                     getRuntimeContext()
                             .getState(new ValueStateDescriptor<>("fromArchive", Long.class));
+            if (unordered) {
+                seen =
+                        getRuntimeContext()
+                                .getMapState(
+                                        new MapStateDescriptor<>(
+                                                "seen", Long.class, Boolean.class));
+            }
         }
 
         @Override
@@ -561,7 +750,15 @@ class ArchiveBackfillITCase {
             String[] parts = value.split("\\|");
             long offset = Long.parseLong(parts[2]);
             long expected = last.value() == null ? 0 : last.value() + 1;
-            if (offset != expected) {
+            if (unordered) {
+                if (seen.contains(offset)) {
+                    VIOLATIONS
+                            .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
+                            .add("partition " + parts[1] + ": offset " + offset + " twice");
+                }
+                seen.put(offset, true);
+                offset = Math.max(offset, last.value() == null ? offset : last.value());
+            } else if (offset != expected) {
                 VIOLATIONS
                         .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
                         .add(
