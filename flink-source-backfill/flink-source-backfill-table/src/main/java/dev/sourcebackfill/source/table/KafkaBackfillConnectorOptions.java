@@ -87,6 +87,18 @@ public final class KafkaBackfillConnectorOptions {
                                     + " archive) to this many records per second; live records are"
                                     + " never throttled. No limit unless set.");
 
+    public static final ConfigOption<Long> BACKFILL_CHUNK_SIZE =
+            ConfigOptions.key("backfill.chunk-size")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Cuts each partition's history, as found when the job first starts,"
+                                    + " into chunks of about this many records, read in parallel"
+                                    + " by any source reader (an archive's at file boundaries)."
+                                    + " Offsets are in order within a chunk, in no order across"
+                                    + " the chunks of a partition; each partition still hands"
+                                    + " over to the topic at its exact offset. Off unless set.");
+
     public static final ConfigOption<Duration> POLL_TIMEOUT =
             ConfigOptions.key("backfill.poll-timeout")
                     .durationType()

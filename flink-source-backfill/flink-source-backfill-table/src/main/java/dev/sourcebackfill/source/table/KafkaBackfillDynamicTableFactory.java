@@ -97,6 +97,7 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                 KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY,
                 KafkaBackfillConnectorOptions.POLL_TIMEOUT,
                 KafkaBackfillConnectorOptions.BACKFILL_RECORDS_PER_SECOND,
+                KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE,
                 KafkaBackfillConnectorOptions.ARCHIVE_PATH,
                 KafkaBackfillConnectorOptions.ARCHIVE_OFFSET_FIELD,
                 KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS);

@@ -54,6 +54,7 @@ record KafkaReadOptions(
         OffsetGapPolicy gapPolicy,
         Duration pollTimeout,
         @Nullable Double backfillRecordsPerSecond,
+        @Nullable Long backfillChunkSize,
         @Nullable Integer parallelism) {
 
     private static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -92,6 +93,14 @@ record KafkaReadOptions(
                             KafkaBackfillConnectorOptions.BACKFILL_RECORDS_PER_SECOND.key(),
                             backfillRate));
         }
+        Long chunkSize =
+                options.getOptional(KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE).orElse(null);
+        if (chunkSize != null && chunkSize <= 0) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is %d; it must be a positive number of records.",
+                            KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE.key(), chunkSize));
+        }
         boolean hasGroup = options.getOptional(KafkaConnectorOptions.PROPS_GROUP_ID).isPresent();
         return new KafkaReadOptions(
                 options.getOptional(KafkaConnectorOptions.TOPIC).orElse(null),
@@ -110,6 +119,7 @@ record KafkaReadOptions(
                 options.get(KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY),
                 options.get(KafkaBackfillConnectorOptions.POLL_TIMEOUT),
                 backfillRate,
+                chunkSize,
                 options.getOptional(KafkaConnectorOptions.SCAN_PARALLELISM).orElse(null));
     }
 
@@ -142,6 +152,9 @@ record KafkaReadOptions(
                         .setPollTimeout(pollTimeout);
         if (backfillRecordsPerSecond != null) {
             builder.setBackfillRecordsPerSecond(backfillRecordsPerSecond);
+        }
+        if (backfillChunkSize != null) {
+            builder.setBackfillChunkSize(backfillChunkSize);
         }
         if (topics != null) {
             builder.setTopics(topics);

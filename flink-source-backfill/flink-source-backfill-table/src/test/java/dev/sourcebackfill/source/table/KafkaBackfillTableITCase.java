@@ -50,6 +50,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,10 +90,14 @@ class KafkaBackfillTableITCase {
     /**
      * 3 partitions of history, then live records while the job runs, read through a SQL table with
      * its partition and offset as metadata columns, a failure at partition 0's first live record:
-     * per partition, every record once and in order, as the topic holds them.
+     * per partition, every record once and in order, as the topic holds them. With {@code
+     * 'backfill.chunk-size'}, each partition's history in chunks of 300 rows read by both readers:
+     * every record once, in order within a chunk.
      */
-    @Test
-    void historyThenLiveThroughSqlExactlyOnceWithAFailureAtTheHandover() throws Exception {
+    @ParameterizedTest(name = "chunk size {0} (0: no chunks)")
+    @ValueSource(longs = {0, 300})
+    void historyThenLiveThroughSqlExactlyOnceWithAFailureAtTheHandover(long chunkSize)
+            throws Exception {
         String topic = "sql-" + UUID.randomUUID();
         KAFKA.createTopic(topic, 3);
         produce(topic, 3, 0, 1_000);
@@ -124,6 +130,7 @@ class KafkaBackfillTableITCase {
                         + "  'backfill.poll-timeout' = '20 ms',\n"
                         // the history at most 2 x 2,000 rows per second, the live rows unlimited
                         + "  'backfill.rate-limit.records-per-second' = '2000',\n"
+                        + (chunkSize > 0 ? "  'backfill.chunk-size' = '" + chunkSize + "',\n" : "")
                         + "  'format' = 'json'\n"
                         + ")");
         String run = UUID.randomUUID().toString();
@@ -133,13 +140,16 @@ class KafkaBackfillTableITCase {
                 .returns(TypeInformation.of(PartitionRecord.class))
                 .map(FailOnce.atOffset(run, topic + "-0", 1_000))
                 .keyBy(PartitionRecord::partitionKey)
-                .process(new KafkaExactlyOnceChecker(run))
+                .process(new KafkaExactlyOnceChecker(run, chunkSize > 0))
                 .sinkTo(new DiscardingSink<>());
         JobClient job = env.executeAsync("sql " + run);
 
         KafkaExactlyOnceChecker.awaitCount(run, topic + "-1", 1_000, Duration.ofSeconds(120));
         produce(topic, 3, 1_000, 1_500); // live
-        Map<String, PartitionDigest> truth = KAFKA.digests(topic, false);
+        Map<String, PartitionDigest> truth =
+                chunkSize > 0
+                        ? PartitionDigest.unorderedOf(KAFKA.readAll(topic, false))
+                        : KAFKA.digests(topic, false);
         KafkaExactlyOnceChecker.awaitDigests(run, truth, Duration.ofSeconds(120));
         job.cancel().get(30, TimeUnit.SECONDS);
 
@@ -646,6 +656,9 @@ class KafkaBackfillTableITCase {
                         topic,
                         "'format' = 'raw', 'backfill.rate-limit.records-per-second' = '0'"),
                 "backfill.rate-limit.records-per-second");
+        assertPlanningFails(
+                ddl("t13", "v STRING", topic, "'format' = 'raw', 'backfill.chunk-size' = '0'"),
+                "backfill.chunk-size");
     }
 
     // ------------------------------------------------------------------ helpers
