@@ -37,6 +37,7 @@ import java.util.TreeMap;
  * a profiler), {@code --output <json file>} (default {@code target/benchmark-results.json}), {@code
  * --skip-kafka} (no broker: sections 1-5), {@code --only-archive} (sections 7 and 8 alone), {@code
  * --only-flow-control} (sections 9 and 10 alone), {@code --only-kafka} (section 6 alone), {@code
+ * --only-chunks} (the chunks of history: section 6's one-partition rows and section 8), {@code
  * --only-throughput} (sections 1 and 2 alone), {@code --only-scaling} (sections 4 and 5 alone, with
  * the backfill rate of a short section 1 run).
  */
@@ -71,6 +72,15 @@ public final class BenchmarkMain {
                 });
         only.put("only-scaling", (r, cluster) -> scaling(r, cluster, settings));
         only.put("only-kafka", (r, cluster) -> kafka(r, cluster, settings));
+        only.put(
+                "only-chunks",
+                (r, cluster) -> {
+                    try (KafkaThroughput kafka =
+                            KafkaThroughput.startWithoutTopics(cluster, settings)) {
+                        onePartition(r, settings, kafka);
+                    }
+                    skewedLiveTime(r, cluster, settings);
+                });
         Report report = null;
         for (Map.Entry<String, Sections> sections : only.entrySet()) {
             if (report == null && params.has(sections.getKey())) {
@@ -514,9 +524,70 @@ public final class BenchmarkMain {
                     "KafkaSource with its defaults (our live consumer's too)",
                     kafka::kafkaSourceLiveRun,
                     "ratio >= 0.97");
+            onePartition(report, settings, kafka);
         } finally {
             FileUtils.deleteDirectory(savepoints.toFile());
         }
+    }
+
+    /**
+     * One partition at parallelism 2: KafkaSource reads it with one reader (one split a partition),
+     * ours with its history in chunks read by both, and ours without chunks.
+     */
+    private static void onePartition(
+            Report report, BenchmarkSettings settings, KafkaThroughput kafka) throws Exception {
+        say(
+                "6. Kafka, one partition: %d records; ours with its history in %d chunks (of %d records) and without, against KafkaSource with our backfill consumer's settings; time until caught up",
+                kafka.onePartitionRecords(),
+                KafkaThroughput.ONE_PARTITION_CHUNKS,
+                kafka.onePartitionChunkSize());
+        kafka.prepareOnePartition();
+        if (settings.rounds > 1) {
+            kafka.oursOnePartitionRun(true); // warm-up, not counted
+            kafka.kafkaSourceOnePartitionRun();
+            kafka.oursOnePartitionRun(false);
+        }
+        Samples chunkedCaughtUp = new Samples();
+        Samples plainCaughtUp = new Samples();
+        Samples equalCaughtUp = new Samples();
+        Series chunked =
+                new Series(
+                        "ours, chunks",
+                        () -> kafka.oursOnePartitionRun(true).noteCaughtUp(chunkedCaughtUp));
+        Series equal =
+                new Series(
+                        "KafkaSource with our backfill consumer's settings",
+                        () -> kafka.kafkaSourceOnePartitionRun().noteCaughtUp(equalCaughtUp));
+        Series plain =
+                new Series(
+                        "ours without chunks",
+                        () -> kafka.oursOnePartitionRun(false).noteCaughtUp(plainCaughtUp));
+        rounds(settings, chunked, equal, plain);
+        report.add(
+                new Report.Row(
+                        "kafka.onePartition.chunks.caughtUp",
+                        "6. Kafka, one partition at parallelism 2: time from submitting the job until caught up (lower is better), ours with chunks against KafkaSource at equal settings",
+                        "s",
+                        chunkedCaughtUp,
+                        equal.name,
+                        equalCaughtUp,
+                        "ratio <= 0.65"));
+        report.add(
+                new Report.Row(
+                        "kafka.onePartition.caughtUp",
+                        "6. Kafka, one partition at parallelism 2: time until caught up (lower is better), ours without chunks against KafkaSource at equal settings",
+                        "s",
+                        plainCaughtUp,
+                        equal.name,
+                        equalCaughtUp,
+                        "(for reference: chunks off)"));
+        addThroughput(
+                report,
+                "kafka.onePartition.chunks.throughput",
+                "6. Kafka throughput, one partition at parallelism 2, ours with chunks against KafkaSource at equal settings",
+                chunked,
+                equal,
+                "(for reference: the caught-up row is the target)");
     }
 
     private static void archive(Report report, BenchCluster cluster, BenchmarkSettings settings)
@@ -550,32 +621,49 @@ public final class BenchmarkMain {
             if (settings.rounds > 1) {
                 skewed.oursRun(); // warm-up, not counted
                 skewed.hybridRun();
+                skewed.oursChunkedRun();
             }
             Samples oursSmall = new Samples();
             Samples oursEvery = new Samples();
+            Samples oursCaughtUp = new Samples();
             Samples theirsSmall = new Samples();
             Samples theirsEvery = new Samples();
+            Samples theirsCaughtUp = new Samples();
+            Samples chunkedCaughtUp = new Samples();
             for (int round = 0; round < settings.rounds; round++) {
-                SkewedLiveTime.Times ours;
-                SkewedLiveTime.Times theirs;
-                if (round % 2 == 0) {
-                    ours = skewed.oursRun();
-                    theirs = skewed.hybridRun();
-                } else {
-                    theirs = skewed.hybridRun();
-                    ours = skewed.oursRun();
+                SkewedLiveTime.Times ours = null;
+                SkewedLiveTime.Times theirs = null;
+                SkewedLiveTime.Times chunked = null;
+                // who goes first rotates over the three
+                for (int i = 0; i < 3; i++) {
+                    switch ((round + i) % 3) {
+                        case 0:
+                            ours = skewed.oursRun();
+                            break;
+                        case 1:
+                            theirs = skewed.hybridRun();
+                            break;
+                        default:
+                            chunked = skewed.oursChunkedRun();
+                    }
                 }
                 oursSmall.add(ours.smallPartitionsLive());
                 oursEvery.add(ours.everyPartitionLive());
+                oursCaughtUp.add(ours.everyPartitionCaughtUp());
                 theirsSmall.add(theirs.smallPartitionsLive());
                 theirsEvery.add(theirs.everyPartitionLive());
+                theirsCaughtUp.add(theirs.everyPartitionCaughtUp());
+                chunkedCaughtUp.add(chunked.everyPartitionCaughtUp());
                 say(
-                        "   round %d: small partitions live after %.2f s (HybridSource %.2f s), every partition after %.2f s (HybridSource %.2f s)",
+                        "   round %d: small partitions live after %.2f s (HybridSource %.2f s), every partition after %.2f s (HybridSource %.2f s); every partition caught up after %.2f s with chunks, %.2f s without, HybridSource %.2f s",
                         round + 1,
                         ours.smallPartitionsLive(),
                         theirs.smallPartitionsLive(),
                         ours.everyPartitionLive(),
-                        theirs.everyPartitionLive());
+                        theirs.everyPartitionLive(),
+                        chunked.everyPartitionCaughtUp(),
+                        ours.everyPartitionCaughtUp(),
+                        theirs.everyPartitionCaughtUp());
             }
             report.add(
                     new Report.Row(
@@ -595,6 +683,27 @@ public final class BenchmarkMain {
                             "HybridSource",
                             theirsEvery,
                             "ratio <= 1.05"));
+            report.add(
+                    new Report.Row(
+                            "skewed.chunks.everyPartitionCaughtUp",
+                            String.format(
+                                    Locale.ROOT,
+                                    "8. skewed archive with chunks of %d lines: time until every partition caught up, its history read and its live records arriving (lower is better), against HybridSource",
+                                    skewed.chunkSize()),
+                            "s",
+                            chunkedCaughtUp,
+                            "HybridSource",
+                            theirsCaughtUp,
+                            "ratio <= 0.9"));
+            report.add(
+                    new Report.Row(
+                            "skewed.chunks.vsOursWithout.everyPartitionCaughtUp",
+                            "8. skewed archive: time until every partition caught up (lower is better), ours with chunks against ours without",
+                            "s",
+                            chunkedCaughtUp,
+                            "ours without chunks",
+                            oursCaughtUp,
+                            "ratio <= 0.7"));
         }
     }
 

@@ -17,6 +17,7 @@ package dev.sourcebackfill.benchmark;
 
 import dev.sourcebackfill.source.kafka.InProcessKafka;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
+import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
@@ -80,6 +81,13 @@ final class KafkaThroughput implements AutoCloseable {
     private final InProcessKafka kafka;
     private final String topic = "benchmark-" + UUID.randomUUID();
     private final String liveTopic = "benchmark-live-" + UUID.randomUUID();
+    private final String onePartitionTopic = "benchmark-one-" + UUID.randomUUID();
+
+    /** The records of the one-partition topic: half the 8-partition topic's. */
+    private final long onePartitionRecords;
+
+    /** Chunks of history the one partition is cut into when chunks are on. */
+    static final int ONE_PARTITION_CHUNKS = 8;
 
     /**
      * The records of the live topic: a multiple of 2,048, so that each of the 2 readers (4
@@ -96,6 +104,7 @@ final class KafkaThroughput implements AutoCloseable {
         this.settings = settings;
         this.kafka = kafka;
         this.liveRecords = Math.max(2048, settings.kafkaRecords / 2048 * 2048);
+        this.onePartitionRecords = settings.kafkaRecords / 2;
     }
 
     /**
@@ -118,24 +127,85 @@ final class KafkaThroughput implements AutoCloseable {
                 });
     }
 
+    /** Starts a broker without writing the 8-partition topic (for the one-partition rows alone). */
+    static KafkaThroughput startWithoutTopics(BenchCluster cluster, BenchmarkSettings settings)
+            throws Exception {
+        return JobCpu.setUpUncounted(
+                () -> new KafkaThroughput(cluster, settings, InProcessKafka.start()));
+    }
+
     private void produce() throws Exception {
         kafka.createTopic(topic, PARTITIONS, Map.of());
         produce(topic, settings.kafkaRecords);
     }
 
     private void produce(String topic, long records) throws Exception {
+        produce(topic, records, PARTITIONS);
+    }
+
+    private void produce(String topic, long records, int partitions) throws Exception {
         String padding = "x".repeat(90);
         try (KafkaProducer<String, String> producer = kafka.bulkProducer()) {
             for (long i = 0; i < records; i++) {
                 producer.send(
                         new ProducerRecord<>(
                                 topic,
-                                (int) (i % PARTITIONS),
+                                (int) (i % partitions),
                                 null,
                                 String.format("%09d", i) + padding));
             }
             producer.flush();
         }
+    }
+
+    /** Writes the one-partition topic (the broker's work not counted as the jobs'). */
+    void prepareOnePartition() throws Exception {
+        JobCpu.setUpUncounted(
+                () -> {
+                    kafka.createTopic(onePartitionTopic, 1, Map.of());
+                    produce(onePartitionTopic, onePartitionRecords, 1);
+                    return null;
+                });
+    }
+
+    long onePartitionRecords() {
+        return onePartitionRecords;
+    }
+
+    long onePartitionChunkSize() {
+        return (onePartitionRecords + ONE_PARTITION_CHUNKS - 1) / ONE_PARTITION_CHUNKS;
+    }
+
+    /** Ours over the one-partition topic, its history in chunks or not. */
+    HistoryRun oursOnePartitionRun(boolean chunks) throws Exception {
+        KafkaBackfillSourceBuilder<String> source =
+                KafkaBackfill.<String>sourceBuilder()
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setTopics(onePartitionTopic)
+                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setBounded(OffsetsInitializer.latest());
+        if (chunks) {
+            source.setBackfillChunkSize(onePartitionChunkSize());
+        }
+        return run(
+                source.build(),
+                chunks ? "KafkaBackfill source, chunks" : "KafkaBackfill source, one partition",
+                onePartitionRecords);
+    }
+
+    /** {@code KafkaSource} at our settings over the one-partition topic: one reader reads it. */
+    HistoryRun kafkaSourceOnePartitionRun() throws Exception {
+        KafkaSourceBuilder<String> source =
+                KafkaSource.<String>builder()
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setTopics(onePartitionTopic)
+                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setBounded(OffsetsInitializer.latest());
+        OUR_BACKFILL_CONSUMER_SETTINGS.forEach(source::setProperty);
+        return run(
+                source.build(), "KafkaSource at our settings, one partition", onePartitionRecords);
     }
 
     /** One run over the history: its rate and CPU time, and the time until caught up. */
@@ -188,6 +258,11 @@ final class KafkaThroughput implements AutoCloseable {
     }
 
     private HistoryRun run(Source<String, ?, ?> source, String name) throws Exception {
+        return run(source, name, settings.kafkaRecords);
+    }
+
+    private HistoryRun run(Source<String, ?, ?> source, String name, long records)
+            throws Exception {
         try (RunProbe probe = RunProbe.open("kafka-" + name)) {
             StreamExecutionEnvironment env = cluster.env(jobConf());
             env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
@@ -195,13 +270,8 @@ final class KafkaThroughput implements AutoCloseable {
             JobCpu.Reading cpu = JobCpu.now();
             long submitted = System.nanoTime();
             env.execute("benchmark: " + name);
-            Round round =
-                    Round.of(
-                            probe.recordsPerSecond(),
-                            settings.kafkaRecords,
-                            cpu,
-                            settings.kafkaRecords);
-            DatagenThroughput.check(probe.totalRecords(), settings.kafkaRecords, name + " run");
+            Round round = Round.of(probe.recordsPerSecond(), records, cpu, records);
+            DatagenThroughput.check(probe.totalRecords(), records, name + " run");
             return new HistoryRun(round, (probe.lastRecordNanos() - submitted) / 1e9);
         }
     }

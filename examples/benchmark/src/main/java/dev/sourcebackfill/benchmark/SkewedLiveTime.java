@@ -16,12 +16,14 @@
 package dev.sourcebackfill.benchmark;
 
 import dev.sourcebackfill.source.archive.ArchiveBackfill;
+import dev.sourcebackfill.source.archive.ArchiveBackfillSourceBuilder;
 import dev.sourcebackfill.source.archive.ArchiveFormat;
 import dev.sourcebackfill.source.kafka.InProcessKafka;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.Source;
@@ -64,6 +66,12 @@ final class SkewedLiveTime implements AutoCloseable {
     /** run -> partition -> when its first live record arrived (System.nanoTime). */
     private static final Map<String, Map<Integer, Long>> FIRST_LIVE = new ConcurrentHashMap<>();
 
+    /** run -> partition -> when its last archived record arrived (System.nanoTime). */
+    private static final Map<String, Map<Integer, Long>> LAST_ARCHIVED = new ConcurrentHashMap<>();
+
+    /** Chunks the big partition's archive is cut into when chunks are on. */
+    static final int CHUNKS = 8;
+
     private final BenchCluster cluster;
     private final BenchmarkSettings settings;
     private final InProcessKafka kafka;
@@ -72,8 +80,14 @@ final class SkewedLiveTime implements AutoCloseable {
     private final Map<Integer, Long> archiveEnd = new HashMap<>();
     private final long liveRecords;
 
-    /** What one run measured, in seconds from the job's submission. */
-    record Times(double smallPartitionsLive, double everyPartitionLive) {}
+    /**
+     * What one run measured, in seconds from the job's submission: when the small partitions' first
+     * live records arrived, when every partition's did, and when every partition had caught up (its
+     * first live record and its last archived one arrived: with chunks, a partition goes live while
+     * its history is still read).
+     */
+    record Times(
+            double smallPartitionsLive, double everyPartitionLive, double everyPartitionCaughtUp) {}
 
     private SkewedLiveTime(
             BenchCluster cluster, BenchmarkSettings settings, InProcessKafka kafka, Path archive) {
@@ -138,18 +152,30 @@ final class SkewedLiveTime implements AutoCloseable {
     }
 
     Times oursRun() throws Exception {
+        return run(oursBuilder().build(), "archive backfill source");
+    }
+
+    /** Ours with the big partition's archive cut into {@link #CHUNKS} runs of files. */
+    Times oursChunkedRun() throws Exception {
         return run(
-                ArchiveBackfill.<String>sourceBuilder()
-                        .setArchive(archive.toUri().toString())
-                        .setFormat(ArchiveFormat.of(new TextLineInputFormat()))
-                        .setLive(
-                                KafkaBackfill.<String>sourceBuilder()
-                                        .setBootstrapServers(kafka.bootstrapServers())
-                                        .setTopics(topic)
-                                        .setValueOnlyDeserializer(new SimpleStringSchema())
-                                        .setBounded(OffsetsInitializer.latest()))
-                        .build(),
-                "archive backfill source");
+                oursBuilder().setBackfillChunkSize(chunkSize()).build(),
+                "archive backfill source, chunks");
+    }
+
+    long chunkSize() {
+        return Math.max(LINES_PER_FILE, bigArchive() / CHUNKS);
+    }
+
+    private ArchiveBackfillSourceBuilder<String> oursBuilder() {
+        return ArchiveBackfill.<String>sourceBuilder()
+                .setArchive(archive.toUri().toString())
+                .setFormat(ArchiveFormat.of(new TextLineInputFormat()))
+                .setLive(
+                        KafkaBackfill.<String>sourceBuilder()
+                                .setBootstrapServers(kafka.bootstrapServers())
+                                .setTopics(topic)
+                                .setValueOnlyDeserializer(new SimpleStringSchema())
+                                .setBounded(OffsetsInitializer.latest()));
     }
 
     Times hybridRun() throws Exception {
@@ -191,6 +217,7 @@ final class SkewedLiveTime implements AutoCloseable {
                     archivedRecords() + PARTITIONS * liveRecords,
                     name + " skewed run");
             Map<Integer, Long> firstLive = FIRST_LIVE.remove(probe.id());
+            Map<Integer, Long> lastArchived = LAST_ARCHIVED.remove(probe.id());
             if (firstLive == null || firstLive.size() != PARTITIONS) {
                 throw new IllegalStateException(
                         name + ": live records arrived for partitions " + firstLive);
@@ -200,28 +227,56 @@ final class SkewedLiveTime implements AutoCloseable {
                 small = Math.max(small, firstLive.get(p) - submitted);
             }
             long every = Math.max(small, firstLive.get(0) - submitted);
-            return new Times(small / 1e9, every / 1e9);
+            long caughtUp = every;
+            for (long last : lastArchived.values()) {
+                caughtUp = Math.max(caughtUp, last - submitted);
+            }
+            return new Times(small / 1e9, every / 1e9, caughtUp / 1e9);
         }
     }
 
-    /** Records, per partition of the run, when its first live record ("K|p|...") arrives. */
-    static final class FirstLive implements MapFunction<String, String> {
+    /**
+     * Records, per partition of the run, when its first live record ("K|p|...") arrives, and when
+     * its last archived one did (kept per subtask, published as the subtask closes).
+     */
+    static final class FirstLive extends RichMapFunction<String, String> {
         private static final long serialVersionUID = 1L;
         private final String runId;
+
+        /** Per partition, when this subtask saw its latest archived record. */
+        private transient long[] lastArchived;
 
         FirstLive(String runId) {
             this.runId = runId;
         }
 
         @Override
+        public void open(OpenContext openContext) {
+            lastArchived = new long[PARTITIONS];
+        }
+
+        @Override
         public String map(String value) {
+            int partition = value.charAt(2) - '0';
             if (value.charAt(0) == 'K') {
-                int partition = Integer.parseInt(value.substring(2, value.indexOf('|', 2)));
                 FIRST_LIVE
                         .computeIfAbsent(runId, k -> new ConcurrentHashMap<>())
                         .putIfAbsent(partition, System.nanoTime());
+            } else {
+                lastArchived[partition] = System.nanoTime();
             }
             return value;
+        }
+
+        @Override
+        public void close() {
+            Map<Integer, Long> last =
+                    LAST_ARCHIVED.computeIfAbsent(runId, k -> new ConcurrentHashMap<>());
+            for (int p = 0; p < PARTITIONS; p++) {
+                if (lastArchived[p] != 0) {
+                    last.merge(p, lastArchived[p], Math::max);
+                }
+            }
         }
     }
 

@@ -58,11 +58,16 @@ class BenchmarkSmokeITCase {
                         "kafka.throughput",
                         "kafka.caughtUp",
                         "kafka.liveThroughput",
+                        "kafka.onePartition.chunks.caughtUp",
+                        "kafka.onePartition.caughtUp",
+                        "kafka.onePartition.chunks.throughput",
                         "archive.throughput",
                         "alignment.throughput",
                         "alignment.flinkThroughput",
                         "skewed.smallPartitionsLive",
-                        "skewed.everyPartitionLive");
+                        "skewed.everyPartitionLive",
+                        "skewed.chunks.everyPartitionCaughtUp",
+                        "skewed.chunks.vsOursWithout.everyPartitionCaughtUp");
         List<String> expected = new ArrayList<>(paired);
         for (var interval : settings.handoverIntervals) {
             expected.add("handover.latency." + interval.toMillis() + "ms.intervals");
@@ -100,6 +105,7 @@ class BenchmarkSmokeITCase {
                                 "kafka.equalSettings.throughput",
                                 "kafka.throughput",
                                 "kafka.liveThroughput",
+                                "kafka.onePartition.chunks.throughput",
                                 "archive.throughput",
                                 "alignment.throughput",
                                 "alignment.flinkThroughput")
