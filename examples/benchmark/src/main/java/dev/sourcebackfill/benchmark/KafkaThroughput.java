@@ -72,9 +72,14 @@ final class KafkaThroughput implements AutoCloseable {
      */
     static final Map<String, String> OUR_BACKFILL_CONSUMER_SETTINGS =
             Map.of(
-                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000",
-                    ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(4 << 20),
-                    ConsumerConfig.RECEIVE_BUFFER_CONFIG, String.valueOf(1 << 20));
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                    "2000",
+                    ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
+                    String.valueOf(4 << 20),
+                    ConsumerConfig.RECEIVE_BUFFER_CONFIG,
+                    String.valueOf(1 << 20),
+                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                    "100");
 
     private final BenchCluster cluster;
     private final BenchmarkSettings settings;
@@ -272,6 +277,9 @@ final class KafkaThroughput implements AutoCloseable {
             env.execute("benchmark: " + name);
             Round round = Round.of(probe.recordsPerSecond(), records, cpu, records);
             DatagenThroughput.check(probe.totalRecords(), records, name + " run");
+            if (System.getenv("BENCHMARK_TIMELINE") != null) {
+                System.out.println("[timeline] " + name + ": " + probe.timeline(submitted));
+            }
             return new HistoryRun(round, (probe.lastRecordNanos() - submitted) / 1e9);
         }
     }

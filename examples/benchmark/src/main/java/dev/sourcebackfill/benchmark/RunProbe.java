@@ -139,6 +139,22 @@ final class RunProbe implements AutoCloseable {
         return last;
     }
 
+    /** Per subtask: its records and when its first and last arrived, in s after {@code start}. */
+    String timeline(long start) {
+        StringBuilder out = new StringBuilder();
+        subtasks.forEach(
+                (subtask, s) ->
+                        out.append(
+                                String.format(
+                                        java.util.Locale.ROOT,
+                                        "[subtask %s: %d records, %.3f-%.3f s] ",
+                                        subtask,
+                                        s.records,
+                                        (s.firstNanos - start) / 1e9,
+                                        (s.lastNanos - start) / 1e9)));
+        return out.toString();
+    }
+
     long totalRecords() {
         long n = 0;
         for (SubtaskProbe s : subtasks.values()) {

@@ -48,13 +48,21 @@ final class KafkaClientProperties implements Serializable {
     /**
      * What the backfill consumer reads with unless the properties set it: it reads history, which
      * is all there, so it fetches in bulk (more records per poll, larger fetches per partition, a
-     * larger socket buffer). The live consumer keeps Kafka's defaults, as Flink's Kafka source.
+     * larger socket buffer), and a fetch at a partition's end waits at most 100 ms for records
+     * (Kafka's 500 ms): the consumer sends no other fetch to that broker meanwhile, so the next
+     * chunk of history its reader gives it would wait that long. The live consumer keeps Kafka's
+     * defaults, as Flink's Kafka source.
      */
     static final Map<String, String> BACKFILL_CONSUMER_DEFAULTS =
             Map.of(
-                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000",
-                    ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(4 << 20),
-                    ConsumerConfig.RECEIVE_BUFFER_CONFIG, String.valueOf(1 << 20));
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                    "2000",
+                    ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
+                    String.valueOf(4 << 20),
+                    ConsumerConfig.RECEIVE_BUFFER_CONFIG,
+                    String.valueOf(1 << 20),
+                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                    "100");
 
     private final Properties properties;
     private final String clientIdPrefix;

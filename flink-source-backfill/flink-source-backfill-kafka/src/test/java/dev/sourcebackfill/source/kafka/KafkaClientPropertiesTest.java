@@ -76,12 +76,14 @@ class KafkaClientPropertiesTest {
         Properties backfill = properties.consumer("backfill", 0);
         assertThat(backfill.getProperty("max.poll.records")).isEqualTo("2000");
         assertThat(backfill.getProperty("receive.buffer.bytes")).isEqualTo("1048576");
+        assertThat(backfill.getProperty("fetch.max.wait.ms")).isEqualTo("100");
         assertThat(backfill.getProperty("max.partition.fetch.bytes"))
                 .as("set by the user")
                 .isEqualTo("12345");
         Properties live = properties.consumer("live", 0);
         assertThat(live.getProperty("max.poll.records")).isNull();
         assertThat(live.getProperty("receive.buffer.bytes")).isNull();
+        assertThat(live.getProperty("fetch.max.wait.ms")).isNull();
     }
 
     @Test
