@@ -540,6 +540,8 @@ final class BackfillSplitReader<T>
                     context.getIndexOfSubtask(),
                     logSplitId,
                     backfillHolders.get(logSplitId).splitId());
+            // behind a split alignment paused, it would wait for ever: that one gives way
+            giveWayIfPaused(logSplitId);
             return;
         }
         backfill().addSplit(logSplitId, handover.nextOffset());

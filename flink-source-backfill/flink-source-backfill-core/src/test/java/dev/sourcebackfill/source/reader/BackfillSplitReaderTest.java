@@ -1038,4 +1038,22 @@ class BackfillSplitReaderTest {
         assertThat(fetchBySplit(reader))
                 .containsExactly("a#chunk-0:a@2", "a#chunk-0:a@3", "a#chunk-0:ended");
     }
+
+    /**
+     * A chunk that comes while another chunk of its log split is paused for alignment reads at
+     * once: waiting behind the paused one, it would hold the reader's watermark back for ever.
+     */
+    @Test
+    void aChunkThatComesWhileItsLogSplitsReaderIsPausedReadsAtOnce() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4, 5);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit chunk0 = BackfillSplit.historyChunk("a", 0, 0, 4);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(chunk0)));
+        reader.pauseOrResumeSplits(splits(chunk0), List.of());
+        BackfillSplit chunk1 = BackfillSplit.historyChunk("a", 1, 4, 6);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(chunk1)));
+        assertThat(log.calls).endsWith("backfill.remove a", "backfill.add a@4");
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-1:a@4", "a#chunk-1:a@5", "a#chunk-1:ended");
+    }
 }
