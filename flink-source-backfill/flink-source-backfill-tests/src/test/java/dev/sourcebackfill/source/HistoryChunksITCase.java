@@ -26,6 +26,7 @@ import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -33,8 +34,10 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.Collector;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,9 +51,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertExactlyOnce;
@@ -275,6 +282,117 @@ class HistoryChunksITCase {
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
         assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60))).as("restarts").isZero();
         assertExactlyOnce(Observations.of(checkerRun), log);
+    }
+
+    /** Per run: the failure was injected; the highest watermark and event time after it. */
+    private static final Map<String, AtomicBoolean> FAILED = new ConcurrentHashMap<>();
+
+    private static final Map<String, AtomicLong> WATERMARK_AFTER_RESTART =
+            new ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> TIME_AFTER_RESTART = new ConcurrentHashMap<>();
+
+    /**
+     * An unbounded event-time job whose chunks ended fails once, live: the restored reader is given
+     * its ended chunks back, and Flink makes a split output for each. Each goes through the fetcher
+     * and is named finished, which releases its output: the watermark goes on after the restart (an
+     * output never released held it at its start for ever). Without chunks, the control.
+     */
+    @ParameterizedTest(name = "chunk size {0} (0: no chunks)")
+    @ValueSource(longs = {0, 1_000})
+    void theWatermarkAdvancesAfterARestartOfAnUnboundedJobWhoseChunksEnded(long chunkSize)
+            throws Exception {
+        String run = UUID.randomUUID().toString();
+        FAILED.put(run, new AtomicBoolean());
+        WATERMARK_AFTER_RESTART.put(run, new AtomicLong(Long.MIN_VALUE));
+        TIME_AFTER_RESTART.put(run, new AtomicLong(Long.MIN_VALUE));
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(1)
+                        .historyPerPartition(3_000)
+                        .liveRatePerSecond(1_000)
+                        .build();
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        conf.set(PipelineOptions.AUTO_WATERMARK_INTERVAL, Duration.ofMillis(20));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        env.enableCheckpointing(100);
+        BackfillSourceBuilder<DatagenRecord> builder =
+                BackfillSource.<DatagenRecord>builder()
+                        .setLog(log)
+                        .setUnbounded()
+                        .setPollTimeout(Duration.ofMillis(20));
+        if (chunkSize > 0) {
+            builder.setBackfillChunkSize(chunkSize);
+        }
+        env.fromSource(
+                        builder.build(),
+                        WatermarkStrategy.<DatagenRecord>forMonotonousTimestamps()
+                                .withTimestampAssigner((r, previous) -> r.timestamp),
+                        "backfill-source")
+                .map(new FailOnceLive(run, 4_500))
+                .keyBy(r -> 0)
+                .process(new WatermarkAfterRestart(run))
+                .sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync("watermark after a restart, chunks " + chunkSize);
+        try {
+            BackfillTestJobs.await(
+                    "the watermark after the restart",
+                    Duration.ofSeconds(60),
+                    () ->
+                            FAILED.get(run).get()
+                                    && WATERMARK_AFTER_RESTART.get(run).get() > Long.MIN_VALUE
+                                    && WATERMARK_AFTER_RESTART.get(run).get()
+                                            > TIME_AFTER_RESTART.get(run).get() - 30_000);
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
+                .as("restarts (one failure injected)")
+                .isEqualTo(1);
+    }
+
+    /** Fails the job once, at the first record at or past {@code offset}. */
+    static final class FailOnceLive implements MapFunction<DatagenRecord, DatagenRecord> {
+        private final String run;
+        private final long offset;
+
+        FailOnceLive(String run, long offset) {
+            this.run = run;
+            this.offset = offset;
+        }
+
+        @Override
+        public DatagenRecord map(DatagenRecord r) {
+            if (r.offset >= offset && FAILED.get(run).compareAndSet(false, true)) {
+                throw new RuntimeException("Injected failure at offset " + r.offset);
+            }
+            return r;
+        }
+    }
+
+    /** Notes the operator's watermark and the event time at each record after the restart. */
+    static final class WatermarkAfterRestart
+            extends KeyedProcessFunction<Integer, DatagenRecord, DatagenRecord> {
+        private final String run;
+
+        WatermarkAfterRestart(String run) {
+            this.run = run;
+        }
+
+        @Override
+        public void processElement(
+                DatagenRecord record, Context ctx, Collector<DatagenRecord> out) {
+            if (getRuntimeContext().getTaskInfo().getAttemptNumber() > 0) {
+                WATERMARK_AFTER_RESTART
+                        .get(run)
+                        .accumulateAndGet(ctx.timerService().currentWatermark(), Math::max);
+                TIME_AFTER_RESTART.get(run).accumulateAndGet(record.timestamp, Math::max);
+            }
+            out.collect(record);
+        }
     }
 
     private String stopWithSavepointWhen(

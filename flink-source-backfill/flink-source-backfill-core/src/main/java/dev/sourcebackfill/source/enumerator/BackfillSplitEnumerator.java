@@ -253,7 +253,9 @@ public final class BackfillSplitEnumerator
                 found.liveReadsWholeSplit() ? HandoverState.FINISHED : HandoverState.BACKFILLING;
         // a split whose history is cut keeps the part after the last cut
         long start = cuts.isEmpty() ? found.backfillStartOffset() : cuts.get(cuts.size() - 1);
-        return new BackfillSplit(found.splitId(), state, start, found.liveEndOffset(), stop);
+        BackfillSplit split =
+                new BackfillSplit(found.splitId(), state, start, found.liveEndOffset(), stop);
+        return cuts.isEmpty() ? split : split.withHistoryInChunks();
     }
 
     /**

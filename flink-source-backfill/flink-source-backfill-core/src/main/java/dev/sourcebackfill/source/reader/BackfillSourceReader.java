@@ -195,23 +195,21 @@ public final class BackfillSourceReader<T>
         List<BackfillSplit> toRead = new ArrayList<>(splits.size());
         List<SplitStatus> statuses = new ArrayList<>(splits.size());
         for (BackfillSplit split : splits) {
+            // an ended split (restored after it ended, or empty from the start) goes through the
+            // fetcher too: its first fetch names it finished, which releases the split output
+            // Flink made for it (a split output that is never released holds the reader's
+            // watermark back for ever) and keeps it in the state as ended; it reads nothing
+            toRead.add(split);
+            statuses.add(SplitStatus.of(split, split.isEnded()));
             if (split.isEnded()) {
-                // restored after it ended, or empty from the start: nothing to read, only to
-                // report (again)
-                endedSplits.put(split.splitId(), split);
-                statuses.add(SplitStatus.of(split, true));
                 LOG.info(
                         "Subtask {} was given split {}, which has ended at offset {}; it reports "
                                 + "the end",
                         context.getIndexOfSubtask(),
                         split.splitId(),
                         split.nextOffset());
-                listener.onSplitEnded(
-                        context.getIndexOfSubtask(), split.splitId(), split.nextOffset());
                 continue;
             }
-            toRead.add(split);
-            statuses.add(SplitStatus.of(split, false));
             if (split.state() != HandoverState.FINISHED && mode.isForward()) {
                 mode.setForward(false);
                 LOG.info(
@@ -332,7 +330,8 @@ public final class BackfillSourceReader<T>
     @Override
     public void onForwardMode(long checkpointId) {
         for (BackfillSplitState split : heldSplits.values()) {
-            if (split.state() != HandoverState.FINISHED) {
+            // an ended split given to the reader is held until its first fetch names it finished
+            if (split.state() != HandoverState.FINISHED && !split.toSplit().isEnded()) {
                 LOG.info(
                         "Subtask {} stays out of forward mode (checkpoint {}): split {} is {}",
                         context.getIndexOfSubtask(),
@@ -369,7 +368,7 @@ public final class BackfillSourceReader<T>
         }
         if (checkpointOffsets != null) {
             // ended splits too: their final offset (the stopping offset) is what the log gets
-            checkpointOffsets.snapshotted(checkpointId, splits);
+            checkpointOffsets.snapshotted(checkpointId, splits, mode.isForward());
         }
         return splits;
     }

@@ -47,11 +47,17 @@ final class CheckpointOffsets implements AutoCloseable {
         this.committer = committer;
     }
 
-    void snapshotted(long checkpointId, List<BackfillSplit> splits) {
+    /**
+     * @param forward whether the reader is in forward mode: a completed checkpoint then had every
+     *     chunk of history ended, so a log split whose history was cut has emitted everything below
+     *     its position
+     */
+    void snapshotted(long checkpointId, List<BackfillSplit> splits, boolean forward) {
         Map<String, Long> offsets = new HashMap<>(splits.size() * 2);
         for (BackfillSplit split : splits) {
-            // a chunk's position says nothing of its log split's: the log split's own is committed
-            if (!split.isHistoryChunk()) {
+            // a chunk's position says nothing of its log split's; and until every chunk ended, a
+            // log split whose history was cut has not emitted everything below its position
+            if (!split.isHistoryChunk() && (forward || !split.hasHistoryInChunks())) {
                 offsets.put(split.splitId(), split.nextOffset());
             }
         }

@@ -57,6 +57,12 @@ public final class BackfillSplit implements SourceSplit {
     /** What the split is a chunk of; {@code null} for one of the log's splits. */
     @Nullable private final HistoryChunk chunk;
 
+    /**
+     * A log split whose history below its start was cut into chunks: its position says nothing of
+     * theirs (an offset committed for it would claim history not yet read).
+     */
+    private final boolean historyInChunks;
+
     public BackfillSplit(
             String splitId,
             HandoverState state,
@@ -73,7 +79,15 @@ public final class BackfillSplit implements SourceSplit {
             long targetEndOffset,
             OptionalLong stoppingOffset,
             long backfilledRecords) {
-        this(splitId, state, nextOffset, targetEndOffset, stoppingOffset, backfilledRecords, null);
+        this(
+                splitId,
+                state,
+                nextOffset,
+                targetEndOffset,
+                stoppingOffset,
+                backfilledRecords,
+                null,
+                false);
     }
 
     /** Any split, a chunk too; for the serializer, which writes and reads each field. */
@@ -84,7 +98,8 @@ public final class BackfillSplit implements SourceSplit {
             long targetEndOffset,
             OptionalLong stoppingOffset,
             long backfilledRecords,
-            @Nullable HistoryChunk chunk) {
+            @Nullable HistoryChunk chunk,
+            boolean historyInChunks) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
         this.state = Objects.requireNonNull(state, "state");
         this.nextOffset = nextOffset;
@@ -103,6 +118,11 @@ public final class BackfillSplit implements SourceSplit {
         }
         this.backfilledRecords = backfilledRecords;
         this.chunk = chunk;
+        this.historyInChunks = historyInChunks;
+        if (chunk != null && historyInChunks) {
+            throw new IllegalArgumentException(
+                    "Chunk " + splitId + " cannot have chunks of its own");
+        }
         if (chunk != null) {
             if (!splitId.equals(chunk.splitId())) {
                 throw new IllegalArgumentException(
@@ -144,7 +164,32 @@ public final class BackfillSplit implements SourceSplit {
                 to,
                 OptionalLong.of(to),
                 0L,
-                chunk);
+                chunk,
+                false);
+    }
+
+    /**
+     * The same log split, its history below its start offset read by chunks of its own (cut by the
+     * enumerator at discovery).
+     */
+    public BackfillSplit withHistoryInChunks() {
+        if (chunk != null) {
+            throw new IllegalStateException("Chunk " + splitId + " cannot have chunks of its own");
+        }
+        return new BackfillSplit(
+                splitId,
+                state,
+                nextOffset,
+                targetEndOffset,
+                stoppingOffset,
+                backfilledRecords,
+                null,
+                true);
+    }
+
+    /** Whether this log split's history below its start is read by chunks of its own. */
+    public boolean hasHistoryInChunks() {
+        return historyInChunks;
     }
 
     /** What this split is a chunk of; empty for one of the log's splits. */
@@ -207,7 +252,8 @@ public final class BackfillSplit implements SourceSplit {
                 newTarget,
                 stoppingOffset,
                 newBackfilledRecords,
-                chunk);
+                chunk,
+                historyInChunks);
     }
 
     /**
@@ -238,7 +284,8 @@ public final class BackfillSplit implements SourceSplit {
                 && splitId.equals(that.splitId)
                 && state == that.state
                 && stoppingOffset.equals(that.stoppingOffset)
-                && Objects.equals(chunk, that.chunk);
+                && Objects.equals(chunk, that.chunk)
+                && historyInChunks == that.historyInChunks;
     }
 
     @Override
@@ -250,7 +297,8 @@ public final class BackfillSplit implements SourceSplit {
                 targetEndOffset,
                 stoppingOffset,
                 backfilledRecords,
-                chunk);
+                chunk,
+                historyInChunks);
     }
 
     @Override
@@ -267,6 +315,7 @@ public final class BackfillSplit implements SourceSplit {
                 + ", backfilled="
                 + backfilledRecords
                 + (chunk != null ? ", chunk " + chunk.index() + " of " + chunk.logSplitId() : "")
+                + (historyInChunks ? ", history below its start in chunks" : "")
                 + '}';
     }
 }

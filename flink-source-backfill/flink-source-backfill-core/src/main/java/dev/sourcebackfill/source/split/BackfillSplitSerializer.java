@@ -48,7 +48,10 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
 
-    /** Version 2's fields, then what the split is a chunk of, if it is one. */
+    /**
+     * Version 2's fields, then what the split is a chunk of, if it is one, and whether its history
+     * is in chunks of its own.
+     */
     public static final int VERSION_3 = 3;
 
     public static final int CURRENT_VERSION = VERSION_3;
@@ -91,6 +94,7 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
             out.writeUTF(chunk.get().logSplitId());
             out.writeInt(chunk.get().index());
         }
+        out.writeBoolean(split.hasHistoryInChunks());
     }
 
     /** Reads a split written by {@link #write} in the given version. */
@@ -114,6 +118,8 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
                 version >= VERSION_3 && in.readBoolean()
                         ? new HistoryChunk(in.readUTF(), in.readInt())
                         : null;
-        return new BackfillSplit(splitId, state, next, target, stop, backfilled, chunk);
+        boolean historyInChunks = version >= VERSION_3 && in.readBoolean();
+        return new BackfillSplit(
+                splitId, state, next, target, stop, backfilled, chunk, historyInChunks);
     }
 }

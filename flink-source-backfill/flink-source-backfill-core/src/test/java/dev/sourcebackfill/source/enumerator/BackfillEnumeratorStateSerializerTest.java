@@ -132,6 +132,7 @@ class BackfillEnumeratorStateSerializerTest {
                     + "00"
                     + "0000000000000007"
                     + "00"
+                    + "00"
                     + "01"
                     + "00"
                     + "000961236368756e6b2d30"
@@ -144,6 +145,7 @@ class BackfillEnumeratorStateSerializerTest {
                     + "01"
                     + "000161"
                     + "00000000"
+                    + "00"
                     + "01"
                     + "00";
 

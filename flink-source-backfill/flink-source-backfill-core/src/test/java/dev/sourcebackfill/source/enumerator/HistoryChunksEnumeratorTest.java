@@ -34,7 +34,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -225,15 +224,36 @@ class HistoryChunksEnumeratorTest {
         assertThat(discoverer.cutHistory(split, 5, 100, 30)).containsExactly(35L, 65L, 95L);
         assertThat(discoverer.cutHistory(split, 5, 35, 30)).isEmpty();
         assertThat(discoverer.cutHistory(split, 5, 100, Long.MAX_VALUE)).isEmpty();
-        assertThat(
-                        assignedIds(
-                                List.of(
-                                        BackfillSplit.historyChunk("s-0", 0, 5, 35),
-                                        BackfillSplit.historyChunk("s-0", 1, 35, 65))))
-                .containsExactly("s-0#chunk-0", "s-0#chunk-1");
     }
 
-    private static List<String> assignedIds(List<BackfillSplit> splits) {
-        return splits.stream().map(BackfillSplit::splitId).collect(Collectors.toList());
+    /** A cut at the history's end (or past it) fails too: the split itself would have nothing. */
+    @Test
+    void aCutAtTheHistorysEndFailsTheDiscoveryNamingTheSplit() {
+        BackfillSplitEnumeratorTest.FakeDiscoverer cutAtEnd =
+                new BackfillSplitEnumeratorTest.FakeDiscoverer() {
+                    @Override
+                    public List<Long> cutHistory(
+                            DiscoveredSplit split, long from, long to, long chunkSize) {
+                        return List.of(50L, to);
+                    }
+                };
+        cutAtEnd.splits.add(DiscoveredSplit.backfilled("s-8", 0, 100));
+        enumerator =
+                new BackfillSplitEnumerator(
+                        context, cutAtEnd, false, Duration.ZERO, OptionalLong.of(30), null);
+        enumerator.start();
+        assertThatThrownBy(() -> context.runNextOneTimeCallable())
+                .hasStackTraceContaining("split s-8")
+                .hasStackTraceContaining("[50, 100]");
+    }
+
+    /** The split that keeps the last part of a cut history says so: its offset is not committed. */
+    @Test
+    void theSplitThatKeepsTheLastPartOfItsHistorySaysItsHistoryIsInChunks() throws Throwable {
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-0", 0, 100));
+        discoverer.splits.add(DiscoveredSplit.backfilled("s-1", 0, 20));
+        start(30, null);
+        assertThat(assigned().get("s-0").hasHistoryInChunks()).isTrue();
+        assertThat(assigned().get("s-1").hasHistoryInChunks()).isFalse();
     }
 }

@@ -48,8 +48,8 @@ class CheckpointOffsetsTest {
 
     @Test
     void aCompletedCheckpointCommitsWhatItsSnapshotHeld() {
-        offsets.snapshotted(1, List.of(split("a", 5), split("b", 7)));
-        offsets.snapshotted(2, List.of(split("a", 9), split("b", 7)));
+        offsets.snapshotted(1, List.of(split("a", 5), split("b", 7)), false);
+        offsets.snapshotted(2, List.of(split("a", 9), split("b", 7)), false);
         offsets.completed(1);
         assertThat(commits).containsExactly("1:{a=5, b=7}");
         assertThat(offsets.pendingCheckpoints()).isEqualTo(1);
@@ -57,9 +57,9 @@ class CheckpointOffsetsTest {
 
     @Test
     void aSubsumingNotificationCommitsTheNewestSnapshotAtOrBeforeIt() {
-        offsets.snapshotted(1, List.of(split("a", 5)));
-        offsets.snapshotted(2, List.of(split("a", 9)));
-        offsets.snapshotted(3, List.of(split("a", 12)));
+        offsets.snapshotted(1, List.of(split("a", 5)), false);
+        offsets.snapshotted(2, List.of(split("a", 9)), false);
+        offsets.snapshotted(3, List.of(split("a", 12)), false);
         // 1 and 2 were never notified (missed or aborted notifications); 2 completes 1 too
         offsets.completed(2);
         assertThat(commits).containsExactly("2:{a=9}");
@@ -72,22 +72,38 @@ class CheckpointOffsetsTest {
     @Test
     void aNotificationWithoutASnapshotOfThisReaderCommitsNothing() {
         offsets.completed(4);
-        offsets.snapshotted(5, List.of());
+        offsets.snapshotted(5, List.of(), false);
         offsets.completed(5);
         assertThat(commits).isEmpty();
         assertThat(offsets.pendingCheckpoints()).isZero();
     }
 
-    /** A chunk's position is not its log split's: only the log split's own split is committed. */
+    /**
+     * A chunk's position is not its log split's, and a log split whose history was cut has not
+     * emitted what its chunks hold: nothing of it is committed until forward mode (a completed
+     * checkpoint had every chunk ended); then its own position is.
+     */
     @Test
-    void chunksOfHistoryAreNotCommitted() {
+    void aPartitionWhoseHistoryIsInChunksIsCommittedOnlyInForwardModeAndChunksNever() {
+        BackfillSplit own = split("a", 90).withHistoryInChunks();
         offsets.snapshotted(
                 1,
                 List.of(
-                        split("a", 90),
+                        own,
+                        split("b", 7),
                         BackfillSplit.historyChunk("a", 0, 0, 30),
-                        BackfillSplit.historyChunk("a", 1, 30, 60).asEnded()));
+                        BackfillSplit.historyChunk("a", 1, 30, 60).asEnded()),
+                false);
         offsets.completed(1);
-        assertThat(commits).containsExactly("1:{a=90}");
+        assertThat(commits).containsExactly("1:{b=7}");
+
+        offsets.snapshotted(
+                2,
+                List.of(
+                        own.withProgress(HandoverState.FINISHED, 95, 100),
+                        BackfillSplit.historyChunk("a", 0, 0, 30).asEnded()),
+                true);
+        offsets.completed(2);
+        assertThat(commits).containsExactly("1:{b=7}", "2:{a=95}");
     }
 }

