@@ -414,6 +414,42 @@ class ArchiveBackfillITCase {
     }
 
     /**
+     * A chunked archive (counted offsets) whose files do not continue each other (offsets 200..249
+     * in no file, at the end of a chunk): the job fails naming both files, under either gap policy.
+     * With offsets counted from each file's start, such a gap cannot be told from offsets counted
+     * wrong (a transactional topic archived without its offsets), so it is never skipped; chunks
+     * change nothing to that.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(OffsetGapPolicy.class)
+    void aGapBetweenTheFilesOfAChunkedArchiveFailsNamingBothFilesUnderEitherPolicy(
+            OffsetGapPolicy policy) throws Exception {
+        String topic = "file-gap-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 1);
+        produce(topic, 1, 600);
+        archiveFile(topic, 0, 0, 100, false);
+        archiveFile(topic, 0, 100, 200, false);
+        archiveFile(topic, 0, 250, 350, false);
+        archiveFile(topic, 0, 350, 450, false);
+        String run = UUID.randomUUID().toString();
+        BackfillSource<String> source = builder(topic, policy).setBackfillChunkSize(100).build();
+        JobClient job = start(run, source, null, 2, 0, null, true);
+        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                .satisfies(
+                        e -> {
+                            Optional<Throwable> gap =
+                                    ExceptionUtils.findThrowableWithMessage(
+                                            e, "do not continue each other");
+                            assertThat(gap).isPresent();
+                            assertThat(gap.get().getMessage())
+                                    .contains(String.format("%s+0+%010d.json", topic, 100))
+                                    .contains(String.format("%s+0+%010d.json", topic, 250))
+                                    .contains("ends before offset 200");
+                        });
+        assertThat(RESTARTS.restartsOf(job.getJobID())).as("restarts").isZero();
+    }
+
+    /**
      * A savepoint taken while chunks are read at parallelism 2, restored at 3 with a failure at
      * partition 0's first record from the topic.
      */
