@@ -99,6 +99,20 @@ public final class BackfillSourceConfig<T> implements Serializable {
 
     private BackfillSourceConfig<T> with(
             Duration pollTimeout, BackfillListener listener, OffsetGapPolicy gapPolicy) {
+        return copy(pollTimeout, listener, gapPolicy, backfillChunkSize);
+    }
+
+    /** The same settings, with history cut into chunks of {@code records} records. */
+    @VisibleForTesting
+    public BackfillSourceConfig<T> withBackfillChunkSize(long records) {
+        return copy(pollTimeout, listener, gapPolicy, records);
+    }
+
+    private BackfillSourceConfig<T> copy(
+            Duration pollTimeout,
+            BackfillListener listener,
+            OffsetGapPolicy gapPolicy,
+            @Nullable Long backfillChunkSize) {
         return new BackfillSourceConfig<>(
                 boundedness,
                 splitDiscoveryInterval,
@@ -108,20 +122,6 @@ public final class BackfillSourceConfig<T> implements Serializable {
                 originMarker,
                 backfillRateLimit,
                 backfillChunkSize);
-    }
-
-    /** The same settings, with history cut into chunks of {@code records} records. */
-    @VisibleForTesting
-    public BackfillSourceConfig<T> withBackfillChunkSize(long records) {
-        return new BackfillSourceConfig<>(
-                boundedness,
-                splitDiscoveryInterval,
-                pollTimeout,
-                listener,
-                gapPolicy,
-                originMarker,
-                backfillRateLimit,
-                records);
     }
 
     /**

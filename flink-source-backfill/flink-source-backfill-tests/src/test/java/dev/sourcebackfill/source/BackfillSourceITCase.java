@@ -24,7 +24,6 @@ import dev.sourcebackfill.source.testutils.RestartCounter;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
@@ -47,7 +46,6 @@ import java.util.function.BooleanSupplier;
 
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertExactlyOnce;
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertForwardModeSound;
-import static dev.sourcebackfill.source.testutils.BackfillTestJobs.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -369,29 +367,7 @@ class BackfillSourceITCase {
 
     private String stopWithSavepointWhen(
             BackfillTestJobs.Spec spec, String what, BooleanSupplier condition) throws Exception {
-        JobClient job = BackfillTestJobs.environment(spec).executeAsync("first run");
-        await(what, Duration.ofSeconds(60), condition);
-        String path = null;
-        for (int attempt = 0; path == null; attempt++) {
-            try {
-                path =
-                        job.stopWithSavepoint(
-                                        false,
-                                        savepoints.toUri().toString(),
-                                        SavepointFormatType.CANONICAL)
-                                .get();
-            } catch (Exception e) {
-                // "not all tasks running" right after a (re)start: retry a few times
-                if (attempt >= 20) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
-        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
-                .as("restarts of the job stopped with a savepoint")
-                .isZero();
-        return path;
+        return BackfillTestJobs.stopWithSavepointWhen(spec, what, condition, savepoints, RESTARTS);
     }
 
     /**
@@ -400,11 +376,7 @@ class BackfillSourceITCase {
      * in one region are one restart): an unexpected failover fails the test.
      */
     private static void run(BackfillTestJobs.Spec spec, String name) throws Exception {
-        JobClient job = BackfillTestJobs.environment(spec).executeAsync(name);
-        job.getJobExecutionResult().get();
-        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
-                .as("restarts of '%s' (one per region and attempt that failed)", name)
-                .isEqualTo(Observations.of(spec.checkerRun).failureEpisodes.size());
+        BackfillTestJobs.runToEnd(spec, name, RESTARTS);
     }
 
     /** Splits whose reader index in the second run differs from the first run's last one. */

@@ -31,7 +31,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -62,7 +61,6 @@ import java.util.stream.Collectors;
 
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertExactlyOnce;
 import static dev.sourcebackfill.source.testutils.BackfillTestJobs.assertForwardModeSound;
-import static dev.sourcebackfill.source.testutils.BackfillTestJobs.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -398,36 +396,11 @@ class HistoryChunksITCase {
     private String stopWithSavepointWhen(
             BackfillTestJobs.Spec spec, String what, java.util.function.BooleanSupplier condition)
             throws Exception {
-        JobClient job = BackfillTestJobs.environment(spec).executeAsync("first run");
-        await(what, Duration.ofSeconds(60), condition);
-        String path = null;
-        for (int attempt = 0; path == null; attempt++) {
-            try {
-                path =
-                        job.stopWithSavepoint(
-                                        false,
-                                        savepoints.toUri().toString(),
-                                        SavepointFormatType.CANONICAL)
-                                .get();
-            } catch (Exception e) {
-                if (attempt >= 20) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
-        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
-                .as("restarts of the job stopped with a savepoint")
-                .isZero();
-        return path;
+        return BackfillTestJobs.stopWithSavepointWhen(spec, what, condition, savepoints, RESTARTS);
     }
 
     private static void run(BackfillTestJobs.Spec spec, String name) throws Exception {
-        JobClient job = BackfillTestJobs.environment(spec).executeAsync(name);
-        job.getJobExecutionResult().get();
-        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(60)))
-                .as("restarts of '%s' (one per region and attempt that failed)", name)
-                .isEqualTo(Observations.of(spec.checkerRun).failureEpisodes.size());
+        BackfillTestJobs.runToEnd(spec, name, RESTARTS);
         Observations checker = Observations.of(spec.checkerRun);
         Observations source = Observations.of(spec.sourceRun);
         LOG.warn(

@@ -28,10 +28,13 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -189,6 +192,56 @@ public final class BackfillTestJobs {
         if (required) {
             assertThat(source.anyForwardMode()).as("forward mode was entered").isTrue();
         }
+    }
+
+    /**
+     * Runs the job to its end and checks that it restarted exactly once per region and attempt that
+     * the injected failures failed: an unexpected failover fails the test.
+     */
+    public static void runToEnd(Spec spec, String name, RestartCounter restarts) throws Exception {
+        JobClient job = environment(spec).executeAsync(name);
+        job.getJobExecutionResult().get();
+        assertThat(restarts.failoversOf(job, Duration.ofSeconds(60)))
+                .as("restarts of '%s' (one per region and attempt that failed)", name)
+                .isEqualTo(Observations.of(spec.checkerRun).failureEpisodes.size());
+    }
+
+    /**
+     * Starts the job, stops it with a savepoint into {@code savepoints} once {@code condition}
+     * holds, and checks that it did not restart.
+     *
+     * @return the savepoint's path
+     */
+    public static String stopWithSavepointWhen(
+            Spec spec,
+            String what,
+            BooleanSupplier condition,
+            Path savepoints,
+            RestartCounter restarts)
+            throws Exception {
+        JobClient job = environment(spec).executeAsync("first run");
+        await(what, Duration.ofSeconds(60), condition);
+        String path = null;
+        for (int attempt = 0; path == null; attempt++) {
+            try {
+                path =
+                        job.stopWithSavepoint(
+                                        false,
+                                        savepoints.toUri().toString(),
+                                        SavepointFormatType.CANONICAL)
+                                .get();
+            } catch (Exception e) {
+                // "not all tasks running" right after a (re)start: retry a few times
+                if (attempt >= 20) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+        assertThat(restarts.failoversOf(job, Duration.ofSeconds(60)))
+                .as("restarts of the job stopped with a savepoint")
+                .isZero();
+        return path;
     }
 
     /** Waits for a condition, failing after the timeout. */
