@@ -277,7 +277,9 @@ final class KafkaThroughput implements AutoCloseable {
                     .sinkTo(new ProbeSink<>(probe.id()));
             JobCpu.Reading cpu = JobCpu.now();
             long submitted = System.nanoTime();
-            env.execute("benchmark: " + name);
+            try (AutoCloseable fetchMetrics = FetchMetricsProbe.open(name)) {
+                env.execute("benchmark: " + name);
+            }
             Round round = Round.of(probe.recordsPerSecond(), records, cpu, records);
             DatagenThroughput.check(probe.totalRecords(), records, name + " run");
             if (System.getenv("BENCHMARK_TIMELINE") != null) {
@@ -349,7 +351,7 @@ final class KafkaThroughput implements AutoCloseable {
                                     .setStartingOffsets(OffsetsInitializer.earliest())
                                     .build(),
                             WatermarkStrategy.noWatermarks(),
-                            "KafkaSource")
+                            "KafkaSource, live")
                     .sinkTo(new ProbeSink<>(probe.id()));
             return liveRun(env, probe, "KafkaSource, live");
         }
@@ -365,7 +367,7 @@ final class KafkaThroughput implements AutoCloseable {
                                 .setListener(new ProbeListener(probe.id()))
                                 .build(),
                         WatermarkStrategy.noWatermarks(),
-                        "KafkaBackfill source")
+                        "KafkaBackfill source, live")
                 .uid("kafka-backfill-source")
                 .sinkTo(new ProbeSink<>(probe.id()));
     }

@@ -211,7 +211,10 @@ final class KafkaPartitionReader implements LogReader<ConsumerRecord<byte[], byt
             if (splitId == null) {
                 continue; // no longer assigned: nobody reads the split from this reader
             }
-            for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+            // by index: the list is the consumer's, wrapped unmodifiable; no iterator per partition
+            List<ConsumerRecord<byte[], byte[]>> polled = records.records(partition);
+            for (int i = 0, n = polled.size(); i < n; i++) {
+                ConsumerRecord<byte[], byte[]> record = polled.get(i);
                 collector.collect(splitId, record.offset(), record.timestamp(), record);
             }
         }
