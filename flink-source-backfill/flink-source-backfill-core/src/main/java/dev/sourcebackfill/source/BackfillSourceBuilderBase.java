@@ -194,6 +194,11 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
         }
     }
 
+    /** Whether {@link #setBackfillChunkSize} was called: a log may cut histories by default. */
+    protected final boolean isBackfillChunkSizeSet() {
+        return backfillChunkSize != null;
+    }
+
     /** The offset gap policy the source is built with. */
     protected final OffsetGapPolicy gapPolicy() {
         return gapPolicySet ? gapPolicy : OffsetGapPolicy.FAIL;

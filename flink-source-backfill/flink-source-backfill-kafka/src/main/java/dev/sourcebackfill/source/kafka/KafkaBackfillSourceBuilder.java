@@ -173,6 +173,15 @@ public final class KafkaBackfillSourceBuilder<T>
         return this;
     }
 
+    /**
+     * The topics set with {@link #setTopics}; empty if the source subscribes to a pattern, or no
+     * topic is set yet. For adapters that read the topics' history elsewhere.
+     */
+    @Internal
+    public List<String> topics() {
+        return topics == null ? List.of() : List.copyOf(topics);
+    }
+
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         return build(UnaryOperator.identity());

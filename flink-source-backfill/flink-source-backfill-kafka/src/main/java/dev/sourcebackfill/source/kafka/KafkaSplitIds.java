@@ -19,17 +19,21 @@ import org.apache.flink.annotation.Internal;
 
 import org.apache.kafka.common.TopicPartition;
 
-/** A partition's split id is {@code topic-partition}, as in Flink's Kafka source. */
+/**
+ * A partition's split id is {@code topic-partition}, as in Flink's Kafka source. Public for the
+ * adapters that put their own history in front of the topics (the Iceberg adapter names the
+ * partitions its table's rows belong to).
+ */
 @Internal
-final class KafkaSplitIds {
+public final class KafkaSplitIds {
 
     private KafkaSplitIds() {}
 
-    static String of(TopicPartition partition) {
+    public static String of(TopicPartition partition) {
         return partition.topic() + '-' + partition.partition();
     }
 
-    static TopicPartition parse(String splitId) {
+    public static TopicPartition parse(String splitId) {
         // topic names may contain '-': the partition number follows the last one
         int dash = splitId.lastIndexOf('-');
         if (dash <= 0 || dash == splitId.length() - 1) {

@@ -1,0 +1,174 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.spi.LogReading;
+import dev.sourcebackfill.source.spi.LogRecordDeserializer;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+import dev.sourcebackfill.source.spi.OffsetCommitter;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import javax.annotation.Nullable;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An Iceberg table written from the topic in front of the live topic: the history from the table's
+ * pinned snapshot, the live reader the Kafka adapter's.
+ */
+@Internal
+final class IcebergBackfillLog<T> implements BackfillLog<T> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final BackfillLog<T> live;
+    private final IcebergTableRef tableRef;
+    private final RowColumns columns;
+    private final List<String> topics;
+    @Nullable private final IcebergRecordMapper<T> recordMapper;
+    private final int maxRecordsPerPoll;
+
+    /**
+     * @param recordMapper makes the values of a row; {@code null}: the live topic's deserializer
+     *     makes them of the record the row keeps (the layout must have a value column)
+     */
+    IcebergBackfillLog(
+            BackfillLog<T> live,
+            IcebergTableRef tableRef,
+            RowColumns columns,
+            List<String> topics,
+            @Nullable IcebergRecordMapper<T> recordMapper,
+            int maxRecordsPerPoll) {
+        this.live = live;
+        this.tableRef = tableRef;
+        this.columns = columns;
+        this.topics = List.copyOf(topics);
+        this.recordMapper = recordMapper;
+        this.maxRecordsPerPoll = maxRecordsPerPoll;
+    }
+
+    @Override
+    public LogSplitDiscoverer createSplitDiscoverer() throws Exception {
+        return new IcebergDiscoverer(
+                live.createSplitDiscoverer(), tableRef, columns, recordMapper == null);
+    }
+
+    /** The table's rows, read in the fetcher thread; values made in the task thread. */
+    @Override
+    public LogReading<Record, T> backfillReading() {
+        return LogReading.of(
+                context -> new IcebergTableReader(tableRef, columns, topics, maxRecordsPerPoll),
+                this::createRowValues);
+    }
+
+    @SuppressWarnings("unchecked")
+    private LogRecordDeserializer<Record, T> createRowValues(SourceReaderContext context)
+            throws Exception {
+        if (recordMapper != null) {
+            return IcebergRowValues.mapped(recordMapper, columns);
+        }
+        // the Kafka adapter's backfill deserializer (its backfill consumer is never used here):
+        // the job's Kafka schema, opened for the history, in its own metric group
+        LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka =
+                (LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T>)
+                        live.backfillReading().createDeserializer(context);
+        return IcebergRowValues.throughKafkaDeserializer(columns, kafka);
+    }
+
+    @Override
+    public LogReading<?, T> liveReading() {
+        return live.liveReading();
+    }
+
+    /** The table's history is cut at file starts ({@link IcebergDiscoverer#cutHistory}). */
+    @Override
+    public boolean supportsHistoryChunks() {
+        return true;
+    }
+
+    @Override
+    public boolean isLiveSeekable() {
+        return live.isLiveSeekable();
+    }
+
+    /** The topic's committer, given the partitions' offsets only (not the table's positions). */
+    @Override
+    public Optional<OffsetCommitter> createOffsetCommitter(SourceReaderContext context)
+            throws Exception {
+        return live.createOffsetCommitter(context).map(PartitionsOnly::new);
+    }
+
+    @Override
+    public boolean hasStoppingOffsets() {
+        return live.hasStoppingOffsets();
+    }
+
+    @Override
+    public TypeInformation<T> getProducedType() {
+        return live.getProducedType();
+    }
+
+    @Override
+    public String toString() {
+        return "IcebergBackfillLog{"
+                + tableRef
+                + ", "
+                + columns.layout()
+                + ", values "
+                + (recordMapper != null ? "by " + recordMapper : "by the topic's deserializer")
+                + ", live "
+                + live
+                + '}';
+    }
+
+    /** Commits the topic's partitions and leaves out the table's history split. */
+    private static final class PartitionsOnly implements OffsetCommitter {
+        private final OffsetCommitter topic;
+
+        PartitionsOnly(OffsetCommitter topic) {
+            this.topic = topic;
+        }
+
+        @Override
+        public void commitOffsets(long checkpointId, Map<String, Long> nextOffsets) {
+            Map<String, Long> partitions = new HashMap<>(nextOffsets.size());
+            nextOffsets.forEach(
+                    (splitId, offset) -> {
+                        if (!TableHistorySplit.isTableHistory(splitId)) {
+                            partitions.put(splitId, offset);
+                        }
+                    });
+            if (!partitions.isEmpty()) {
+                topic.commitOffsets(checkpointId, partitions);
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            topic.close();
+        }
+    }
+}

@@ -1,0 +1,207 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.BackfillSourceBuilderBase;
+import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+import javax.annotation.Nullable;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.apache.flink.util.Preconditions.checkArgument;
+
+/**
+ * Builds a {@link BackfillSource} over an Iceberg table written from the live topics. Every option
+ * is checked in {@link #build()}, which names the option that is wrong.
+ *
+ * <pre>{@code
+ * BackfillSource<String> source = IcebergBackfill.<String>sourceBuilder()
+ *         .setCatalog("lake", Map.of("type", "rest", "uri", "http://catalog:8181"))
+ *         .setTable("redpanda.orders")
+ *         .setLayout(IcebergLayout.redpanda())
+ *         .setLive(KafkaBackfill.<String>sourceBuilder()
+ *                 .setBootstrapServers("broker:9092")
+ *                 .setTopics("orders")
+ *                 .setValueOnlyDeserializer(new SimpleStringSchema()))
+ *         .build();
+ * }</pre>
+ *
+ * <table>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@link #setCatalog}</td><td>required</td><td>the catalog's name and properties, as
+ *       Iceberg's {@code CatalogUtil} takes them ({@code type} or {@code catalog-impl}, {@code uri},
+ *       {@code warehouse}, ...)</td></tr>
+ *   <tr><td>{@link #setTable}</td><td>required</td><td>the table, {@code namespace.table}</td></tr>
+ *   <tr><td>{@link #setLayout}</td><td>required</td><td>the columns of each row's partition,
+ *       offset and timestamp: a preset ({@link IcebergLayout#redpanda()}, ...) or your own</td></tr>
+ *   <tr><td>{@link #setRecordMapper}</td><td>the topic's deserializer</td><td>how a row becomes
+ *       the job's values; by default the live topic's deserializer makes them of the record the
+ *       row keeps (the layout's key, value and headers columns)</td></tr>
+ *   <tr><td>{@link #setLive}</td><td>required</td><td>the live topics, as a Kafka source builder
+ *       with {@code setTopics}: its starting offsets apply to partitions with no rows</td></tr>
+ *   <tr><td>{@link #setBackfillChunkSize}</td><td>1,000,000</td><td>rows per chunk of the
+ *       table's history: runs of whole data files, read in parallel by all readers</td></tr>
+ *   <tr><td>{@link #setMaxRecordsPerPoll}</td><td>10,000</td><td>rows one fetch reads</td></tr>
+ * </table>
+ */
+@PublicEvolving
+public final class IcebergBackfillSourceBuilder<T>
+        extends BackfillSourceBuilderBase<T, IcebergBackfillSourceBuilder<T>> {
+
+    static final int DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
+
+    /** Rows per chunk of the table's history unless set. */
+    public static final long DEFAULT_CHUNK_SIZE = 1_000_000L;
+
+    @Nullable private String catalogName;
+    @Nullable private Map<String, String> catalogProperties;
+    @Nullable private String table;
+    @Nullable private IcebergLayout layout;
+    @Nullable private IcebergRecordMapper<T> recordMapper;
+    @Nullable private KafkaBackfillSourceBuilder<T> live;
+    private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
+
+    IcebergBackfillSourceBuilder() {}
+
+    @Override
+    protected IcebergBackfillSourceBuilder<T> self() {
+        return this;
+    }
+
+    /**
+     * The catalog: a name and Iceberg's catalog properties ({@code type}: {@code rest}, {@code
+     * hadoop}, {@code jdbc}, {@code hive}, {@code glue}, ..., or {@code catalog-impl}), loaded on
+     * the job's class path.
+     */
+    public IcebergBackfillSourceBuilder<T> setCatalog(String name, Map<String, String> properties) {
+        this.catalogName = name;
+        this.catalogProperties = properties == null ? null : Map.copyOf(properties);
+        return this;
+    }
+
+    /** The table: {@code namespace.table} (a nested namespace: {@code a.b.table}). */
+    public IcebergBackfillSourceBuilder<T> setTable(String table) {
+        this.table = table;
+        return this;
+    }
+
+    public IcebergBackfillSourceBuilder<T> setLayout(IcebergLayout layout) {
+        this.layout = layout;
+        return this;
+    }
+
+    /** Makes the job's values of each row, instead of the topic's deserializer. */
+    public IcebergBackfillSourceBuilder<T> setRecordMapper(IcebergRecordMapper<T> recordMapper) {
+        this.recordMapper = recordMapper;
+        return this;
+    }
+
+    /** The live topics; its starting offsets apply to partitions that have no rows. */
+    public IcebergBackfillSourceBuilder<T> setLive(KafkaBackfillSourceBuilder<T> live) {
+        this.live = live;
+        return this;
+    }
+
+    public IcebergBackfillSourceBuilder<T> setMaxRecordsPerPoll(int maxRecordsPerPoll) {
+        this.maxRecordsPerPoll = maxRecordsPerPoll;
+        return this;
+    }
+
+    /** Checks every option, naming the first that is wrong, then builds the source. */
+    public BackfillSource<T> build() {
+        sanityCheck();
+        List<String> topics = live.topics();
+        IcebergTableRef tableRef = new IcebergTableRef(catalogName, catalogProperties, table);
+        RowColumns columns = new RowColumns(layout, topics.size() == 1 ? topics.get(0) : null);
+        // the settings set here win over the live builder's
+        copySetSettingsTo(live);
+        if (!isBackfillChunkSizeSet()) {
+            live.setBackfillChunkSize(DEFAULT_CHUNK_SIZE);
+        }
+        return live.build(
+                kafka ->
+                        new IcebergBackfillLog<>(
+                                kafka, tableRef, columns, topics, recordMapper, maxRecordsPerPoll));
+    }
+
+    private void sanityCheck() {
+        checkOption(
+                catalogName != null && !catalogName.isBlank(),
+                "catalog",
+                "setCatalog",
+                "has no name");
+        checkOption(catalogProperties != null, "catalog", "setCatalog", "has no properties");
+        checkOption(
+                catalogProperties.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
+                        || catalogProperties.containsKey(CatalogProperties.CATALOG_IMPL),
+                "catalog",
+                "setCatalog",
+                "sets neither '"
+                        + CatalogUtil.ICEBERG_CATALOG_TYPE
+                        + "' nor '"
+                        + CatalogProperties.CATALOG_IMPL
+                        + "' among its properties "
+                        + catalogProperties.keySet());
+        checkOption(table != null && !table.isBlank(), "table", "setTable", "is not set");
+        try {
+            TableIdentifier.parse(table);
+        } catch (IllegalArgumentException e) {
+            checkOption(false, "table", "setTable", "is not a table identifier: " + e.getMessage());
+        }
+        checkOption(layout != null, "layout", "setLayout", "is not set");
+        checkOption(
+                recordMapper != null || layout.valueColumn().isPresent(),
+                "record mapper",
+                "setRecordMapper",
+                "is not set, and the "
+                        + layout
+                        + " keeps no record value for the topic's deserializer: set a record mapper");
+        checkOption(live != null, "live", "setLive", "is not set");
+        checkOption(
+                !live.topics().isEmpty(),
+                "live",
+                "setLive",
+                "subscribes to no topic list: set the topics with setTopics (a topic pattern is not supported)");
+        checkOption(
+                live.topics().size() == 1 || layout.topicColumn().isPresent(),
+                "layout",
+                "setLayout",
+                "has no topic column, but the live source reads topics "
+                        + live.topics()
+                        + ": set one (IcebergLayout.withTopicColumn)");
+        checkOption(
+                maxRecordsPerPoll >= 1,
+                "max records per poll",
+                "setMaxRecordsPerPoll",
+                "must be at least 1, was " + maxRecordsPerPoll);
+        checkSharedSettings();
+    }
+
+    @Override
+    protected void checkOption(boolean valid, String option, String setter, String problem) {
+        checkArgument(
+                valid, "Iceberg backfill source option '%s' (%s) %s", option, setter, problem);
+    }
+}

@@ -1,0 +1,217 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.kafka.KafkaSplitIds;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+
+import org.apache.flink.annotation.Internal;
+
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The topic's partitions, each read by the live reader from the first offset after the rows the
+ * table has of it, and the table's history as a split of its own, read in chunks of whole files.
+ *
+ * <p>At the job's first discovery the table's current snapshot is pinned: its history is the split
+ * {@code iceberg:<table>@<snapshot>} ({@link TableHistorySplit}), bounded at the snapshot's row
+ * count. A partition with rows in the snapshot goes live at its highest offset there plus one; a
+ * partition without rows where the live topic's starting offsets say. Partitions found later come
+ * from the topic alone.
+ */
+@Internal
+final class IcebergDiscoverer implements LogSplitDiscoverer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergDiscoverer.class);
+
+    private final LogSplitDiscoverer live;
+    private final IcebergTableRef tableRef;
+    private final RowColumns columns;
+
+    /** Whether the topic's deserializer makes the values of the layout's value column. */
+    private final boolean valuesFromValueColumn;
+
+    /** The pinned snapshot's history, as the first discovery planned it; cut into chunks. */
+    @Nullable private TableHistory planned;
+
+    IcebergDiscoverer(
+            LogSplitDiscoverer live,
+            IcebergTableRef tableRef,
+            RowColumns columns,
+            boolean valuesFromValueColumn) {
+        this.live = live;
+        this.tableRef = tableRef;
+        this.columns = columns;
+        this.valuesFromValueColumn = valuesFromValueColumn;
+    }
+
+    @Override
+    public List<DiscoveredSplit> discoverSplits(boolean initial) throws Exception {
+        List<DiscoveredSplit> liveSplits = live.discoverSplits(initial);
+        if (!initial) {
+            return liveSplits;
+        }
+        Set<String> topics = new TreeSet<>();
+        Map<String, DiscoveredSplit> byId = new HashMap<>();
+        for (DiscoveredSplit split : liveSplits) {
+            topics.add(KafkaSplitIds.parse(split.splitId()).topic());
+            byId.put(split.splitId(), split);
+        }
+        if (columns.topicColumn().isEmpty() && topics.size() > 1) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "The source reads topics %s, but the layout of Iceberg table %s has no topic column: set one (IcebergLayout.withTopicColumn)",
+                            topics, tableRef.name()));
+        }
+        Map<TopicPartition, Long> lastOffsets;
+        Catalog catalog = tableRef.openCatalog();
+        try {
+            Table table = tableRef.load(catalog);
+            Snapshot snapshot = table.currentSnapshot();
+            if (snapshot == null) {
+                LOG.info(
+                        "Iceberg table {} has no snapshot yet: every partition is read from the topic",
+                        tableRef.name());
+                return fromTopicAlone(liveSplits);
+            }
+            if (valuesFromValueColumn) {
+                RowColumns.check(columns.layout(), table.schema(), tableRef.name(), true);
+            }
+            planned =
+                    TableHistory.plan(
+                            table,
+                            tableRef.name(),
+                            snapshot.snapshotId(),
+                            columns.layout(),
+                            topics);
+            lastOffsets =
+                    planned.lastOffsets(
+                            columns, topics, new TableFiles(table.io(), tableRef.name()));
+            LOG.info(
+                    "Iceberg table {}: snapshot {} pinned, {} data files, {} rows, rows of {} partitions",
+                    tableRef.name(),
+                    snapshot.snapshotId(),
+                    planned.files().size(),
+                    planned.records(),
+                    lastOffsets.size());
+        } finally {
+            IcebergTableRef.close(catalog);
+        }
+        for (TopicPartition partition : lastOffsets.keySet()) {
+            if (!byId.containsKey(KafkaSplitIds.of(partition))) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Iceberg table %s has rows of partition %s, which the topic does not have: their history would have no live reader",
+                                tableRef.name(), partition));
+            }
+        }
+        List<DiscoveredSplit> splits = new ArrayList<>(liveSplits.size() + 1);
+        for (DiscoveredSplit split : liveSplits) {
+            Long last = lastOffsets.get(KafkaSplitIds.parse(split.splitId()));
+            if (last == null) {
+                LOG.info(
+                        "Partition {} has no rows in Iceberg table {}: it is read from offset {} of the topic",
+                        split.splitId(),
+                        tableRef.name(),
+                        split.backfillStartOffset());
+                splits.add(fromTopic(split, split.backfillStartOffset()));
+                continue;
+            }
+            long liveStart = last + 1;
+            if (liveStart > split.liveEndOffset()) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Iceberg table %s has offset %d of partition %s, beyond the topic's end offset %d: is it the table of another incarnation of the topic?",
+                                tableRef.name(), last, split.splitId(), split.liveEndOffset()));
+            }
+            LOG.info(
+                    "Partition {}: rows up to offset {} in Iceberg table {}; the topic is read from offset {} (its end is {} now)",
+                    split.splitId(),
+                    last,
+                    tableRef.name(),
+                    liveStart,
+                    split.liveEndOffset());
+            splits.add(fromTopic(split, liveStart));
+        }
+        if (planned.records() > 0) {
+            String id = TableHistorySplit.id(tableRef.name(), planned.snapshotId());
+            splits.add(
+                    DiscoveredSplit.backfilled(id, 0, planned.records())
+                            .withStoppingOffset(planned.records()));
+        }
+        return splits;
+    }
+
+    private List<DiscoveredSplit> fromTopicAlone(List<DiscoveredSplit> liveSplits) {
+        List<DiscoveredSplit> splits = new ArrayList<>(liveSplits.size());
+        for (DiscoveredSplit split : liveSplits) {
+            splits.add(fromTopic(split, split.backfillStartOffset()));
+        }
+        return splits;
+    }
+
+    /**
+     * The partition read by the live reader alone, from {@code start}, to its stop if it has one.
+     */
+    private DiscoveredSplit fromTopic(DiscoveredSplit split, long start) {
+        DiscoveredSplit fromTopic = DiscoveredSplit.readByLive(split.splitId(), start);
+        if (split.stoppingOffset().isPresent()) {
+            long stop = split.stoppingOffset().getAsLong();
+            if (stop < start) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Partition %s stops at offset %d, but Iceberg table %s has its rows up to offset %d: a stopping offset inside the table's history is not supported",
+                                split.splitId(), stop, tableRef.name(), start - 1));
+            }
+            fromTopic = fromTopic.withStoppingOffset(stop);
+        }
+        return fromTopic;
+    }
+
+    /** Runs of whole files of the pinned snapshot, each at least {@code chunkSize} rows. */
+    @Override
+    public List<Long> cutHistory(DiscoveredSplit split, long from, long to, long chunkSize) {
+        if (planned == null || !TableHistorySplit.isTableHistory(split.splitId())) {
+            return List.of();
+        }
+        return planned.cuts(from, to, chunkSize);
+    }
+
+    @Override
+    public boolean mayDiscoverMoreSplits() {
+        return live.mayDiscoverMoreSplits();
+    }
+
+    @Override
+    public void close() throws Exception {
+        live.close();
+    }
+}

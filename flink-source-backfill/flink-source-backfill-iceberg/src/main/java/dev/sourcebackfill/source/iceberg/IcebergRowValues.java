@@ -1,0 +1,153 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.spi.LogRecordDeserializer;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.util.Collector;
+
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * The values of table rows, made in the task thread: by the user's {@link IcebergRecordMapper}, or
+ * by the live topic's own deserializer run on the Kafka record the row keeps (its key, value and
+ * headers columns), so that history and live values are the same type made the same way.
+ */
+@Internal
+final class IcebergRowValues {
+
+    private IcebergRowValues() {}
+
+    /** Values made by the user's mapper. */
+    static <T> LogRecordDeserializer<Record, T> mapped(
+            IcebergRecordMapper<T> mapper, RowColumns columns) {
+        return new Mapped<>(mapper, columns);
+    }
+
+    /** Values made by the live topic's deserializer from the record each row keeps. */
+    static <T> LogRecordDeserializer<Record, T> throughKafkaDeserializer(
+            RowColumns columns, LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka) {
+        return new ThroughKafka<>(columns, kafka);
+    }
+
+    private static final class Mapped<T> implements LogRecordDeserializer<Record, T> {
+        private final IcebergRecordMapper<T> mapper;
+        private final RowColumns columns;
+        private final Passing<T> passing = new Passing<>();
+
+        Mapped(IcebergRecordMapper<T> mapper, RowColumns columns) {
+            this.mapper = mapper;
+            this.columns = columns;
+        }
+
+        @Override
+        public void deserialize(String splitId, long offset, Record row, Collector<T> out)
+                throws IOException {
+            passing.out = out;
+            passing.downstream = false;
+            try {
+                mapper.map(row, passing);
+            } catch (Exception e) {
+                if (passing.downstream && e instanceof RuntimeException) {
+                    throw (RuntimeException) e;
+                }
+                throw new IOException(
+                        String.format(
+                                "The Iceberg record mapper failed on the row of topic %s partition %d offset %d: %s",
+                                columns.topic(row), columns.partition(row), columns.offset(row), e),
+                        e);
+            }
+        }
+    }
+
+    private static final class ThroughKafka<T> implements LogRecordDeserializer<Record, T> {
+        private final RowColumns columns;
+        private final LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka;
+
+        ThroughKafka(
+                RowColumns columns,
+                LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka) {
+            this.columns = columns;
+            this.kafka = kafka;
+        }
+
+        @Override
+        public void deserialize(String splitId, long offset, Record row, Collector<T> out)
+                throws IOException {
+            String topic = columns.topic(row);
+            int partition = columns.partition(row);
+            long kafkaOffset = columns.offset(row);
+            byte[] key = columns.key(row);
+            byte[] value = columns.value(row);
+            RecordHeaders headers = new RecordHeaders();
+            for (Object header : columns.headers(row)) {
+                Record pair = (Record) header;
+                headers.add(
+                        headerKey(pair.getField("key")), RowColumns.bytes(pair.getField("value")));
+            }
+            ConsumerRecord<byte[], byte[]> record =
+                    new ConsumerRecord<>(
+                            topic,
+                            partition,
+                            kafkaOffset,
+                            columns.timestamp(row),
+                            TimestampType.CREATE_TIME,
+                            key == null ? ConsumerRecord.NULL_SIZE : key.length,
+                            value == null ? ConsumerRecord.NULL_SIZE : value.length,
+                            key,
+                            value,
+                            headers,
+                            Optional.empty());
+            kafka.deserialize(TableHistory.splitIdOf(topic, partition), kafkaOffset, record, out);
+        }
+    }
+
+    /** A header's key: a string column, or UTF-8 bytes. */
+    private static String headerKey(Object key) {
+        if (key == null) {
+            throw new IllegalStateException("A row has a header without a key");
+        }
+        return key instanceof CharSequence
+                ? key.toString()
+                : new String(RowColumns.bytes(key), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Hands values on, noting when a value is downstream: a failure there is passed on as it is.
+     */
+    private static final class Passing<T> implements Collector<T> {
+        private Collector<T> out;
+        private boolean downstream;
+
+        @Override
+        public void collect(T value) {
+            downstream = true;
+            out.collect(value);
+            downstream = false;
+        }
+
+        @Override
+        public void close() {}
+    }
+}

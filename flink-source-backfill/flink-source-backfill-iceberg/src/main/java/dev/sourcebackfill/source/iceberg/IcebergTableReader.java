@@ -1,0 +1,296 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.iceberg.TableHistory.HistoryFile;
+import dev.sourcebackfill.source.spi.LogReader;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
+
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a table's history (the backfill reader of this adapter): for each split of it, the rows of
+ * the pinned snapshot's data files from the split's position on, file after file, as Iceberg's
+ * generic records, deletes applied. A row's offset is its position ({@link TableHistory}); rows
+ * below the position a split was added at are read and dropped. The table is loaded, and each
+ * snapshot planned, once per reader.
+ */
+@Internal
+final class IcebergTableReader implements LogReader<Record> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergTableReader.class);
+
+    private final IcebergTableRef tableRef;
+    private final RowColumns columns;
+    private final Collection<String> topics;
+    private final int maxRecordsPerPoll;
+
+    @Nullable private Catalog catalog;
+    @Nullable private Table table;
+    @Nullable private TableFiles files;
+    private final Map<Long, TableHistory> plans = new HashMap<>();
+    private final Map<String, Cursor> cursors = new LinkedHashMap<>();
+
+    private final Object idle = new Object();
+    private boolean wokenUp;
+
+    IcebergTableReader(
+            IcebergTableRef tableRef,
+            RowColumns columns,
+            Collection<String> topics,
+            int maxRecordsPerPoll) {
+        this.tableRef = tableRef;
+        this.columns = columns;
+        this.topics = List.copyOf(topics);
+        this.maxRecordsPerPoll = maxRecordsPerPoll;
+    }
+
+    @Override
+    public void addSplit(String splitId, long startOffset) throws IOException {
+        TableHistory history = history(TableHistorySplit.snapshotOf(splitId));
+        if (startOffset < 0 || startOffset > history.records()) {
+            throw new IOException(
+                    String.format(
+                            "Split %s: position %d is outside the history of snapshot %d of Iceberg table %s, [0, %d)",
+                            splitId,
+                            startOffset,
+                            history.snapshotId(),
+                            tableRef.name(),
+                            history.records()));
+        }
+        Cursor previous = cursors.put(splitId, new Cursor(splitId, history, startOffset));
+        if (previous != null) {
+            previous.close();
+        }
+    }
+
+    private TableHistory history(long snapshotId) {
+        TableHistory plan = plans.get(snapshotId);
+        if (plan == null) {
+            if (catalog == null) {
+                catalog = tableRef.openCatalog();
+                table = tableRef.load(catalog);
+                files = new TableFiles(table.io(), tableRef.name());
+            }
+            plan = TableHistory.plan(table, tableRef.name(), snapshotId, columns.layout(), topics);
+            LOG.info(
+                    "Snapshot {} of Iceberg table {}: {} data files, {} rows",
+                    snapshotId,
+                    tableRef.name(),
+                    plan.files().size(),
+                    plan.records());
+            plans.put(snapshotId, plan);
+        }
+        return plan;
+    }
+
+    @Override
+    public void removeSplit(String splitId) throws IOException {
+        Cursor cursor = cursors.remove(splitId);
+        if (cursor != null) {
+            cursor.close();
+        }
+    }
+
+    @Override
+    public void poll(Duration maxWait, LogRecordCollector<Record> collector) throws IOException {
+        int budget = maxRecordsPerPoll;
+        boolean reading = false;
+        for (Cursor cursor : cursors.values()) {
+            if (cursor.paused || cursor.ended()) {
+                continue;
+            }
+            reading = true;
+            budget -= cursor.read(budget, collector);
+            if (budget <= 0) {
+                return;
+            }
+        }
+        if (!reading) {
+            idle(maxWait);
+        }
+    }
+
+    private void idle(Duration maxWait) {
+        synchronized (idle) {
+            if (!wokenUp) {
+                try {
+                    idle.wait(Math.max(1, maxWait.toMillis()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            wokenUp = false;
+        }
+    }
+
+    @Override
+    public long position(String splitId) {
+        return cursor(splitId).position;
+    }
+
+    @Override
+    public long earliestOffset(String splitId) {
+        return 0; // the pinned snapshot keeps all of it
+    }
+
+    @Override
+    public boolean isEndOfSplit(String splitId) {
+        return cursor(splitId).ended();
+    }
+
+    @Override
+    public void pauseOrResumeSplits(Collection<String> toPause, Collection<String> toResume) {
+        for (String splitId : toPause) {
+            Cursor cursor = cursors.get(splitId);
+            if (cursor != null) {
+                cursor.paused = true;
+            }
+        }
+        for (String splitId : toResume) {
+            Cursor cursor = cursors.get(splitId);
+            if (cursor != null) {
+                cursor.paused = false;
+            }
+        }
+    }
+
+    private Cursor cursor(String splitId) {
+        Cursor cursor = cursors.get(splitId);
+        if (cursor == null) {
+            throw new IllegalStateException("Split " + splitId + " is not read by this reader");
+        }
+        return cursor;
+    }
+
+    @Override
+    public void wakeUp() {
+        synchronized (idle) {
+            wokenUp = true;
+            idle.notifyAll();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (Cursor cursor : cursors.values()) {
+            cursor.close();
+        }
+        cursors.clear();
+        if (catalog != null) {
+            IcebergTableRef.close(catalog);
+        }
+    }
+
+    @VisibleForTesting
+    int plannedSnapshots() {
+        return plans.size();
+    }
+
+    /** One split's place in the history: a file, and the position of the next row to deliver. */
+    private final class Cursor {
+        private final String splitId;
+        private final TableHistory history;
+        private int fileIndex;
+        private long position;
+        private boolean paused;
+        @Nullable private CloseableIterable<Record> open;
+        @Nullable private Iterator<Record> rows;
+
+        Cursor(String splitId, TableHistory history, long position) {
+            this.splitId = splitId;
+            this.history = history;
+            this.position = position;
+            this.fileIndex = history.fileAt(position);
+        }
+
+        boolean ended() {
+            return fileIndex >= history.files().size();
+        }
+
+        /** Delivers up to {@code budget} rows; returns how many it delivered. */
+        int read(int budget, LogRecordCollector<Record> collector) throws IOException {
+            int delivered = 0;
+            while (delivered < budget && !ended()) {
+                HistoryFile file = history.files().get(fileIndex);
+                Record row;
+                long offset;
+                long timestamp;
+                try {
+                    if (rows == null) {
+                        open = files.readRows(file.task(), history.schema());
+                        rows = open.iterator();
+                    }
+                    if (!rows.hasNext()) {
+                        close();
+                        fileIndex++;
+                        position = file.end(); // past deleted rows at the file's end
+                        continue;
+                    }
+                    row = rows.next();
+                    offset = file.start() + RowColumns.position(row);
+                    timestamp = columns.timestamp(row);
+                } catch (IOException | RuntimeException e) {
+                    throw new IOException(
+                            String.format(
+                                    "Reading data file %s of snapshot %d of Iceberg table %s (split %s, position %d) failed: %s",
+                                    file.task().file().location(),
+                                    history.snapshotId(),
+                                    tableRef.name(),
+                                    splitId,
+                                    position,
+                                    e.getMessage()),
+                            e);
+                }
+                if (offset < position) {
+                    continue; // below where the split was added: delivered before
+                }
+                position = offset + 1;
+                collector.collect(splitId, offset, timestamp, row);
+                delivered++;
+            }
+            return delivered;
+        }
+
+        void close() throws IOException {
+            rows = null;
+            if (open != null) {
+                CloseableIterable<Record> closing = open;
+                open = null;
+                closing.close();
+            }
+        }
+    }
+}

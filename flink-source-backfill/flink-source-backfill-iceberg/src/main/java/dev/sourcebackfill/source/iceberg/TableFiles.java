@@ -1,0 +1,123 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import org.apache.flink.annotation.Internal;
+
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericDeleteFilter;
+import org.apache.iceberg.data.IdentityPartitionConverters;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.util.PartitionUtil;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a table's data files as Iceberg's generic records, with Iceberg's own Parquet readers and
+ * delete filter: the rows a reader of the table sees, each with its position in its file ({@code
+ * _pos}). Parquet only: the writers this adapter knows write Parquet.
+ */
+@Internal
+final class TableFiles {
+
+    private final FileIO io;
+    private final String table;
+
+    TableFiles(FileIO io, String table) {
+        this.io = io;
+        this.table = table;
+    }
+
+    /**
+     * The file's rows as the snapshot has them: deleted rows left out (position and equality
+     * deletes), rows the scan's filter excludes left out, every column of {@code schema} and {@code
+     * _pos}.
+     */
+    CloseableIterable<Record> readRows(FileScanTask task, Schema schema) {
+        checkFormat(task);
+        Schema projection = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
+        GenericDeleteFilter deletes = new GenericDeleteFilter(io, task, schema, projection);
+        Schema readSchema = deletes.requiredSchema();
+        Map<Integer, ?> constants =
+                PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+        CloseableIterable<Record> rows =
+                Parquet.read(io.newInputFile(task.file()))
+                        .project(readSchema)
+                        .filter(task.residual())
+                        .createReaderFunc(
+                                fileSchema ->
+                                        GenericParquetReaders.buildReader(
+                                                readSchema, fileSchema, constants))
+                        .build();
+        return filtered(deletes.filter(rows), task.residual(), readSchema);
+    }
+
+    /**
+     * The file's Kafka columns (topic, partition, offset), every row, deleted or not; rows the
+     * scan's filter excludes left out.
+     */
+    CloseableIterable<Record> readKafkaColumns(
+            FileScanTask task, Schema schema, IcebergLayout layout) {
+        checkFormat(task);
+        List<String> columns = new ArrayList<>();
+        columns.add(layout.partitionColumn());
+        columns.add(layout.offsetColumn());
+        layout.topicColumn().ifPresent(columns::add);
+        Schema projection = schema.select(columns);
+        CloseableIterable<Record> rows =
+                Parquet.read(io.newInputFile(task.file()))
+                        .project(projection)
+                        .filter(task.residual())
+                        .createReaderFunc(
+                                fileSchema ->
+                                        GenericParquetReaders.buildReader(projection, fileSchema))
+                        .build();
+        return filtered(rows, task.residual(), projection);
+    }
+
+    private static CloseableIterable<Record> filtered(
+            CloseableIterable<Record> rows, Expression residual, Schema schema) {
+        if (residual == null || residual.equals(Expressions.alwaysTrue())) {
+            return rows;
+        }
+        Evaluator evaluator = new Evaluator(schema.asStruct(), residual, true);
+        InternalRecordWrapper wrapper = new InternalRecordWrapper(schema.asStruct());
+        return CloseableIterable.filter(rows, row -> evaluator.eval(wrapper.wrap(row)));
+    }
+
+    private void checkFormat(FileScanTask task) {
+        if (task.file().format() != FileFormat.PARQUET) {
+            throw new UnsupportedOperationException(
+                    String.format(
+                            "Data file %s of Iceberg table %s is %s: this source reads Parquet data files only",
+                            task.file().location(), table, task.file().format()));
+        }
+    }
+}

@@ -1,0 +1,316 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.kafka.KafkaSplitIds;
+
+import org.apache.flink.annotation.Internal;
+
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.common.TopicPartition;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The history a table's pinned snapshot holds: its data files in a fixed order, each given the
+ * positions {@code [start, start + records)} of one position space over the whole table, so that a
+ * chunk of history is a run of whole files and a reader's place is one number. Every reader plans
+ * the same snapshot the same way and gets the same files and positions.
+ *
+ * <p>Files are ordered by what their column bounds say: topic, then Kafka partition, then first
+ * offset, then path. Where files hold one partition each, a partition's files follow each other in
+ * offset order.
+ */
+@Internal
+final class TableHistory {
+
+    /** A data file (with its delete files) at its positions. */
+    record HistoryFile(FileScanTask task, long start, long records) {
+        long end() {
+            return start + records;
+        }
+    }
+
+    private final String table;
+    private final long snapshotId;
+    private final Schema schema;
+    private final List<HistoryFile> files;
+    private final long records;
+
+    private TableHistory(String table, long snapshotId, Schema schema, List<HistoryFile> files) {
+        this.table = table;
+        this.snapshotId = snapshotId;
+        this.schema = schema;
+        this.files = files;
+        this.records = files.isEmpty() ? 0 : files.get(files.size() - 1).end();
+    }
+
+    /**
+     * Plans the snapshot: its data files with the rows of {@code topics} (all files, without a
+     * topic column), in the fixed order.
+     *
+     * @throws IllegalStateException naming the table and the snapshot if the table no longer has it
+     */
+    static TableHistory plan(
+            Table table,
+            String tableName,
+            long snapshotId,
+            IcebergLayout layout,
+            Collection<String> topics) {
+        Snapshot snapshot = table.snapshot(snapshotId);
+        if (snapshot == null) {
+            throw new IllegalStateException(
+                    String.format(
+                            "The history of this source is snapshot %d of Iceberg table %s, which the table no longer has (expired?). A job restored from a checkpoint reads the snapshot it started on; start the job without its state to read the table as it is now",
+                            snapshotId, tableName));
+        }
+        Schema schema =
+                snapshot.schemaId() != null && table.schemas().containsKey(snapshot.schemaId())
+                        ? table.schemas().get(snapshot.schemaId())
+                        : table.schema();
+        RowColumns.check(layout, schema, tableName, false);
+        List<String> kafkaColumns = new ArrayList<>();
+        kafkaColumns.add(layout.partitionColumn());
+        kafkaColumns.add(layout.offsetColumn());
+        layout.topicColumn().ifPresent(kafkaColumns::add);
+        // the bounds of the Kafka columns only: a wide table's other statistics stay unread
+        TableScan scan = table.newScan().useSnapshot(snapshotId).includeColumnStats(kafkaColumns);
+        if (layout.topicColumn().isPresent()) {
+            scan = scan.filter(Expressions.in(layout.topicColumn().get(), topics.toArray()));
+        }
+        Bounds bounds = new Bounds(schema, layout);
+        List<FileScanTask> tasks = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
+            planned.forEach(tasks::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Planning snapshot " + snapshotId + " of Iceberg table " + tableName, e);
+        }
+        tasks.sort(
+                Comparator.comparing((FileScanTask task) -> bounds.topicLower(task.file()))
+                        .thenComparingLong(task -> bounds.lower(task.file(), bounds.partitionId))
+                        .thenComparingLong(task -> bounds.lower(task.file(), bounds.offsetId))
+                        .thenComparing(task -> task.file().location()));
+        List<HistoryFile> files = new ArrayList<>(tasks.size());
+        long start = 0;
+        for (FileScanTask task : tasks) {
+            long records = task.file().recordCount();
+            files.add(new HistoryFile(task, start, records));
+            start += records;
+        }
+        return new TableHistory(tableName, snapshotId, schema, files);
+    }
+
+    String table() {
+        return table;
+    }
+
+    long snapshotId() {
+        return snapshotId;
+    }
+
+    Schema schema() {
+        return schema;
+    }
+
+    List<HistoryFile> files() {
+        return files;
+    }
+
+    /** Positions of the whole history: {@code [0, records)}. */
+    long records() {
+        return records;
+    }
+
+    /** The index of the file holding {@code position}; {@code files().size()} at the end. */
+    int fileAt(long position) {
+        int low = 0;
+        int high = files.size() - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            HistoryFile file = files.get(mid);
+            if (position < file.start()) {
+                high = mid - 1;
+            } else if (position >= file.end()) {
+                low = mid + 1;
+            } else {
+                return mid;
+            }
+        }
+        return low;
+    }
+
+    /**
+     * Cuts the history {@code [from, to)} into runs of whole files of at least {@code chunkSize}
+     * positions each: each cut is a file's start.
+     */
+    List<Long> cuts(long from, long to, long chunkSize) {
+        List<Long> cuts = new ArrayList<>();
+        long runStart = from;
+        for (HistoryFile file : files) {
+            long fileStart = file.start();
+            if (fileStart <= from) {
+                continue;
+            }
+            if (fileStart >= to) {
+                break;
+            }
+            if (fileStart - runStart >= chunkSize) {
+                cuts.add(fileStart);
+                runStart = fileStart;
+            }
+        }
+        return cuts;
+    }
+
+    /**
+     * The highest offset each Kafka partition has in the snapshot, deleted rows included (a row the
+     * table deleted is history the table dropped; the topic must not bring it back). A file whose
+     * column bounds say it holds one partition is not read; the others are read, their topic,
+     * partition and offset columns only.
+     */
+    Map<TopicPartition, Long> lastOffsets(
+            RowColumns columns, Collection<String> topics, TableFiles io) throws IOException {
+        Bounds bounds = new Bounds(schema, columns.layout());
+        Map<TopicPartition, Long> last = new HashMap<>();
+        for (HistoryFile file : files) {
+            DataFile data = file.task().file();
+            if (data.recordCount() == 0) {
+                continue;
+            }
+            TopicPartition single = bounds.singlePartition(data, columns);
+            Long highest = bounds.upper(data, bounds.offsetId);
+            if (single != null && highest != null) {
+                last.merge(single, highest, Math::max);
+                continue;
+            }
+            try (CloseableIterable<Record> rows =
+                    io.readKafkaColumns(file.task(), schema, columns.layout())) {
+                for (Record row : rows) {
+                    String topic = columns.topic(row);
+                    if (!topics.contains(topic)) {
+                        continue;
+                    }
+                    last.merge(
+                            new TopicPartition(topic, columns.partition(row)),
+                            columns.offset(row),
+                            Math::max);
+                }
+            }
+        }
+        return last;
+    }
+
+    /** The split id of a row's partition. */
+    static String splitIdOf(String topic, int partition) {
+        return KafkaSplitIds.of(new TopicPartition(topic, partition));
+    }
+
+    /** A string column's bound (Iceberg decodes it as a {@code CharBuffer}). */
+    private static String topicOf(ByteBuffer bound) {
+        CharSequence topic = Conversions.fromByteBuffer(Types.StringType.get(), bound);
+        return topic.toString();
+    }
+
+    /** Column bounds of data files, from the manifests' statistics. */
+    private static final class Bounds {
+        final int partitionId;
+        final int offsetId;
+        @Nullable final Integer topicId;
+        final Type partitionType;
+        final Type offsetType;
+
+        Bounds(Schema schema, IcebergLayout layout) {
+            partitionId = RowColumns.fieldId(schema, layout.partitionColumn());
+            offsetId = RowColumns.fieldId(schema, layout.offsetColumn());
+            topicId = layout.topicColumn().map(c -> RowColumns.fieldId(schema, c)).orElse(null);
+            partitionType = schema.findType(partitionId);
+            offsetType = schema.findType(offsetId);
+        }
+
+        long lower(DataFile file, int fieldId) {
+            Long value = bound(file.lowerBounds(), fieldId);
+            return value == null ? Long.MIN_VALUE : value;
+        }
+
+        @Nullable
+        Long upper(DataFile file, int fieldId) {
+            return bound(file.upperBounds(), fieldId);
+        }
+
+        @Nullable
+        private Long bound(@Nullable Map<Integer, ByteBuffer> bounds, int fieldId) {
+            if (bounds == null || !bounds.containsKey(fieldId)) {
+                return null;
+            }
+            Type type = fieldId == partitionId ? partitionType : offsetType;
+            Object value = Conversions.fromByteBuffer(type, bounds.get(fieldId));
+            return value == null ? null : ((Number) value).longValue();
+        }
+
+        String topicLower(DataFile file) {
+            if (topicId == null || file.lowerBounds() == null) {
+                return "";
+            }
+            ByteBuffer lower = file.lowerBounds().get(topicId);
+            return lower == null ? "" : topicOf(lower);
+        }
+
+        /** The one partition the file holds, if its bounds say so. */
+        @Nullable
+        TopicPartition singlePartition(DataFile file, RowColumns columns) {
+            Long low = bound(file.lowerBounds(), partitionId);
+            Long high = bound(file.upperBounds(), partitionId);
+            if (low == null || !low.equals(high)) {
+                return null;
+            }
+            String topic;
+            if (topicId == null) {
+                topic = columns.topic(null);
+            } else {
+                ByteBuffer lower = file.lowerBounds().get(topicId);
+                ByteBuffer upper =
+                        file.upperBounds() == null ? null : file.upperBounds().get(topicId);
+                if (lower == null || upper == null || !lower.equals(upper)) {
+                    return null; // several topics, or a truncated bound
+                }
+                topic = topicOf(lower);
+            }
+            return new TopicPartition(topic, low.intValue());
+        }
+    }
+}

@@ -1,0 +1,623 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
+import dev.sourcebackfill.source.kafka.KafkaBackfill;
+import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
+import dev.sourcebackfill.source.testutils.RestartCounter;
+import dev.sourcebackfill.source.testutils.Throttle;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.ExceptionUtils;
+
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * History from an Iceberg table written from the topic (a Hadoop catalog on the local file system
+ * and Iceberg's REST catalog served on 127.0.0.1), live from a real Kafka broker in this JVM. The
+ * table's rows carry values {@code T|partition|offset}, the topic's records {@code
+ * K|partition|offset}: every run is checked per partition from the job's checkpointed state, every
+ * expected offset exactly once, those in the table from the table.
+ */
+class IcebergBackfillITCase {
+
+    private static final RestartCounter RESTARTS = new RestartCounter();
+
+    @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
+
+    @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
+
+    @RegisterExtension static final LoopbackRestCatalog REST = new LoopbackRestCatalog();
+
+    @TempDir Path warehouse;
+
+    /** The topic: partitions' records {@code K|p|o} for offsets [0, ends[p]). */
+    private static String topic(String name, long... ends) throws Exception {
+        String topic = name + "-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, ends.length);
+        long most = 0;
+        for (long end : ends) {
+            most = Math.max(most, end);
+        }
+        KAFKA.produce(
+                ends.length,
+                0,
+                most,
+                (p, o) ->
+                        o < ends[p]
+                                ? new ProducerRecord<>(topic, p, "k" + o, "K|" + p + "|" + o)
+                                : null);
+        return topic;
+    }
+
+    /** Rows {@code T|p|o} of the partition's offsets [from, to) that {@code keep} keeps. */
+    private static List<Record> rows(
+            Kind kind,
+            Table table,
+            String topic,
+            int partition,
+            long from,
+            long to,
+            LongPredicate keep) {
+        List<Record> rows = new ArrayList<>();
+        for (long o = from; o < to; o++) {
+            if (keep.test(o)) {
+                rows.add(
+                        IcebergTestTables.row(
+                                kind,
+                                table.schema(),
+                                topic,
+                                partition,
+                                o,
+                                "T|" + partition + "|" + o));
+            }
+        }
+        return rows;
+    }
+
+    private static List<Record> rows(
+            Kind kind, Table table, String topic, int partition, long from, long to) {
+        return rows(kind, table, topic, partition, from, to, o -> true);
+    }
+
+    /**
+     * Redpanda's layout, whose files mix partitions (one file per hour and commit): 4 partitions, 3
+     * with rows in the table (partition 3 only in the topic), history in chunks over 2 readers, a
+     * failure while a chunk is read and one at partition 1's first record from the topic. The
+     * values are made by the topic's deserializer from the value bytes the table keeps.
+     */
+    @Test
+    void filesMixingPartitionsReadInChunksWithFailuresInTheTableReadAndAtTheHandover()
+            throws Exception {
+        String topic = topic("mixed", 1_500, 1_500, 1_500, 800);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.mixed", Kind.REDPANDA);
+        for (long from = 0; from < 1_200; from += 200) {
+            List<Record> commit = new ArrayList<>();
+            for (int p = 0; p < 3; p++) {
+                commit.addAll(
+                        rows(
+                                Kind.REDPANDA,
+                                table,
+                                topic,
+                                p,
+                                from,
+                                Math.min(from + 200, 1_000 + 100L * p)));
+            }
+            IcebergTestTables.append(table, commit);
+        }
+
+        String run = UUID.randomUUID().toString();
+        BackfillSource<String> source =
+                builder(topic, catalog, "db.mixed", Kind.REDPANDA)
+                        .setBackfillChunkSize(300)
+                        .build();
+        JobClient job = start(run, source, Set.of("T|0|450", "K|1|1100"), 2, 0, null);
+        job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+
+        Checker.assertNoViolations(run);
+        Checker.assertPartition(run, 0, 0, 1_500, o -> o < 1_000, o -> true);
+        Checker.assertPartition(run, 1, 0, 1_500, o -> o < 1_100, o -> true);
+        Checker.assertPartition(run, 2, 0, 1_500, o -> o < 1_200, o -> true);
+        Checker.assertPartition(run, 3, 0, 800, o -> false, o -> true);
+        assertThat(FailOnce.fired(run)).containsExactlyInAnyOrder("T|0|450", "K|1|1100");
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(2);
+    }
+
+    /**
+     * Every preset's layout through the REST catalog: values by the topic's deserializer where the
+     * layout keeps the value bytes, by a record mapper of the {@code payload} column otherwise.
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void everyLayoutThroughTheRestCatalog(Kind kind) throws Exception {
+        String topic = topic("layout", 600, 500);
+        String tableName = "lake.t_" + kind.name().toLowerCase();
+        Catalog rest = IcebergTestTables.open("rest", REST.properties());
+        Table table = IcebergTestTables.create(rest, tableName, kind);
+        for (long from = 0; from < 400; from += 100) {
+            List<Record> commit = new ArrayList<>(rows(kind, table, topic, 0, from, from + 100));
+            commit.addAll(rows(kind, table, topic, 1, from, Math.min(from + 100, 300)));
+            IcebergTestTables.append(table, commit);
+        }
+        IcebergBackfillSourceBuilder<String> builder =
+                builder(topic, REST.properties(), tableName, kind).setBackfillChunkSize(150);
+        if (!kind.keepsValueBytes()) {
+            builder.setRecordMapper((row, out) -> out.collect((String) row.getField("payload")));
+        }
+
+        String run = UUID.randomUUID().toString();
+        JobClient job = start(run, builder.build(), Set.of(), 2, 0, null);
+        job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+
+        Checker.assertNoViolations(run);
+        Checker.assertPartition(run, 0, 0, 600, o -> o < 400, o -> true);
+        Checker.assertPartition(run, 1, 0, 500, o -> o < 300, o -> true);
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
+    }
+
+    /**
+     * Rows the writer sent to a dead-letter table (missing here) and rows the table deleted are not
+     * read from the topic either: partition 0 goes live after the highest offset its data files
+     * hold, deleted rows included.
+     */
+    @Test
+    void deletedAndDeadLetteredRowsAreHolesNotReadFromTheTopic() throws Exception {
+        String topic = topic("holes", 150, 150);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.holes", Kind.KAFKA_CONNECT);
+        Set<Long> deadLettered = Set.of(10L, 11L, 60L);
+        List<Record> commit =
+                new ArrayList<>(
+                        rows(
+                                Kind.KAFKA_CONNECT,
+                                table,
+                                topic,
+                                0,
+                                0,
+                                100,
+                                o -> !deadLettered.contains(o)));
+        commit.addAll(rows(Kind.KAFKA_CONNECT, table, topic, 1, 0, 100));
+        List<DataFile> files = IcebergTestTables.append(table, commit);
+        DataFile partition0 =
+                files.stream().filter(f -> f.recordCount() == 97).findFirst().orElseThrow();
+        // positions in the file: offset 20 is at 18 (10 and 11 are missing), offset 99 at 96
+        IcebergTestTables.deletePositions(table, partition0, 18, 96);
+
+        String run = UUID.randomUUID().toString();
+        JobClient job =
+                start(
+                        run,
+                        builder(topic, catalog, "db.holes", Kind.KAFKA_CONNECT)
+                                .setRecordMapper(
+                                        (row, out) -> out.collect((String) row.getField("payload")))
+                                .build(),
+                        Set.of(),
+                        2,
+                        0,
+                        null);
+        job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+
+        Checker.assertNoViolations(run);
+        Set<Long> missing = Set.of(10L, 11L, 20L, 60L, 99L);
+        Checker.assertPartition(run, 0, 0, 150, o -> o < 100, o -> !missing.contains(o));
+        Checker.assertPartition(run, 1, 0, 150, o -> o < 100, o -> true);
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
+    }
+
+    /**
+     * A stop-with-savepoint while the table is read at parallelism 2; the table compacted (its
+     * files rewritten in a new snapshot) before the restore at parallelism 3: the restored job
+     * reads the snapshot it pinned, to the same result.
+     */
+    @Test
+    void aSavepointDuringTheTableReadRestoredAtAnotherParallelismAfterACompaction(
+            @TempDir Path savepoints) throws Exception {
+        String topic = topic("restore", 2_400, 2_400, 2_400);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.restore", Kind.KAFKA_CONNECT);
+        for (long from = 0; from < 2_000; from += 250) {
+            List<Record> commit = new ArrayList<>();
+            for (int p = 0; p < 3; p++) {
+                commit.addAll(rows(Kind.KAFKA_CONNECT, table, topic, p, from, from + 250));
+            }
+            IcebergTestTables.append(table, commit);
+        }
+        IcebergBackfillSourceBuilder<String> builder =
+                builder(topic, catalog, "db.restore", Kind.KAFKA_CONNECT)
+                        .setRecordMapper(
+                                (row, out) -> out.collect((String) row.getField("payload")))
+                        .setBackfillChunkSize(1_000)
+                        .setMaxRecordsPerPoll(50);
+
+        String run = UUID.randomUUID().toString();
+        JobClient first = start(run, builder.build(), Set.of(), 2, 500, null);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (Checker.total(run) < 1_000) {
+            assertThat(System.nanoTime()).as("some of the table read").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        String savepoint =
+                first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        assertThat(Checker.fromTable(run)).as("stopped while the table is read").isLessThan(6_000);
+        table.refresh();
+        IcebergTestTables.compact(table);
+
+        JobClient second = start(run, builder.build(), Set.of(), 3, 0, savepoint);
+        second.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+
+        Checker.assertNoViolations(run);
+        for (int p = 0; p < 3; p++) {
+            Checker.assertPartition(run, p, 0, 2_400, o -> o < 2_000, o -> true);
+        }
+        assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30))).as("restarts").isZero();
+    }
+
+    /** A restore whose pinned snapshot the table expired since fails naming it and the table. */
+    @Test
+    void aRestoreWhosePinnedSnapshotExpiredFailsNamingItAndTheTable(@TempDir Path savepoints)
+            throws Exception {
+        String topic = topic("expired", 2_000);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.expired", Kind.KAFKA_CONNECT);
+        for (long from = 0; from < 1_500; from += 250) {
+            IcebergTestTables.append(
+                    table, rows(Kind.KAFKA_CONNECT, table, topic, 0, from, from + 250));
+        }
+        long pinned = table.currentSnapshot().snapshotId();
+        IcebergBackfillSourceBuilder<String> builder =
+                builder(topic, catalog, "db.expired", Kind.KAFKA_CONNECT)
+                        .setRecordMapper(
+                                (row, out) -> out.collect((String) row.getField("payload")))
+                        .setMaxRecordsPerPoll(50);
+
+        String run = UUID.randomUUID().toString();
+        JobClient first = start(run, builder.build(), Set.of(), 1, 500, null);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (Checker.total(run) < 300) {
+            assertThat(System.nanoTime()).as("some of the table read").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        String savepoint =
+                first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        table.refresh();
+        IcebergTestTables.compact(table);
+        table.expireSnapshots()
+                .expireOlderThan(System.currentTimeMillis() + 1)
+                .retainLast(1)
+                .commit();
+
+        JobClient second = start(run, builder.build(), Set.of(), 1, 0, savepoint);
+        assertThatThrownBy(() -> second.getJobExecutionResult().get(180, TimeUnit.SECONDS))
+                .satisfies(
+                        e ->
+                                assertThat(
+                                                ExceptionUtils.findThrowableWithMessage(
+                                                        e,
+                                                        "snapshot "
+                                                                + pinned
+                                                                + " of Iceberg table db.expired"))
+                                        .isPresent());
+        assertThat(RESTARTS.restartsOf(second.getJobID())).as("restarts").isZero();
+    }
+
+    /**
+     * Retention deleted the topic's offsets right after the table's rows: the gap fails the job
+     * naming the partition and the offsets, or, told to skip, the partition goes on at the topic's
+     * earliest offset.
+     */
+    @ParameterizedTest
+    @EnumSource(OffsetGapPolicy.class)
+    void aGapBetweenTheTableAndTheTopicFollowsTheGapPolicy(OffsetGapPolicy policy)
+            throws Exception {
+        String topic = topic("gap", 300);
+        KAFKA.deleteRecordsBelow(topic, 0, 150);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.gap", Kind.KAFKA_CONNECT);
+        IcebergTestTables.append(table, rows(Kind.KAFKA_CONNECT, table, topic, 0, 0, 100));
+        BackfillSource<String> source =
+                builder(topic, catalog, "db.gap", Kind.KAFKA_CONNECT)
+                        .setRecordMapper(
+                                (row, out) -> out.collect((String) row.getField("payload")))
+                        .setOffsetGapPolicy(policy)
+                        .build();
+
+        String run = UUID.randomUUID().toString();
+        JobClient job = start(run, source, Set.of(), 1, 0, null);
+        if (policy == OffsetGapPolicy.FAIL) {
+            assertThatThrownBy(() -> job.getJobExecutionResult().get(180, TimeUnit.SECONDS))
+                    .satisfies(
+                            e -> {
+                                Optional<Throwable> gap =
+                                        ExceptionUtils.findThrowableWithMessage(e, "gap");
+                                assertThat(gap).isPresent();
+                                assertThat(gap.get().getMessage())
+                                        .contains(topic + "-0")
+                                        .contains("100")
+                                        .contains("150");
+                            });
+        } else {
+            job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+            Checker.assertNoViolations(run);
+            Checker.assertPartition(run, 0, 0, 300, o -> o < 100, o -> o < 100 || o >= 150);
+        }
+        assertThat(RESTARTS.restartsOf(job.getJobID())).as("restarts").isZero();
+    }
+
+    // ------------------------------------------------------------------ the job
+
+    private static IcebergBackfillSourceBuilder<String> builder(
+            String topic, Map<String, String> catalog, String table, Kind kind) {
+        return IcebergBackfill.<String>sourceBuilder()
+                .setCatalog("test", catalog)
+                .setTable(table)
+                .setLayout(kind.layout)
+                .setMaxRecordsPerPoll(100)
+                .setLive(
+                        KafkaBackfill.<String>sourceBuilder()
+                                .setBootstrapServers(KAFKA.bootstrapServers())
+                                .setTopics(topic)
+                                .setValueOnlyDeserializer(new SimpleStringSchema())
+                                .setStartingOffsets(OffsetsInitializer.earliest())
+                                .setBounded(OffsetsInitializer.latest()));
+    }
+
+    /**
+     * Starts the checking job: the source, a failure injected once at each value of {@code failAt}
+     * (restarts allowed only then), a throttle if {@code throttle > 0} (records per second and
+     * subtask), and the keyed checker; from {@code savepoint} if given.
+     */
+    private static JobClient start(
+            String run,
+            BackfillSource<String> source,
+            Set<String> failAt,
+            int parallelism,
+            double throttle,
+            String savepoint)
+            throws Exception {
+        Configuration conf = new Configuration();
+        if (!failAt.isEmpty()) {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(
+                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS,
+                    failAt.size() + 1);
+            conf.set(
+                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                    Duration.ofMillis(200));
+        } else {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        }
+        if (savepoint != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(parallelism);
+        env.enableCheckpointing(200);
+        DataStream<String> stream =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "table-and-topic")
+                        .uid("table-and-topic")
+                        .map(new FailOnce(run, failAt))
+                        .uid("fail-once");
+        if (throttle > 0) {
+            stream = stream.map(new Throttle<>(throttle)).uid("throttle");
+        }
+        stream.keyBy(value -> value.substring(value.indexOf('|') + 1, value.lastIndexOf('|')))
+                .process(new Checker(run))
+                .uid("checker")
+                .sinkTo(new DiscardingSink<>());
+        return env.executeAsync("iceberg backfill " + run);
+    }
+
+    /** Fails the job once at each of the given values. */
+    static final class FailOnce extends RichMapFunction<String, String> {
+        private static final Map<String, Set<String>> FIRED = new ConcurrentHashMap<>();
+        private final String run;
+        private final Set<String> failAt;
+
+        FailOnce(String run, Set<String> failAt) {
+            this.run = run;
+            this.failAt = failAt;
+        }
+
+        static Set<String> fired(String run) {
+            return FIRED.getOrDefault(run, Set.of());
+        }
+
+        @Override
+        public String map(String value) {
+            if (failAt.contains(value)
+                    && FIRED.computeIfAbsent(run, k -> ConcurrentHashMap.newKeySet()).add(value)) {
+                throw new IllegalStateException("injected failure at " + value);
+            }
+            return value;
+        }
+    }
+
+    /**
+     * Per partition, in keyed (checkpointed) state: the offsets seen (each must come once), their
+     * count and sum, and how many came from the table.
+     */
+    static final class Checker extends KeyedProcessFunction<String, String, String> {
+        /** run -> partition -> its progress as the checkpointed state has it. */
+        static final Map<String, Map<Integer, Progress>> PROGRESS = new ConcurrentHashMap<>();
+
+        static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
+        private final String run;
+
+        private transient MapState<Long, Boolean> seen;
+        private transient ValueState<Progress> progress;
+
+        Checker(String run) {
+            this.run = run;
+        }
+
+        /** One partition's progress. */
+        record Progress(long count, long sum, long fromTable, long fromTableSum) {}
+
+        static long total(String run) {
+            return PROGRESS.getOrDefault(run, Map.of()).values().stream()
+                    .mapToLong(Progress::count)
+                    .sum();
+        }
+
+        static long fromTable(String run) {
+            return PROGRESS.getOrDefault(run, Map.of()).values().stream()
+                    .mapToLong(Progress::fromTable)
+                    .sum();
+        }
+
+        static void assertNoViolations(String run) {
+            assertThat(VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
+        }
+
+        /**
+         * Every offset of [from, to) that {@code expected} holds came once (no other: count and sum
+         * match and none twice), those {@code inTable} holds from the table, the others from the
+         * topic.
+         */
+        static void assertPartition(
+                String run,
+                int partition,
+                long from,
+                long to,
+                LongPredicate inTable,
+                LongPredicate expected) {
+            long count = 0;
+            long sum = 0;
+            long tableCount = 0;
+            long tableSum = 0;
+            for (long o = from; o < to; o++) {
+                if (expected.test(o)) {
+                    count++;
+                    sum += o;
+                    if (inTable.test(o)) {
+                        tableCount++;
+                        tableSum += o;
+                    }
+                }
+            }
+            assertThat(PROGRESS.getOrDefault(run, Map.of()).get(partition))
+                    .as("partition %d", partition)
+                    .isEqualTo(new Progress(count, sum, tableCount, tableSum));
+        }
+
+        @Override
+        public void open(OpenContext openContext) {
+            seen =
+                    getRuntimeContext()
+                            .getMapState(
+                                    new MapStateDescriptor<>("seen", Long.class, Boolean.class));
+            progress =
+                    getRuntimeContext()
+                            .getState(new ValueStateDescriptor<>("progress", Progress.class));
+        }
+
+        @Override
+        public void processElement(String value, Context ctx, Collector<String> out)
+                throws Exception {
+            String[] parts = value.split("\\|");
+            int partition = Integer.parseInt(parts[1]);
+            long offset = Long.parseLong(parts[2]);
+            if (seen.contains(offset)) {
+                VIOLATIONS
+                        .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
+                        .add(
+                                "partition "
+                                        + partition
+                                        + ": offset "
+                                        + offset
+                                        + " twice ("
+                                        + value
+                                        + ")");
+            }
+            seen.put(offset, true);
+            Progress before =
+                    progress.value() == null ? new Progress(0, 0, 0, 0) : progress.value();
+            boolean table = parts[0].equals("T");
+            Progress after =
+                    new Progress(
+                            before.count() + 1,
+                            before.sum() + offset,
+                            before.fromTable() + (table ? 1 : 0),
+                            before.fromTableSum() + (table ? offset : 0));
+            progress.update(after);
+            PROGRESS.computeIfAbsent(run, k -> new ConcurrentHashMap<>()).put(partition, after);
+            out.collect(value);
+        }
+    }
+}

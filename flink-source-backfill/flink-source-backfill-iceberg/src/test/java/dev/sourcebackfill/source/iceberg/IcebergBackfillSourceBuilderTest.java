@@ -1,0 +1,112 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.kafka.KafkaBackfill;
+import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
+
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Every option is checked at build time, the error naming the option. */
+class IcebergBackfillSourceBuilderTest {
+
+    private static final Map<String, String> CATALOG =
+            Map.of("type", "rest", "uri", "http://127.0.0.1:1");
+
+    private static KafkaBackfillSourceBuilder<String> live(String... topics) {
+        return KafkaBackfill.<String>sourceBuilder()
+                .setBootstrapServers("127.0.0.1:1")
+                .setTopics(topics)
+                .setValueOnlyDeserializer(new SimpleStringSchema());
+    }
+
+    private static IcebergBackfillSourceBuilder<String> valid() {
+        return IcebergBackfill.<String>sourceBuilder()
+                .setCatalog("lake", CATALOG)
+                .setTable("db.orders")
+                .setLayout(IcebergLayout.redpanda())
+                .setLive(live("orders"));
+    }
+
+    private static void fails(
+            Consumer<IcebergBackfillSourceBuilder<String>> change, String... parts) {
+        IcebergBackfillSourceBuilder<String> builder = valid();
+        change.accept(builder);
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalArgumentException.class)
+                .satisfies(
+                        e -> {
+                            for (String part : parts) {
+                                assertThat(e.getMessage()).contains(part);
+                            }
+                        });
+    }
+
+    @Test
+    void aValidBuilderBuildsAndCutsTheTableIntoChunksByDefault() {
+        assertThat(valid().build()).isNotNull();
+        assertThat(IcebergBackfillSourceBuilder.DEFAULT_CHUNK_SIZE).isPositive();
+    }
+
+    @Test
+    void eachWrongOptionFailsNamingIt() {
+        fails(b -> b.setCatalog(" ", CATALOG), "'catalog' (setCatalog)", "no name");
+        fails(b -> b.setCatalog("lake", null), "'catalog' (setCatalog)", "no properties");
+        fails(
+                b -> b.setCatalog("lake", Map.of("uri", "x")),
+                "'catalog' (setCatalog)",
+                "'type'",
+                "'catalog-impl'");
+        fails(b -> b.setTable(null), "'table' (setTable)", "is not set");
+        fails(b -> b.setLayout(null), "'layout' (setLayout)", "is not set");
+        fails(
+                b -> b.setLayout(IcebergLayout.kafkaConnect()),
+                "'record mapper' (setRecordMapper)",
+                "keeps no record value");
+        fails(b -> b.setLive(null), "'live' (setLive)", "is not set");
+        fails(
+                b ->
+                        b.setLive(
+                                KafkaBackfill.<String>sourceBuilder()
+                                        .setBootstrapServers("127.0.0.1:1")
+                                        .setTopicPattern(Pattern.compile("o.*"))
+                                        .setValueOnlyDeserializer(new SimpleStringSchema())),
+                "'live' (setLive)",
+                "setTopics");
+        fails(b -> b.setLive(live("a", "b")), "'layout' (setLayout)", "no topic column", "[a, b]");
+        fails(b -> b.setMaxRecordsPerPoll(0), "'max records per poll'", "at least 1");
+        fails(b -> b.setBackfillChunkSize(0), "'backfill chunk size'", "must be positive");
+    }
+
+    @Test
+    void aMapperMakesLayoutsWithoutValueBytesValidAndATopicColumnAllowsSeveralTopics() {
+        assertThat(
+                        valid().setLayout(IcebergLayout.kafkaConnect())
+                                .setRecordMapper((row, out) -> out.collect("x"))
+                                .setLive(live("a", "b"))
+                                .build())
+                .isNotNull();
+    }
+}

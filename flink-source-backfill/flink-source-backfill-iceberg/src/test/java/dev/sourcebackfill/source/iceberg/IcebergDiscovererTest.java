@@ -1,0 +1,179 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.Record;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** What the first discovery makes of the topic's partitions and the table's pinned snapshot. */
+class IcebergDiscovererTest {
+
+    private static final String TOPIC = "orders";
+
+    @TempDir Path warehouse;
+    private Map<String, String> properties;
+    private Catalog catalog;
+
+    @BeforeEach
+    void openCatalog() {
+        properties = IcebergTestTables.hadoopCatalog(warehouse);
+        catalog = IcebergTestTables.open("local", properties);
+    }
+
+    /** The topic as the Kafka adapter's discoverer finds it: partitions from offset 0. */
+    private static LogSplitDiscoverer topic(long... ends) {
+        return new LogSplitDiscoverer() {
+            @Override
+            public List<DiscoveredSplit> discoverSplits(boolean initial) {
+                List<DiscoveredSplit> splits = new ArrayList<>();
+                for (int p = 0; p < ends.length; p++) {
+                    splits.add(
+                            initial
+                                    ? DiscoveredSplit.backfilled(TOPIC + "-" + p, 0, ends[p])
+                                    : DiscoveredSplit.readByLive(TOPIC + "-" + p, ends[p]));
+                }
+                return splits;
+            }
+        };
+    }
+
+    private IcebergDiscoverer discoverer(LogSplitDiscoverer topic) {
+        return new IcebergDiscoverer(
+                topic,
+                new IcebergTableRef("local", properties, "db.t"),
+                new RowColumns(Kind.KAFKA_CONNECT.layout, TOPIC),
+                false);
+    }
+
+    private Table tableWith(Map<Integer, Long> rowsPerPartition) {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
+        rowsPerPartition.forEach(
+                (partition, rows) -> {
+                    for (long from = 0; from < rows; from += 100) {
+                        List<Record> file = new ArrayList<>();
+                        for (long o = from; o < Math.min(rows, from + 100); o++) {
+                            file.add(
+                                    IcebergTestTables.row(
+                                            Kind.KAFKA_CONNECT,
+                                            table.schema(),
+                                            TOPIC,
+                                            partition,
+                                            o,
+                                            "v"));
+                        }
+                        IcebergTestTables.append(table, file);
+                    }
+                });
+        table.refresh();
+        return table;
+    }
+
+    @Test
+    void partitionsGoLiveAfterTheirRowsAndTheTablesHistoryIsASplitOfItsOwn() throws Exception {
+        Table table = tableWith(Map.of(0, 250L, 1, 100L));
+        long snapshot = table.currentSnapshot().snapshotId();
+        try (IcebergDiscoverer discoverer = discoverer(topic(400, 100, 30))) {
+            List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
+
+            assertThat(splits).hasSize(4);
+            assertThat(splits.get(0).splitId()).isEqualTo(TOPIC + "-0");
+            assertThat(splits.get(0).liveReadsWholeSplit()).isTrue();
+            assertThat(splits.get(0).backfillStartOffset()).isEqualTo(250);
+            assertThat(splits.get(1).backfillStartOffset()).isEqualTo(100);
+            assertThat(splits.get(1).liveReadsWholeSplit()).isTrue();
+            // no rows: where the topic's starting offsets say
+            assertThat(splits.get(2).backfillStartOffset()).isZero();
+            assertThat(splits.get(2).liveReadsWholeSplit()).isTrue();
+            DiscoveredSplit history = splits.get(3);
+            assertThat(history.splitId()).isEqualTo("iceberg:db.t@" + snapshot);
+            assertThat(history.liveReadsWholeSplit()).isFalse();
+            assertThat(history.backfillStartOffset()).isZero();
+            assertThat(history.liveEndOffset()).isEqualTo(350);
+            assertThat(history.stoppingOffset()).hasValue(350);
+            // whole files: 100, 100, 50 rows of partition 0, then 100 of partition 1
+            assertThat(discoverer.cutHistory(history, 0, 350, 150)).containsExactly(200L);
+            assertThat(discoverer.cutHistory(history, 0, 350, 100)).containsExactly(100L, 200L);
+            assertThat(discoverer.cutHistory(splits.get(0), 250, 400, 10)).isEmpty();
+            // later discoveries are the topic's
+            assertThat(discoverer.discoverSplits(false))
+                    .extracting(DiscoveredSplit::splitId)
+                    .containsExactly(TOPIC + "-0", TOPIC + "-1", TOPIC + "-2");
+        }
+    }
+
+    @Test
+    void aTableWithoutASnapshotLeavesEveryPartitionToTheTopic() throws Exception {
+        IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
+        try (IcebergDiscoverer discoverer = discoverer(topic(10, 20))) {
+            List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
+            assertThat(splits)
+                    .extracting(DiscoveredSplit::splitId)
+                    .containsExactly(TOPIC + "-0", TOPIC + "-1");
+            assertThat(splits).allSatisfy(s -> assertThat(s.liveReadsWholeSplit()).isTrue());
+            assertThat(splits).allSatisfy(s -> assertThat(s.backfillStartOffset()).isZero());
+        }
+    }
+
+    @Test
+    void rowsOfAPartitionTheTopicDoesNotHaveFailNamingIt() {
+        tableWith(Map.of(0, 10L, 3, 10L));
+        assertThatThrownBy(() -> discoverer(topic(10, 10)).discoverSplits(true))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Iceberg table db.t has rows of partition " + TOPIC + "-3");
+    }
+
+    @Test
+    void aTableAheadOfTheTopicFailsNamingThePartitionAndBothOffsets() {
+        tableWith(Map.of(0, 50L));
+        assertThatThrownBy(() -> discoverer(topic(40)).discoverSplits(true))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("offset 49 of partition " + TOPIC + "-0")
+                .hasMessageContaining("end offset 40");
+    }
+
+    @Test
+    void aStoppingOffsetInsideTheTablesHistoryFailsNamingIt() {
+        tableWith(Map.of(0, 50L));
+        LogSplitDiscoverer bounded =
+                new LogSplitDiscoverer() {
+                    @Override
+                    public List<DiscoveredSplit> discoverSplits(boolean initial) {
+                        return List.of(
+                                DiscoveredSplit.backfilled(TOPIC + "-0", 0, 100)
+                                        .withStoppingOffset(30));
+                    }
+                };
+        assertThatThrownBy(() -> discoverer(bounded).discoverSplits(true))
+                .hasMessageContaining("Partition " + TOPIC + "-0 stops at offset 30")
+                .hasMessageContaining("rows up to offset 49");
+    }
+}

@@ -1,0 +1,261 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.Record;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The table reader: rows at their positions, from where a split starts, deletes applied. */
+class IcebergTableReaderTest {
+
+    private static final String TOPIC = "orders";
+
+    @TempDir Path warehouse;
+    private Map<String, String> properties;
+    private Catalog catalog;
+
+    @BeforeEach
+    void openCatalog() {
+        properties = IcebergTestTables.hadoopCatalog(warehouse);
+        catalog = IcebergTestTables.open("local", properties);
+    }
+
+    /** One delivered row: its position, the Kafka partition and offset it holds, its time. */
+    record Delivered(long position, int partition, long offset, long timestamp) {}
+
+    private static final class Collecting implements LogRecordCollector<Record> {
+        final List<Delivered> rows = new ArrayList<>();
+        final RowColumns columns;
+
+        Collecting(Kind kind) {
+            columns = new RowColumns(kind.layout, TOPIC);
+        }
+
+        @Override
+        public void collect(String splitId, long offset, long timestamp, Record record) {
+            rows.add(
+                    new Delivered(
+                            offset, columns.partition(record), columns.offset(record), timestamp));
+        }
+    }
+
+    private IcebergTableReader reader(Kind kind, int maxRecordsPerPoll) {
+        return new IcebergTableReader(
+                new IcebergTableRef("local", properties, "db.t"),
+                new RowColumns(kind.layout, TOPIC),
+                List.of(TOPIC),
+                maxRecordsPerPoll);
+    }
+
+    private static void readToEnd(IcebergTableReader reader, String split, Collecting out)
+            throws IOException {
+        for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
+            assertThat(polls).as("polls until the end").isLessThan(1_000);
+            reader.poll(Duration.ofMillis(10), out);
+        }
+    }
+
+    /** Redpanda's layout: each file mixes the partitions; 3 files of 40 rows each. */
+    private Table mixedTable() {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.REDPANDA);
+        for (int file = 0; file < 3; file++) {
+            List<Record> rows = new ArrayList<>();
+            for (long i = 0; i < 40; i++) {
+                int partition = (int) (i % 4);
+                long offset = file * 10 + i / 4;
+                rows.add(
+                        IcebergTestTables.row(
+                                Kind.REDPANDA, table.schema(), TOPIC, partition, offset, "v"));
+            }
+            IcebergTestTables.append(table, rows);
+        }
+        table.refresh();
+        return table;
+    }
+
+    @Test
+    void readsEveryRowAtItsPositionFileAfterFileAndEnds() throws Exception {
+        Table table = mixedTable();
+        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        Collecting out = new Collecting(Kind.REDPANDA);
+        try (IcebergTableReader reader = reader(Kind.REDPANDA, 7)) {
+            reader.addSplit(split, 0);
+            readToEnd(reader, split, out);
+
+            assertThat(out.rows)
+                    .extracting(Delivered::position)
+                    .containsExactlyElementsOf(range(0, 120));
+            assertThat(reader.position(split)).isEqualTo(120);
+            assertThat(out.rows)
+                    .allSatisfy(
+                            row ->
+                                    assertThat(row.timestamp())
+                                            .isEqualTo(
+                                                    IcebergTestTables.BASE_MILLIS + row.offset()));
+            // every (partition, offset) of the table once
+            assertThat(out.rows.stream().map(r -> r.partition() + "@" + r.offset()).distinct())
+                    .hasSize(120);
+        }
+    }
+
+    @Test
+    void startsInsideAFileAndDeliversNothingBelowItsStart() throws Exception {
+        Table table = mixedTable();
+        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        Collecting out = new Collecting(Kind.REDPANDA);
+        try (IcebergTableReader reader = reader(Kind.REDPANDA, 1_000)) {
+            reader.addSplit(split, 55);
+            assertThat(reader.position(split)).isEqualTo(55);
+            readToEnd(reader, split, out);
+
+            assertThat(out.rows)
+                    .extracting(Delivered::position)
+                    .containsExactlyElementsOf(range(55, 120));
+        }
+    }
+
+    @Test
+    void deletedRowsAreHolesAndTheFileEndMovesThePositionPastThem() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
+        List<Record> rows = new ArrayList<>();
+        for (long o = 0; o < 10; o++) {
+            rows.add(IcebergTestTables.row(Kind.KAFKA_CONNECT, table.schema(), TOPIC, 0, o, "v"));
+        }
+        List<DataFile> files = IcebergTestTables.append(table, rows);
+        List<Record> more = new ArrayList<>();
+        for (long o = 10; o < 15; o++) {
+            more.add(IcebergTestTables.row(Kind.KAFKA_CONNECT, table.schema(), TOPIC, 0, o, "v"));
+        }
+        IcebergTestTables.append(table, more);
+        IcebergTestTables.deletePositions(table, files.get(0), 3, 8, 9);
+        table.refresh();
+        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+
+        Collecting out = new Collecting(Kind.KAFKA_CONNECT);
+        try (IcebergTableReader reader = reader(Kind.KAFKA_CONNECT, 6)) {
+            reader.addSplit(split, 0);
+            reader.poll(Duration.ofMillis(10), out);
+            reader.poll(Duration.ofMillis(10), out);
+            // the first file's live rows are 0-2, 4-7; its end moved the position to 10
+            assertThat(out.rows)
+                    .extracting(Delivered::position)
+                    .containsExactly(0L, 1L, 2L, 4L, 5L, 6L, 7L, 10L, 11L, 12L, 13L, 14L);
+            assertThat(out.rows)
+                    .extracting(Delivered::offset)
+                    .containsExactly(0L, 1L, 2L, 4L, 5L, 6L, 7L, 10L, 11L, 12L, 13L, 14L);
+        }
+    }
+
+    @Test
+    void aPausedSplitDeliversNothingUntilResumed() throws Exception {
+        Table table = mixedTable();
+        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        Collecting out = new Collecting(Kind.REDPANDA);
+        try (IcebergTableReader reader = reader(Kind.REDPANDA, 10)) {
+            reader.addSplit(split, 0);
+            reader.poll(Duration.ofMillis(10), out);
+            reader.pauseOrResumeSplits(List.of(split), List.of());
+            reader.poll(Duration.ofMillis(10), out);
+            assertThat(out.rows).hasSize(10);
+            assertThat(reader.position(split)).isEqualTo(10);
+            reader.pauseOrResumeSplits(List.of(), List.of(split));
+            readToEnd(reader, split, out);
+            assertThat(out.rows)
+                    .extracting(Delivered::position)
+                    .containsExactlyElementsOf(range(0, 120));
+        }
+    }
+
+    @Test
+    void chunksOfOneSnapshotShareOnePlanAndEachReadsItsOwnRange() throws Exception {
+        Table table = mixedTable();
+        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        Collecting out = new Collecting(Kind.REDPANDA);
+        try (IcebergTableReader reader = reader(Kind.REDPANDA, 1_000)) {
+            reader.addSplit(split, 80);
+            readToEnd(reader, split, out);
+            reader.removeSplit(split);
+            reader.addSplit(split, 40);
+            reader.poll(Duration.ofMillis(10), out);
+            assertThat(reader.plannedSnapshots()).isEqualTo(1);
+            assertThat(out.rows.subList(0, 40))
+                    .extracting(Delivered::position)
+                    .containsExactlyElementsOf(range(80, 120));
+            assertThat(out.rows.get(40).position()).isEqualTo(40);
+        }
+    }
+
+    @Test
+    void aSnapshotTheTableNoLongerHasFailsNamingItAndTheTable() throws Exception {
+        Table table = mixedTable();
+        long expired = table.snapshots().iterator().next().snapshotId();
+        table.expireSnapshots().expireSnapshotId(expired).commit();
+        try (IcebergTableReader reader = reader(Kind.REDPANDA, 10)) {
+            assertThatThrownBy(() -> reader.addSplit(TableHistorySplit.id("db.t", expired), 0))
+                    .hasMessageContaining("snapshot " + expired + " of Iceberg table db.t")
+                    .hasMessageContaining("no longer has");
+        }
+    }
+
+    @Test
+    void aMissingDataFileFailsNamingTheFileAndTheTable() throws Exception {
+        Table table = mixedTable();
+        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        TableHistory history =
+                TableHistory.plan(
+                        table,
+                        "db.t",
+                        table.currentSnapshot().snapshotId(),
+                        Kind.REDPANDA.layout,
+                        List.of(TOPIC));
+        String second = history.files().get(1).task().file().location();
+        assertThat(new java.io.File(java.net.URI.create(second)).delete()).isTrue();
+        try (IcebergTableReader reader = reader(Kind.REDPANDA, 1_000)) {
+            reader.addSplit(split, 0);
+            assertThatThrownBy(() -> readToEnd(reader, split, new Collecting(Kind.REDPANDA)))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("Reading data file " + second)
+                    .hasMessageContaining("Iceberg table db.t")
+                    .hasMessageContaining("position 40");
+        }
+    }
+
+    private static List<Long> range(long from, long to) {
+        List<Long> values = new ArrayList<>();
+        for (long v = from; v < to; v++) {
+            values.add(v);
+        }
+        return values;
+    }
+}
