@@ -19,10 +19,12 @@ import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
+import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
@@ -144,13 +146,14 @@ class IcebergBackfillITCase {
     /**
      * Redpanda's layout, whose files mix partitions (one file per hour and commit): 4 partitions, 3
      * with rows in the table (partition 3 only in the topic), history in chunks over 2 readers, a
-     * failure while a chunk is read and one at partition 1's first record from the topic. The
+     * failure while a chunk is read, then, once the job runs again, one at partition 1's first
+     * record from the topic (written only then, so that the two failures are two restarts). The
      * values are made by the topic's deserializer from the value bytes the table keeps.
      */
     @Test
     void filesMixingPartitionsReadInChunksWithFailuresInTheTableReadAndAtTheHandover()
             throws Exception {
-        String topic = topic("mixed", 1_500, 1_500, 1_500, 800);
+        String topic = topic("mixed", 1_500, 1_100, 1_500, 800);
         Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
         Table table =
                 IcebergTestTables.create(
@@ -171,12 +174,26 @@ class IcebergBackfillITCase {
         }
 
         String run = UUID.randomUUID().toString();
-        BackfillSource<String> source =
-                builder(topic, catalog, "db.mixed", Kind.REDPANDA)
-                        .setBackfillChunkSize(300)
-                        .build();
-        JobClient job = start(run, source, Set.of("T|0|450", "K|1|1100"), 2, 0, null);
-        job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+        IcebergBackfillSourceBuilder<String> builder =
+                builder(topic, catalog, "db.mixed", Kind.REDPANDA, false).setBackfillChunkSize(300);
+        JobClient job = start(run, builder.build(), Set.of("T|0|450", "K|1|1100"), 2, 0, null);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!FailOnce.fired(run).contains("T|0|450")
+                || RESTARTS.restartsSoFar(job.getJobID()).orElse(0) < 1
+                || job.getJobStatus().get() != JobStatus.RUNNING) {
+            assertThat(System.nanoTime()).as("the first failure and restart").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        KAFKA.produce(
+                2,
+                1_100,
+                1_500,
+                (p, o) -> p == 1 ? new ProducerRecord<>(topic, p, "k", "K|1|" + o) : null);
+        while (Checker.total(run) < 1_500 * 3 + 800) {
+            assertThat(System.nanoTime()).as("every record").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        job.cancel().get(60, TimeUnit.SECONDS);
 
         Checker.assertNoViolations(run);
         Checker.assertPartition(run, 0, 0, 1_500, o -> o < 1_000, o -> true);
@@ -423,18 +440,27 @@ class IcebergBackfillITCase {
 
     private static IcebergBackfillSourceBuilder<String> builder(
             String topic, Map<String, String> catalog, String table, Kind kind) {
+        return builder(topic, catalog, table, kind, true);
+    }
+
+    /** The source; bounded at the topic's end at the start, or unbounded. */
+    private static IcebergBackfillSourceBuilder<String> builder(
+            String topic, Map<String, String> catalog, String table, Kind kind, boolean bounded) {
+        KafkaBackfillSourceBuilder<String> live =
+                KafkaBackfill.<String>sourceBuilder()
+                        .setBootstrapServers(KAFKA.bootstrapServers())
+                        .setTopics(topic)
+                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                        .setStartingOffsets(OffsetsInitializer.earliest());
+        if (bounded) {
+            live.setBounded(OffsetsInitializer.latest());
+        }
         return IcebergBackfill.<String>sourceBuilder()
                 .setCatalog("test", catalog)
                 .setTable(table)
                 .setLayout(kind.layout)
                 .setMaxRecordsPerPoll(100)
-                .setLive(
-                        KafkaBackfill.<String>sourceBuilder()
-                                .setBootstrapServers(KAFKA.bootstrapServers())
-                                .setTopics(topic)
-                                .setValueOnlyDeserializer(new SimpleStringSchema())
-                                .setStartingOffsets(OffsetsInitializer.earliest())
-                                .setBounded(OffsetsInitializer.latest()));
+                .setLive(live);
     }
 
     /**
