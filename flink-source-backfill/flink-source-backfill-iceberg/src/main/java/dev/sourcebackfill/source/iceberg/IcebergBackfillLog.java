@@ -145,7 +145,7 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     }
 
     /** Commits the topic's partitions and leaves out the table's history split. */
-    private static final class PartitionsOnly implements OffsetCommitter {
+    static final class PartitionsOnly implements OffsetCommitter {
         private final OffsetCommitter topic;
 
         PartitionsOnly(OffsetCommitter topic) {

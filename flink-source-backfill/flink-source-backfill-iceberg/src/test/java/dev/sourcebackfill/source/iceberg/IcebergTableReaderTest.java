@@ -178,6 +178,29 @@ class IcebergTableReaderTest {
     }
 
     @Test
+    void rowsDeletedByEqualityAreHolesToo() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
+        List<Record> rows = new ArrayList<>();
+        for (long o = 0; o < 10; o++) {
+            rows.add(IcebergTestTables.row(Kind.KAFKA_CONNECT, table.schema(), TOPIC, 0, o, "v"));
+        }
+        IcebergTestTables.append(table, rows);
+        IcebergTestTables.deleteEqual(table, rows.get(0), 0, 2, 9);
+        table.refresh();
+        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+
+        Collecting out = new Collecting(Kind.KAFKA_CONNECT);
+        try (IcebergTableReader reader = reader(Kind.KAFKA_CONNECT, 100)) {
+            reader.addSplit(split, 0);
+            readToEnd(reader, split, out);
+            assertThat(out.rows)
+                    .extracting(Delivered::offset)
+                    .containsExactly(0L, 1L, 3L, 4L, 5L, 6L, 7L, 8L);
+            assertThat(reader.position(split)).isEqualTo(10);
+        }
+    }
+
+    @Test
     void aPausedSplitDeliversNothingUntilResumed() throws Exception {
         Table table = mixedTable();
         String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());

@@ -375,6 +375,51 @@ final class IcebergTestTables {
         }
     }
 
+    /**
+     * Deletes the rows of a Kafka Connect table with the given Kafka partition and offsets by
+     * equality (on the partition and offset columns), one commit.
+     */
+    static void deleteEqual(Table table, Record samePartitionAs, int partition, long... offsets) {
+        Schema deleteSchema =
+                table.schema().select("_kafka_metadata_partition", "_kafka_metadata_offset");
+        int[] ids = {
+            table.schema().findField("_kafka_metadata_partition").fieldId(),
+            table.schema().findField("_kafka_metadata_offset").fieldId()
+        };
+        PartitionKey key = partitionOf(table, samePartitionAs);
+        OutputFile out =
+                table.io()
+                        .newOutputFile(
+                                table.locationProvider()
+                                        .newDataLocation(
+                                                table.spec(),
+                                                key,
+                                                "eq-deletes-" + UUID.randomUUID() + ".parquet"));
+        try {
+            org.apache.iceberg.deletes.EqualityDeleteWriter<Record> writer =
+                    Parquet.writeDeletes(out)
+                            .forTable(table)
+                            .withSpec(table.spec())
+                            .withPartition(key)
+                            .rowSchema(deleteSchema)
+                            .equalityFieldIds(ids)
+                            .createWriterFunc(GenericParquetWriter::create)
+                            .overwrite()
+                            .buildEqualityWriter();
+            try (writer) {
+                for (long offset : offsets) {
+                    GenericRecord deleted = GenericRecord.create(deleteSchema);
+                    deleted.setField("_kafka_metadata_partition", partition);
+                    deleted.setField("_kafka_metadata_offset", offset);
+                    writer.write(deleted);
+                }
+            }
+            table.newRowDelta().addDeletes(writer.toDeleteFile()).commit();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Rewrites every data file into one per table partition (compaction), one commit. */
     static void compact(Table table) {
         List<Record> rows = new ArrayList<>();

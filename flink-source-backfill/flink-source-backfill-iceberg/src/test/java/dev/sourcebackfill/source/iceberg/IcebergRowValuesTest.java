@@ -1,0 +1,185 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
+import dev.sourcebackfill.source.spi.LogRecordDeserializer;
+import dev.sourcebackfill.source.spi.OffsetCommitter;
+
+import org.apache.flink.util.Collector;
+
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Values of table rows: through the topic's deserializer, or by a mapper. */
+class IcebergRowValuesTest {
+
+    private static final String TOPIC = "orders";
+
+    private static final class Values implements Collector<String> {
+        final List<String> values = new ArrayList<>();
+
+        @Override
+        public void collect(String value) {
+            values.add(value);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** A Redpanda row with headers. */
+    private static Record redpandaRow(String value) {
+        Schema schema = Kind.REDPANDA.schema();
+        Record row =
+                IcebergTestTables.row(
+                        Kind.REDPANDA, schema, TOPIC, 3, 42, value == null ? "x" : value);
+        Record meta = (Record) row.getField("redpanda");
+        GenericRecord header =
+                GenericRecord.create(
+                        schema.findType("redpanda.headers")
+                                .asListType()
+                                .elementType()
+                                .asStructType());
+        header.setField("key", ByteBuffer.wrap("trace".getBytes(StandardCharsets.UTF_8)));
+        header.setField("value", ByteBuffer.wrap(new byte[] {1, 2}));
+        meta.setField("headers", List.of(header));
+        if (value == null) {
+            row.setField("value", null);
+        }
+        return row;
+    }
+
+    @Test
+    void theTopicsDeserializerGetsTheRecordTheRowKeeps() throws IOException {
+        List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+        LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, String> kafka =
+                (splitId, offset, record, out) -> {
+                    seen.add(record);
+                    out.collect(splitId + "@" + offset);
+                };
+        Values out = new Values();
+        IcebergRowValues.throughKafkaDeserializer(
+                        new RowColumns(Kind.REDPANDA.layout, TOPIC), kafka)
+                .deserialize("iceberg:db.t@1", 7, redpandaRow("T|3|42"), out);
+
+        assertThat(out.values).containsExactly(TOPIC + "-3@42");
+        ConsumerRecord<byte[], byte[]> record = seen.get(0);
+        assertThat(record.topic()).isEqualTo(TOPIC);
+        assertThat(record.partition()).isEqualTo(3);
+        assertThat(record.offset()).isEqualTo(42);
+        assertThat(record.timestamp()).isEqualTo(IcebergTestTables.BASE_MILLIS + 42);
+        assertThat(new String(record.value(), StandardCharsets.UTF_8)).isEqualTo("T|3|42");
+        assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo("k42");
+        Header header = record.headers().lastHeader("trace");
+        assertThat(header.value()).containsExactly(1, 2);
+    }
+
+    @Test
+    void aRowWithoutValueGivesTheDeserializerANullValue() throws IOException {
+        List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+        IcebergRowValues.<String>throughKafkaDeserializer(
+                        new RowColumns(Kind.REDPANDA.layout, TOPIC),
+                        (splitId, offset, record, out) -> seen.add(record))
+                .deserialize("iceberg:db.t@1", 7, redpandaRow(null), new Values());
+
+        assertThat(seen.get(0).value()).isNull();
+        assertThat(seen.get(0).serializedValueSize()).isEqualTo(ConsumerRecord.NULL_SIZE);
+    }
+
+    @Test
+    void aMapperMakesAnyNumberOfValuesAndItsFailureNamesTheRecord() throws IOException {
+        RowColumns columns = new RowColumns(Kind.AIVEN.layout, TOPIC);
+        Record row = IcebergTestTables.row(Kind.AIVEN, Kind.AIVEN.schema(), TOPIC, 1, 9, "v");
+        Values out = new Values();
+        IcebergRowValues.<String>mapped(
+                        (r, o) -> {
+                            o.collect("a");
+                            o.collect("b");
+                        },
+                        columns)
+                .deserialize("s", 0, row, out);
+        IcebergRowValues.<String>mapped((r, o) -> {}, columns).deserialize("s", 0, row, out);
+        assertThat(out.values).containsExactly("a", "b");
+
+        assertThatThrownBy(
+                        () ->
+                                IcebergRowValues.<String>mapped(
+                                                (r, o) -> {
+                                                    throw new IllegalArgumentException("bad row");
+                                                },
+                                                columns)
+                                        .deserialize("s", 0, row, new Values()))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("topic " + TOPIC + " partition 1 offset 9")
+                .hasMessageContaining("bad row");
+    }
+
+    @Test
+    void aFailureDownstreamOfTheMapperIsPassedOnAsItIs() {
+        RowColumns columns = new RowColumns(Kind.AIVEN.layout, TOPIC);
+        Record row = IcebergTestTables.row(Kind.AIVEN, Kind.AIVEN.schema(), TOPIC, 1, 9, "v");
+        IllegalStateException downstream = new IllegalStateException("sink failed");
+        Collector<String> failing =
+                new Collector<>() {
+                    @Override
+                    public void collect(String record) {
+                        throw downstream;
+                    }
+
+                    @Override
+                    public void close() {}
+                };
+        assertThatThrownBy(
+                        () ->
+                                IcebergRowValues.<String>mapped((r, o) -> o.collect("a"), columns)
+                                        .deserialize("s", 0, row, failing))
+                .isSameAs(downstream);
+    }
+
+    @Test
+    void theTopicsCommitterGetsThePartitionsOffsetsOnlyNeverTheTablesPositions() throws Exception {
+        Map<String, Long> committed = new HashMap<>();
+        OffsetCommitter topic = (checkpointId, nextOffsets) -> committed.putAll(nextOffsets);
+        new IcebergBackfillLog.PartitionsOnly(topic)
+                .commitOffsets(
+                        3,
+                        Map.of(
+                                TOPIC + "-0",
+                                11L,
+                                "iceberg:db.t@5",
+                                300L,
+                                "iceberg:db.t@5#chunk-0",
+                                100L));
+
+        assertThat(committed).containsExactly(Map.entry(TOPIC + "-0", 11L));
+    }
+}
