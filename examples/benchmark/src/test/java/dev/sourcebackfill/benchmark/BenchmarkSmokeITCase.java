@@ -62,6 +62,7 @@ class BenchmarkSmokeITCase {
                         "kafka.onePartition.caughtUp",
                         "kafka.onePartition.chunks.throughput",
                         "archive.throughput",
+                        "iceberg.throughput",
                         "alignment.throughput",
                         "alignment.flinkThroughput",
                         "skewed.smallPartitionsLive",
@@ -107,6 +108,7 @@ class BenchmarkSmokeITCase {
                                 "kafka.liveThroughput",
                                 "kafka.onePartition.chunks.throughput",
                                 "archive.throughput",
+                                "iceberg.throughput",
                                 "alignment.throughput",
                                 "alignment.flinkThroughput")
                         .stream()
