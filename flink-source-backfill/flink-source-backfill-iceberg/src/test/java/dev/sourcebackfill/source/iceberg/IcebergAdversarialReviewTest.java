@@ -1,0 +1,385 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+
+import org.apache.flink.util.Collector;
+
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Review 26: defects of the Iceberg adapter, each shown by a test. */
+class IcebergAdversarialReviewTest {
+
+    private static final String TOPIC = "orders";
+
+    @TempDir Path warehouse;
+    private Map<String, String> properties;
+    private Catalog catalog;
+
+    @BeforeEach
+    void openCatalog() {
+        properties = IcebergTestTables.hadoopCatalog(warehouse);
+        catalog = IcebergTestTables.open("local", properties);
+    }
+
+    private static List<Record> rows(Kind kind, Table table, int partition, long from, long to) {
+        List<Record> rows = new ArrayList<>();
+        for (long o = from; o < to; o++) {
+            rows.add(IcebergTestTables.row(kind, table.schema(), TOPIC, partition, o, "v"));
+        }
+        return rows;
+    }
+
+    /** The topic as the Kafka adapter's discoverer finds it: partitions from offset 0. */
+    private static LogSplitDiscoverer topic(long... ends) {
+        return new LogSplitDiscoverer() {
+            @Override
+            public List<DiscoveredSplit> discoverSplits(boolean initial) {
+                List<DiscoveredSplit> splits = new ArrayList<>();
+                for (int p = 0; p < ends.length; p++) {
+                    splits.add(DiscoveredSplit.backfilled(TOPIC + "-" + p, 0, ends[p]));
+                }
+                return splits;
+            }
+        };
+    }
+
+    private IcebergDiscoverer discoverer(Kind kind, LogSplitDiscoverer topic) {
+        return new IcebergDiscoverer(
+                topic,
+                new IcebergTableRef("local", properties, "db.t"),
+                new RowColumns(kind.layout, TOPIC),
+                false);
+    }
+
+    // ------------------------------------------------------------------ event time in a chunk
+
+    /**
+     * docs/iceberg.md: "Each chunk has a split watermark of its own, so an event-time job sees
+     * nothing late from this." A chunk is a run of files ordered by (topic, partition, first
+     * offset): with a file per partition (Kafka Connect's identity partitioning), one chunk holds
+     * the whole history of partition 0, then the whole history of partition 1 over the same time
+     * span. The chunk's watermark (here the monotonous one of Flink's {@code
+     * forMonotonousTimestamps}, the highest timestamp emitted so far) has passed every timestamp of
+     * partition 1 before partition 1's first row comes: all of partition 1 is late.
+     */
+    @Test
+    void rowsOfOneChunkDoNotGoBackInTimeBehindTheChunksWatermark() throws Exception {
+        Kind kind = Kind.KAFKA_CONNECT;
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        // each partition's offsets 0..199 at BASE + offset ms (two commits, a file per
+        // partition each): both partitions span the same 200 ms of event time
+        for (long from = 0; from < 200; from += 100) {
+            List<Record> commit = new ArrayList<>(rows(kind, table, 0, from, from + 100));
+            commit.addAll(rows(kind, table, 1, from, from + 100));
+            IcebergTestTables.append(table, commit);
+        }
+        table.refresh();
+        long snapshot = table.currentSnapshot().snapshotId();
+        TableHistory history =
+                TableHistory.plan(table, "db.t", snapshot, kind.layout, List.of(TOPIC));
+        // the default chunk size (1,000,000 rows): the whole history is one chunk
+        assertThat(
+                        history.cuts(
+                                0,
+                                history.records(),
+                                IcebergBackfillSourceBuilder.DEFAULT_CHUNK_SIZE))
+                .isEmpty();
+
+        String split = TableHistorySplit.id("db.t", snapshot);
+        List<Long> timestamps = new ArrayList<>();
+        LogRecordCollector<Record> out =
+                (splitId, offset, timestamp, record) -> timestamps.add(timestamp);
+        try (IcebergTableReader reader =
+                new IcebergTableReader(
+                        new IcebergTableRef("local", properties, "db.t"),
+                        new RowColumns(kind.layout, TOPIC),
+                        List.of(TOPIC),
+                        1_000)) {
+            reader.addSplit(split, 0);
+            for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
+                assertThat(polls).isLessThan(1_000);
+                reader.poll(Duration.ofMillis(10), out);
+            }
+        }
+        assertThat(timestamps).hasSize(400);
+        long watermark = Long.MIN_VALUE;
+        int late = 0;
+        for (long timestamp : timestamps) {
+            if (timestamp < watermark) {
+                late++;
+            }
+            watermark = Math.max(watermark, timestamp);
+        }
+        assertThat(late).as("rows of the one chunk behind the chunk's own watermark").isZero();
+    }
+
+    // ------------------------------------------------------------------ the value column
+
+    /**
+     * The topic's deserializer gets the value column's bytes; a value column that is not binary
+     * (nor a string) is turned into {@code String.valueOf(...)} bytes without a word: Redpanda's
+     * schema modes write the value's fields as columns, and a record with a field named {@code
+     * value} gives a table that passes the check with an int / struct {@code value} column. The
+     * check must fail naming the column and its type.
+     */
+    @Test
+    void aValueColumnThatDoesNotHoldTheRecordsBytesFailsTheCheck() {
+        Schema schema =
+                new Schema(
+                        Types.NestedField.optional(
+                                1,
+                                "redpanda",
+                                Types.StructType.of(
+                                        Types.NestedField.required(
+                                                3, "partition", Types.IntegerType.get()),
+                                        Types.NestedField.required(
+                                                4, "offset", Types.LongType.get()),
+                                        Types.NestedField.required(
+                                                5, "timestamp", Types.TimestampType.withZone()))),
+                        // the value's own field "value" (schema mode), an int
+                        Types.NestedField.optional(2, "value", Types.IntegerType.get()));
+
+        assertThatThrownBy(() -> RowColumns.check(IcebergLayout.redpanda(), schema, "db.t", true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("db.t")
+                .hasMessageContaining("'value'");
+    }
+
+    /** What the deserializer gets today from such a column: the text of an int, silently. */
+    @Test
+    void aNonBinaryValueColumnGivesTheDeserializerMadeUpBytes() throws Exception {
+        Schema schema =
+                new Schema(
+                        Types.NestedField.required(3, "partition", Types.IntegerType.get()),
+                        Types.NestedField.required(4, "offset", Types.LongType.get()),
+                        Types.NestedField.required(5, "timestamp", Types.LongType.get()),
+                        Types.NestedField.optional(2, "value", Types.IntegerType.get()));
+        IcebergLayout layout =
+                IcebergLayout.of("partition", "offset", "timestamp").withValueColumn("value");
+        GenericRecord row = GenericRecord.create(schema);
+        row.setField("partition", 0);
+        row.setField("offset", 7L);
+        row.setField("timestamp", 1L);
+        row.setField("value", 42);
+        List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
+        // the record's value bytes are unknown: the row must fail, not become the bytes of "42"
+        assertThatThrownBy(
+                        () ->
+                                IcebergRowValues.<String>throughKafkaDeserializer(
+                                                new RowColumns(layout, TOPIC),
+                                                (splitId, offset, record, out) -> got.add(record))
+                                        .deserialize(
+                                                "iceberg:db.t@1", 0, row, new ListCollector<>()))
+                .hasMessageContaining("value");
+        assertThat(got).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ the handover rule
+
+    /**
+     * docs/iceberg.md: "A row the table deleted still counts for that highest offset: a row the
+     * table dropped is not brought back from the topic." Once a compaction (or any rewrite that
+     * applies deletes) dropped the deleted rows at a partition's end, the pinned snapshot no longer
+     * knows them: the partition goes live at the first deleted offset and the topic brings the
+     * deleted rows back.
+     */
+    @Test
+    void rowsDeletedAtAPartitionsEndAreNotBroughtBackFromTheTopicAfterACompaction()
+            throws Exception {
+        Kind kind = Kind.KAFKA_CONNECT;
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        List<DataFile> files = IcebergTestTables.append(table, rows(kind, table, 0, 0, 100));
+        IcebergTestTables.deletePositions(table, files.get(0), 98, 99);
+        table.refresh();
+        compactApplyingDeletes(table);
+        table.refresh();
+        assertThat(table.currentSnapshot().addedDataFiles(table.io()))
+                .extracting(DataFile::recordCount)
+                .containsExactly(98L);
+
+        try (IcebergDiscoverer discoverer = discoverer(kind, topic(150))) {
+            List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
+            assertThat(splits.get(0).splitId()).isEqualTo(TOPIC + "-0");
+            // offsets 98 and 99 were deleted by the table: they must not come from the topic
+            assertThat(splits.get(0).backfillStartOffset()).isEqualTo(100);
+        }
+    }
+
+    /**
+     * A compaction as Spark's rewrite_data_files does it: the live rows into a new file, the data
+     * file and its delete files replaced. ({@code IcebergTestTables.compact} cannot compact a table
+     * with deletes: its rewrite keeps the delete files and Iceberg refuses the commit.)
+     */
+    private static void compactApplyingDeletes(Table table) throws Exception {
+        Set<DataFile> oldData = new HashSet<>();
+        Set<DeleteFile> oldDeletes = new HashSet<>();
+        List<Record> live = new ArrayList<>();
+        TableFiles files = new TableFiles(table.io(), table.name());
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            for (FileScanTask task : tasks) {
+                oldData.add(task.file());
+                oldDeletes.addAll(task.deletes());
+                try (CloseableIterable<Record> rows = files.readRows(task, table.schema())) {
+                    for (Record row : rows) {
+                        Record copy = GenericRecord.create(table.schema());
+                        for (Types.NestedField field : table.schema().columns()) {
+                            copy.setField(field.name(), row.getField(field.name()));
+                        }
+                        live.add(copy);
+                    }
+                }
+            }
+        }
+        DataFile rewritten =
+                IcebergTestTables.writeDataFile(
+                        table, IcebergTestTables.partitionOf(table, live.get(0)), live);
+        table.newRewrite()
+                .validateFromSnapshot(table.currentSnapshot().snapshotId())
+                .rewriteFiles(oldData, oldDeletes, Set.of(rewritten), Set.of())
+                .commit();
+    }
+
+    // ------------------------------------------------------------------ error messages
+
+    /**
+     * Reading a file that mixes partitions at the first discovery (for each partition's highest
+     * offset) fails without naming the table or the snapshot, unlike the same failure in the reader
+     * ({@code IcebergTableReaderTest#aMissingDataFileFailsNamingTheFileAndTheTable}).
+     */
+    @Test
+    void aFileTheFirstDiscoveryCannotReadFailsNamingTheTableAndTheSnapshot() {
+        Kind kind = Kind.REDPANDA;
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        List<Record> mixed = new ArrayList<>();
+        for (long o = 0; o < 40; o++) {
+            mixed.add(
+                    IcebergTestTables.row(kind, table.schema(), TOPIC, (int) (o % 2), o / 2, "v"));
+        }
+        List<DataFile> files = IcebergTestTables.append(table, mixed);
+        table.refresh();
+        long snapshot = table.currentSnapshot().snapshotId();
+        assertThat(new File(URI.create(files.get(0).location())).delete()).isTrue();
+
+        assertThatThrownBy(() -> discoverer(kind, topic(100, 100)).discoverSplits(true))
+                .hasMessageContaining(files.get(0).location())
+                .hasMessageContaining("db.t")
+                .hasMessageContaining(String.valueOf(snapshot));
+    }
+
+    // ------------------------------------------------------------------ values through Kafka
+
+    /**
+     * The record the topic's deserializer gets from a Redpanda row: key, value, headers (with a
+     * null header value), null key, timestamp of a {@code timestamp} without zone.
+     */
+    @Test
+    void theKafkaRecordOfARowHasItsKeyValueHeadersAndTimestamp() throws Exception {
+        Schema schema = Kind.REDPANDA.schema();
+        Types.StructType redpanda = schema.findField("redpanda").type().asStructType();
+        Types.StructType header =
+                schema.findType("redpanda.headers").asListType().elementType().asStructType();
+        GenericRecord meta = GenericRecord.create(redpanda);
+        meta.setField("partition", 3);
+        meta.setField("offset", 17L);
+        meta.setField(
+                "timestamp",
+                java.time.OffsetDateTime.of(2025, 1, 1, 0, 0, 0, 5_000_000, ZoneOffset.UTC));
+        GenericRecord h1 = GenericRecord.create(header);
+        h1.setField("key", ByteBuffer.wrap("h1".getBytes(StandardCharsets.UTF_8)));
+        h1.setField("value", ByteBuffer.wrap(new byte[] {1, 2}));
+        GenericRecord h2 = GenericRecord.create(header);
+        h2.setField("key", ByteBuffer.wrap("h2".getBytes(StandardCharsets.UTF_8)));
+        h2.setField("value", null);
+        meta.setField("headers", List.of(h1, h2));
+        meta.setField("key", null);
+        GenericRecord row = GenericRecord.create(schema);
+        row.setField("redpanda", meta);
+        row.setField("value", ByteBuffer.wrap("v".getBytes(StandardCharsets.UTF_8)));
+
+        List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
+        IcebergRowValues.<String>throughKafkaDeserializer(
+                        new RowColumns(IcebergLayout.redpanda(), TOPIC),
+                        (splitId, offset, record, out) -> got.add(record))
+                .deserialize("iceberg:db.t@1", 0, row, new ListCollector<>());
+
+        assertThat(got).hasSize(1);
+        ConsumerRecord<byte[], byte[]> record = got.get(0);
+        assertThat(record.topic()).isEqualTo(TOPIC);
+        assertThat(record.partition()).isEqualTo(3);
+        assertThat(record.offset()).isEqualTo(17);
+        assertThat(record.key()).isNull();
+        assertThat(record.value()).isEqualTo("v".getBytes(StandardCharsets.UTF_8));
+        assertThat(record.timestamp())
+                .isEqualTo(
+                        LocalDateTime.of(2025, 1, 1, 0, 0, 0, 5_000_000)
+                                .toInstant(ZoneOffset.UTC)
+                                .toEpochMilli());
+        Header[] headers = record.headers().toArray();
+        assertThat(headers).hasSize(2);
+        assertThat(headers[0].key()).isEqualTo("h1");
+        assertThat(headers[0].value()).containsExactly(1, 2);
+        assertThat(headers[1].key()).isEqualTo("h2");
+        assertThat(headers[1].value()).isNull();
+    }
+
+    private static final class ListCollector<T> implements Collector<T> {
+        final List<T> values = new ArrayList<>();
+
+        @Override
+        public void collect(T value) {
+            values.add(value);
+        }
+
+        @Override
+        public void close() {}
+    }
+}
