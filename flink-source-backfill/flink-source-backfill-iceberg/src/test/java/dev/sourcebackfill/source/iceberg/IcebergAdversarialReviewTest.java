@@ -162,6 +162,119 @@ class IcebergAdversarialReviewTest {
         assertThat(late).as("rows of the one chunk behind the chunk's own watermark").isZero();
     }
 
+    // ------------------------------------------------------------------ restore
+
+    /**
+     * The history split's positions depend on the topics the reader plans with, which are not in
+     * the split (nor in the enumerator's state): the builder's topic list of the job that runs now.
+     * A job restored with one more topic in {@code setTopics} (Kafka's source allows it) plans
+     * other files at other positions: here the restored split goes on at position 50 of the table's
+     * {@code orders} rows, but gets rows of the new topic there instead, and {@code orders} offsets
+     * 50..99 (in the table only, the topic goes live at 100) are never read.
+     */
+    @Test
+    void aRestoreWithAnotherTopicListReadsTheRowsTheSplitsPositionsWereGivenTo() throws Exception {
+        Kind kind = Kind.KAFKA_CONNECT;
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        List<Record> commit = new ArrayList<>();
+        for (long o = 0; o < 100; o++) {
+            commit.add(IcebergTestTables.row(kind, table.schema(), "accounts", 0, o, "a"));
+            commit.add(IcebergTestTables.row(kind, table.schema(), TOPIC, 0, o, "o"));
+        }
+        // a file per topic (as the sink writes one per topic)
+        IcebergTestTables.append(table, commit.subList(0, 1));
+        IcebergTestTables.append(
+                table,
+                commit.stream()
+                        .filter(r -> "accounts".equals(r.getField("_kafka_metadata_topic")))
+                        .skip(1)
+                        .collect(java.util.stream.Collectors.toList()));
+        IcebergTestTables.append(
+                table,
+                commit.stream()
+                        .filter(r -> TOPIC.equals(r.getField("_kafka_metadata_topic")))
+                        .collect(java.util.stream.Collectors.toList()));
+        table.refresh();
+        long snapshot = table.currentSnapshot().snapshotId();
+        String split = TableHistorySplit.id("db.t", snapshot);
+
+        // the first run reads topic orders only: the split is [0, 100), orders' rows 0..99;
+        // its checkpoint holds position 50 (orders 0..49 emitted)
+        TableHistory first =
+                TableHistory.plan(table, "db.t", snapshot, kind.layout, List.of(TOPIC));
+        assertThat(first.records()).isEqualTo(100);
+
+        // restored with topics accounts and orders
+        RowColumns columns = new RowColumns(kind.layout, null);
+        List<String> delivered = new ArrayList<>();
+        try (IcebergTableReader reader =
+                new IcebergTableReader(
+                        new IcebergTableRef("local", properties, "db.t"),
+                        columns,
+                        List.of("accounts", TOPIC),
+                        1_000)) {
+            reader.addSplit(split, 50);
+            reader.poll(
+                    Duration.ofMillis(10),
+                    (splitId, offset, timestamp, row) -> {
+                        if (offset < first.records()) { // the split stops at 100
+                            delivered.add(columns.topic(row) + "@" + columns.offset(row));
+                        }
+                    });
+        }
+        List<String> expected = new ArrayList<>();
+        for (long o = 50; o < 100; o++) {
+            expected.add(TOPIC + "@" + o);
+        }
+        assertThat(delivered).containsExactlyElementsOf(expected);
+    }
+
+    /**
+     * Row groups of other topics skipped by Parquet's row group filter: {@code _pos} of the rows
+     * after them is still their place in the file (positions are right).
+     */
+    @Test
+    void rowGroupsOfOtherTopicsSkippedKeepThePositionsOfTheRowsAfterThem() throws Exception {
+        Kind kind = Kind.KAFKA_CONNECT;
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        table.updateProperties()
+                .set("write.parquet.row-group-size-bytes", "1")
+                .set("write.parquet.row-group-check-min-record-count", "10")
+                .set("write.parquet.row-group-check-max-record-count", "10")
+                .commit();
+        List<Record> rows = new ArrayList<>();
+        for (long o = 0; o < 40; o++) {
+            boolean ours = (o / 10) % 2 == 1;
+            rows.add(
+                    IcebergTestTables.row(kind, table.schema(), ours ? TOPIC : "other", 0, o, "v"));
+        }
+        IcebergTestTables.append(table, rows);
+        table.refresh();
+        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        RowColumns columns = new RowColumns(kind.layout, TOPIC);
+        List<Long> positions = new ArrayList<>();
+        List<Long> offsets = new ArrayList<>();
+        try (IcebergTableReader reader =
+                new IcebergTableReader(
+                        new IcebergTableRef("local", properties, "db.t"),
+                        columns,
+                        List.of(TOPIC),
+                        1_000)) {
+            reader.addSplit(split, 0);
+            for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
+                assertThat(polls).isLessThan(100);
+                reader.poll(
+                        Duration.ofMillis(10),
+                        (splitId, offset, timestamp, row) -> {
+                            positions.add(offset);
+                            offsets.add(columns.offset(row));
+                        });
+            }
+        }
+        assertThat(offsets).hasSize(20);
+        assertThat(positions).containsExactlyElementsOf(offsets);
+    }
+
     // ------------------------------------------------------------------ the value column
 
     /**
