@@ -275,6 +275,69 @@ class IcebergAdversarialReviewTest {
         assertThat(positions).containsExactlyElementsOf(offsets);
     }
 
+    /** Equality deletes (by offset) are applied by the reader and still count for the end. */
+    @Test
+    void equalityDeletesAreHolesAndStillCountForThePartitionsEnd() throws Exception {
+        Kind kind = Kind.KAFKA_CONNECT;
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        List<DataFile> files = IcebergTestTables.append(table, rows(kind, table, 0, 0, 10));
+        Schema deleteSchema = table.schema().select("_kafka_metadata_offset");
+        org.apache.iceberg.io.OutputFile out =
+                table.io()
+                        .newOutputFile(
+                                table.locationProvider()
+                                        .newDataLocation(
+                                                table.spec(),
+                                                files.get(0).partition(),
+                                                "eq-deletes.parquet"));
+        org.apache.iceberg.deletes.EqualityDeleteWriter<Record> writer =
+                org.apache.iceberg.parquet.Parquet.writeDeletes(out)
+                        .forTable(table)
+                        .withSpec(table.spec())
+                        .withPartition(files.get(0).partition())
+                        .rowSchema(deleteSchema)
+                        .equalityFieldIds(
+                                deleteSchema.findField("_kafka_metadata_offset").fieldId())
+                        .createWriterFunc(
+                                org.apache.iceberg.data.parquet.GenericParquetWriter::create)
+                        .overwrite()
+                        .buildEqualityWriter();
+        try (writer) {
+            for (long o : new long[] {4, 9}) {
+                GenericRecord delete = GenericRecord.create(deleteSchema);
+                delete.setField("_kafka_metadata_offset", o);
+                writer.write(delete);
+            }
+        }
+        table.newRowDelta().addDeletes(writer.toDeleteFile()).commit();
+        table.refresh();
+        long snapshot = table.currentSnapshot().snapshotId();
+
+        TableHistory history =
+                TableHistory.plan(table, "db.t", snapshot, kind.layout, List.of(TOPIC));
+        RowColumns columns = new RowColumns(kind.layout, TOPIC);
+        assertThat(history.lastOffsets(columns, List.of(TOPIC), new TableFiles(table.io(), "db.t")))
+                .containsEntry(new org.apache.kafka.common.TopicPartition(TOPIC, 0), 9L);
+        String split = TableHistorySplit.id("db.t", snapshot);
+        List<Long> offsets = new ArrayList<>();
+        try (IcebergTableReader reader =
+                new IcebergTableReader(
+                        new IcebergTableRef("local", properties, "db.t"),
+                        columns,
+                        List.of(TOPIC),
+                        1_000)) {
+            reader.addSplit(split, 0);
+            for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
+                assertThat(polls).isLessThan(100);
+                reader.poll(
+                        Duration.ofMillis(10),
+                        (splitId, offset, timestamp, row) -> offsets.add(columns.offset(row)));
+            }
+            assertThat(reader.position(split)).isEqualTo(10);
+        }
+        assertThat(offsets).containsExactly(0L, 1L, 2L, 3L, 5L, 6L, 7L, 8L);
+    }
+
     // ------------------------------------------------------------------ the value column
 
     /**
