@@ -31,7 +31,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import javax.annotation.Nullable;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -47,7 +46,6 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     private final BackfillLog<T> live;
     private final IcebergTableRef tableRef;
     private final RowColumns columns;
-    private final List<String> topics;
     @Nullable private final IcebergRecordMapper<T> recordMapper;
     private final int maxRecordsPerPoll;
 
@@ -59,13 +57,11 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
             BackfillLog<T> live,
             IcebergTableRef tableRef,
             RowColumns columns,
-            List<String> topics,
             @Nullable IcebergRecordMapper<T> recordMapper,
             int maxRecordsPerPoll) {
         this.live = live;
         this.tableRef = tableRef;
         this.columns = columns;
-        this.topics = List.copyOf(topics);
         this.recordMapper = recordMapper;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
     }
@@ -73,14 +69,14 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     @Override
     public LogSplitDiscoverer createSplitDiscoverer() throws Exception {
         return new IcebergDiscoverer(
-                live.createSplitDiscoverer(), tableRef, columns, recordMapper == null);
+                live.createSplitDiscoverer(), tableRef, columns.copy(), recordMapper == null);
     }
 
     /** The table's rows, read in the fetcher thread; values made in the task thread. */
     @Override
     public LogReading<Record, T> backfillReading() {
         return LogReading.of(
-                context -> new IcebergTableReader(tableRef, columns, topics, maxRecordsPerPoll),
+                context -> new IcebergTableReader(tableRef, columns.copy(), maxRecordsPerPoll),
                 this::createRowValues);
     }
 
@@ -88,14 +84,14 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     private LogRecordDeserializer<Record, T> createRowValues(SourceReaderContext context)
             throws Exception {
         if (recordMapper != null) {
-            return IcebergRowValues.mapped(recordMapper, columns);
+            return IcebergRowValues.mapped(recordMapper, columns.copy());
         }
         // the Kafka adapter's backfill deserializer (its backfill consumer is never used here):
         // the job's Kafka schema, opened for the history, in its own metric group
         LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka =
                 (LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T>)
                         live.backfillReading().createDeserializer(context);
-        return IcebergRowValues.throughKafkaDeserializer(columns, kafka);
+        return IcebergRowValues.throughKafkaDeserializer(columns.copy(), kafka);
     }
 
     @Override

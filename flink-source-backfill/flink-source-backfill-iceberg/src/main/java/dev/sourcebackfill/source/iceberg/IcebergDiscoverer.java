@@ -42,10 +42,10 @@ import java.util.TreeSet;
  * table has of it, and the table's history as a split of its own, read in chunks of whole files.
  *
  * <p>At the job's first discovery the table's current snapshot is pinned: its history is the split
- * {@code iceberg:<table>@<snapshot>} ({@link TableHistorySplit}), bounded at the snapshot's row
- * count. A partition with rows in the snapshot goes live at its highest offset there plus one; a
- * partition without rows where the live topic's starting offsets say. Partitions found later come
- * from the topic alone.
+ * {@code iceberg:<table>@<snapshot>/<topics>} ({@link TableHistorySplit}), bounded at the
+ * snapshot's row count. A partition with rows in the snapshot goes live at its highest offset there
+ * plus one; a partition without rows where the live topic's starting offsets say. Partitions found
+ * later come from the topic alone.
  */
 @Internal
 final class IcebergDiscoverer implements LogSplitDiscoverer {
@@ -162,7 +162,7 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
             splits.add(fromTopic(split, liveStart));
         }
         if (planned.records() > 0) {
-            String id = TableHistorySplit.id(tableRef.name(), planned.snapshotId());
+            String id = TableHistorySplit.id(tableRef.name(), planned.snapshotId(), topics);
             splits.add(
                     DiscoveredSplit.backfilled(id, 0, planned.records())
                             .withStoppingOffset(planned.records()));

@@ -85,6 +85,12 @@ final class IcebergRowValues {
         private final RowColumns columns;
         private final LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka;
 
+        /** The split id of the last row's partition: rows come in runs of one partition. */
+        private String lastTopic;
+
+        private int lastPartition = -1;
+        private String lastSplitId;
+
         ThroughKafka(
                 RowColumns columns,
                 LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka) {
@@ -119,7 +125,12 @@ final class IcebergRowValues {
                             value,
                             headers,
                             Optional.empty());
-            kafka.deserialize(TableHistory.splitIdOf(topic, partition), kafkaOffset, record, out);
+            if (partition != lastPartition || !topic.equals(lastTopic)) {
+                lastSplitId = TableHistory.splitIdOf(topic, partition);
+                lastTopic = topic;
+                lastPartition = partition;
+            }
+            kafka.deserialize(lastSplitId, kafkaOffset, record, out);
         }
     }
 

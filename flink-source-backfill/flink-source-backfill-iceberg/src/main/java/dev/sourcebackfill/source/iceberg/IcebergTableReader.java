@@ -37,7 +37,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -54,32 +53,29 @@ final class IcebergTableReader implements LogReader<Record> {
 
     private final IcebergTableRef tableRef;
     private final RowColumns columns;
-    private final Collection<String> topics;
     private final int maxRecordsPerPoll;
 
     @Nullable private Catalog catalog;
     @Nullable private Table table;
     @Nullable private TableFiles files;
-    private final Map<Long, TableHistory> plans = new HashMap<>();
+
+    /** The history of each split (chunks of a split share its id here), planned once. */
+    private final Map<String, TableHistory> plans = new HashMap<>();
+
     private final Map<String, Cursor> cursors = new LinkedHashMap<>();
 
     private final Object idle = new Object();
     private boolean wokenUp;
 
-    IcebergTableReader(
-            IcebergTableRef tableRef,
-            RowColumns columns,
-            Collection<String> topics,
-            int maxRecordsPerPoll) {
+    IcebergTableReader(IcebergTableRef tableRef, RowColumns columns, int maxRecordsPerPoll) {
         this.tableRef = tableRef;
         this.columns = columns;
-        this.topics = List.copyOf(topics);
         this.maxRecordsPerPoll = maxRecordsPerPoll;
     }
 
     @Override
     public void addSplit(String splitId, long startOffset) throws IOException {
-        TableHistory history = history(TableHistorySplit.snapshotOf(splitId));
+        TableHistory history = history(splitId);
         if (startOffset < 0 || startOffset > history.records()) {
             throw new IOException(
                     String.format(
@@ -96,22 +92,31 @@ final class IcebergTableReader implements LogReader<Record> {
         }
     }
 
-    private TableHistory history(long snapshotId) {
-        TableHistory plan = plans.get(snapshotId);
+    /** The split's history: its snapshot, planned for its topics (as the enumerator did). */
+    private TableHistory history(String splitId) {
+        TableHistory plan = plans.get(splitId);
         if (plan == null) {
             if (catalog == null) {
                 catalog = tableRef.openCatalog();
                 table = tableRef.load(catalog);
                 files = new TableFiles(table.io(), tableRef.name());
             }
-            plan = TableHistory.plan(table, tableRef.name(), snapshotId, columns.layout(), topics);
+            long snapshotId = TableHistorySplit.snapshotOf(splitId);
+            plan =
+                    TableHistory.plan(
+                            table,
+                            tableRef.name(),
+                            snapshotId,
+                            columns.layout(),
+                            TableHistorySplit.topicsOf(splitId));
             LOG.info(
-                    "Snapshot {} of Iceberg table {}: {} data files, {} rows",
+                    "Snapshot {} of Iceberg table {} (split {}): {} data files, {} rows",
                     snapshotId,
                     tableRef.name(),
+                    splitId,
                     plan.files().size(),
                     plan.records());
-            plans.put(snapshotId, plan);
+            plans.put(splitId, plan);
         }
         return plan;
     }
@@ -260,7 +265,7 @@ final class IcebergTableReader implements LogReader<Record> {
                         continue;
                     }
                     row = rows.next();
-                    offset = file.start() + RowColumns.position(row);
+                    offset = file.start() + columns.position(row);
                     timestamp = columns.timestamp(row);
                 } catch (IOException | RuntimeException e) {
                     throw new IOException(

@@ -87,7 +87,8 @@ final class IcebergTableRef implements Serializable {
 
     private static boolean isSecret(String key) {
         String lower = key.toLowerCase(java.util.Locale.ROOT);
-        return lower.contains("secret")
+        return lower.startsWith("header.")
+                || lower.contains("secret")
                 || lower.contains("password")
                 || lower.contains("token")
                 || lower.contains("credential")

@@ -19,7 +19,9 @@ import org.apache.flink.annotation.Internal;
 
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 import javax.annotation.Nullable;
@@ -35,7 +37,9 @@ import java.util.Optional;
 
 /**
  * The layout's columns of a row read by this adapter: its Kafka topic, partition, offset and
- * timestamp, its key, value and headers, and its position in its data file ({@code _pos}).
+ * timestamp, its key, value and headers, and its position in its data file ({@code _pos}). Reads
+ * them by position, with accessors made once per struct type (the rows of a file share one): not
+ * thread-safe, each reader and deserializer has a copy of its own ({@link #copy()}).
  */
 @Internal
 final class RowColumns implements Serializable {
@@ -43,35 +47,98 @@ final class RowColumns implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final IcebergLayout layout;
-    private final String[] partition;
-    private final String[] offset;
-    private final String[] timestamp;
-    @Nullable private final String[] topic;
-    @Nullable private final String[] key;
-    @Nullable private final String[] value;
-    @Nullable private final String[] headers;
 
     /** The topic of every row, if the layout has no topic column (the source's only topic). */
     @Nullable private final String onlyTopic;
 
+    /** The struct the accessors below were made for: the rows of one file share one. */
+    @Nullable private transient Types.StructType bound;
+
+    @Nullable private transient int[] partitionAt;
+    @Nullable private transient int[] offsetAt;
+    @Nullable private transient int[] timestampAt;
+    @Nullable private transient int[] topicAt;
+    @Nullable private transient int[] keyAt;
+    @Nullable private transient int[] valueAt;
+    @Nullable private transient int[] headersAt;
+    @Nullable private transient int[] positionAt;
+
     RowColumns(IcebergLayout layout, @Nullable String onlyTopic) {
         this.layout = layout;
-        this.partition = path(layout.partitionColumn());
-        this.offset = path(layout.offsetColumn());
-        this.timestamp = path(layout.timestampColumn());
-        this.topic = layout.topicColumn().map(RowColumns::path).orElse(null);
-        this.key = layout.keyColumn().map(RowColumns::path).orElse(null);
-        this.value = layout.valueColumn().map(RowColumns::path).orElse(null);
-        this.headers = layout.headersColumn().map(RowColumns::path).orElse(null);
         this.onlyTopic = onlyTopic;
-    }
-
-    private static String[] path(String column) {
-        return column.split("\\.");
     }
 
     IcebergLayout layout() {
         return layout;
+    }
+
+    /** A copy for another thread. */
+    RowColumns copy() {
+        return new RowColumns(layout, onlyTopic);
+    }
+
+    /** Makes the accessors of the row's struct type, unless they are made already. */
+    private void bind(Record row) {
+        Types.StructType struct = row.struct();
+        if (struct == bound) {
+            return;
+        }
+        partitionAt = positions(struct, layout.partitionColumn());
+        offsetAt = positions(struct, layout.offsetColumn());
+        timestampAt = positions(struct, layout.timestampColumn());
+        topicAt = layout.topicColumn().map(c -> positions(struct, c)).orElse(null);
+        keyAt = layout.keyColumn().map(c -> positions(struct, c)).orElse(null);
+        valueAt = layout.valueColumn().map(c -> positions(struct, c)).orElse(null);
+        headersAt = layout.headersColumn().map(c -> positions(struct, c)).orElse(null);
+        positionAt = positions(struct, MetadataColumns.ROW_POSITION.name());
+        bound = struct;
+    }
+
+    /** The column's place in the struct, as positions down its path; {@code null} if absent. */
+    @Nullable
+    private static int[] positions(Types.StructType struct, String column) {
+        String[] names = column.split("\\.");
+        int[] positions = new int[names.length];
+        Types.StructType current = struct;
+        for (int i = 0; i < names.length; i++) {
+            if (current == null) {
+                return null;
+            }
+            List<Types.NestedField> fields = current.fields();
+            int found = -1;
+            for (int f = 0; f < fields.size(); f++) {
+                if (fields.get(f).name().equals(names[i])) {
+                    found = f;
+                    break;
+                }
+            }
+            if (found < 0) {
+                return null;
+            }
+            positions[i] = found;
+            Type type = fields.get(found).type();
+            current = type.isStructType() ? type.asStructType() : null;
+        }
+        return positions;
+    }
+
+    /** The value at {@code positions} in the row; {@code null} where a struct on the way is. */
+    @Nullable
+    private static Object at(Record row, int[] positions) {
+        StructLike struct = row;
+        for (int i = 0; i < positions.length - 1; i++) {
+            struct = struct.get(positions[i], StructLike.class);
+            if (struct == null) {
+                return null;
+            }
+        }
+        return struct.get(positions[positions.length - 1], Object.class);
+    }
+
+    @Nullable
+    private Object get(Record row, @Nullable int[] accessor) {
+        bind(row);
+        return accessor == null ? null : at(row, accessor);
     }
 
     /**
@@ -87,6 +154,24 @@ final class RowColumns implements Serializable {
         layout.topicColumn().ifPresent(c -> checkColumn(schema, table, c, "topic", false));
         if (needsValue) {
             checkColumn(schema, table, layout.valueColumn().orElseThrow(), "value", false);
+            checkBytes(schema, table, layout.valueColumn().get(), "value");
+            layout.keyColumn()
+                    .filter(c -> schema.findField(c) != null)
+                    .ifPresent(c -> checkBytes(schema, table, c, "key"));
+        }
+    }
+
+    /**
+     * A key or value column must hold the record's bytes (binary, fixed, or a string, as UTF-8): a
+     * column of another type is a field of the value (a writer's schema mode), not the record.
+     */
+    private static void checkBytes(Schema schema, String table, String column, String role) {
+        Type.TypeID type = schema.findType(column).typeId();
+        if (type != Type.TypeID.BINARY && type != Type.TypeID.FIXED && type != Type.TypeID.STRING) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Iceberg table %s: the %s column '%s' is %s, not the record's bytes (binary or string): its values cannot go through the topic's deserializer; set a record mapper",
+                            table, role, column, schema.findType(column)));
         }
     }
 
@@ -124,21 +209,26 @@ final class RowColumns implements Serializable {
     }
 
     int partition(Record row) {
-        return ((Number) required(row, partition, "partition")).intValue();
+        bind(row);
+        return ((Number) required(row, partitionAt, layout.partitionColumn(), "partition"))
+                .intValue();
     }
 
     long offset(Record row) {
-        return ((Number) required(row, offset, "offset")).longValue();
+        bind(row);
+        return ((Number) required(row, offsetAt, layout.offsetColumn(), "offset")).longValue();
     }
 
     /** The row's position in its data file. */
-    static long position(Record row) {
-        return (Long) row.getField(MetadataColumns.ROW_POSITION.name());
+    long position(Record row) {
+        bind(row);
+        return (Long) required(row, positionAt, MetadataColumns.ROW_POSITION.name(), "position");
     }
 
     /** The row's timestamp in epoch milliseconds. */
     long timestamp(Record row) {
-        Object value = required(row, timestamp, "timestamp");
+        bind(row);
+        Object value = required(row, timestampAt, layout.timestampColumn(), "timestamp");
         if (value instanceof OffsetDateTime) {
             return ((OffsetDateTime) value).toInstant().toEpochMilli();
         } else if (value instanceof LocalDateTime) {
@@ -154,29 +244,28 @@ final class RowColumns implements Serializable {
                         layout.timestampColumn(), value, value.getClass().getName()));
     }
 
-    String topic(Record row) {
-        if (topic == null) {
+    /** The row's topic; {@code row} may be {@code null} if the layout has no topic column. */
+    String topic(@Nullable Record row) {
+        if (layout.topicColumn().isEmpty()) {
             return onlyTopic;
         }
-        return String.valueOf(required(row, topic, "topic"));
+        bind(row);
+        return String.valueOf(required(row, topicAt, layout.topicColumn().get(), "topic"));
     }
 
     @Nullable
     byte[] key(Record row) {
-        return key == null ? null : bytes(get(row, key));
+        return bytes(get(row, keyAt));
     }
 
     @Nullable
     byte[] value(Record row) {
-        return value == null ? null : bytes(get(row, value));
+        return bytes(get(row, valueAt));
     }
 
-    /** The headers as (key, value) pairs; none if the layout has no headers column. */
+    /** The headers as (key, value) pairs; none if the layout or the row has none. */
     List<?> headers(Record row) {
-        if (headers == null) {
-            return List.of();
-        }
-        Object list = get(row, headers);
+        Object list = get(row, headersAt);
         return list == null ? List.of() : (List<?>) list;
     }
 
@@ -184,25 +273,12 @@ final class RowColumns implements Serializable {
         return layout.topicColumn();
     }
 
-    private Object required(Record row, String[] path, String role) {
-        Object value = get(row, path);
+    private static Object required(
+            Record row, @Nullable int[] accessor, String column, String role) {
+        Object value = accessor == null ? null : at(row, accessor);
         if (value == null) {
             throw new IllegalStateException(
-                    String.format(
-                            "A row has no %s (column '%s' is null): %s",
-                            role, String.join(".", path), row));
-        }
-        return value;
-    }
-
-    @Nullable
-    static Object get(Record row, String[] path) {
-        Object value = row;
-        for (String name : path) {
-            if (value == null) {
-                return null;
-            }
-            value = ((Record) value).getField(name);
+                    String.format("A row has no %s (column '%s' is null): %s", role, column, row));
         }
         return value;
     }
@@ -221,6 +297,12 @@ final class RowColumns implements Serializable {
         if (value instanceof byte[]) {
             return (byte[]) value;
         }
-        return String.valueOf(value).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (value instanceof CharSequence) {
+            return value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+        throw new IllegalStateException(
+                String.format(
+                        "A key, value or header column holds %s (%s), not bytes or a string",
+                        value, value.getClass().getName()));
     }
 }

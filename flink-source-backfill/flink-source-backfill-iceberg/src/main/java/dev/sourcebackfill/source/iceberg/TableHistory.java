@@ -44,6 +44,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The history a table's pinned snapshot holds: its data files in a fixed order, each given the
@@ -58,8 +59,14 @@ import java.util.Map;
 @Internal
 final class TableHistory {
 
-    /** A data file (with its delete files) at its positions. */
-    record HistoryFile(FileScanTask task, long start, long records) {
+    /**
+     * A data file (with its delete files) at its positions.
+     *
+     * @param partition the one Kafka partition the file holds, as its column bounds say; {@code
+     *     null} for a file whose rows are of several partitions (or whose bounds do not tell)
+     */
+    record HistoryFile(
+            FileScanTask task, long start, long records, @Nullable TopicPartition partition) {
         long end() {
             return start + records;
         }
@@ -106,6 +113,7 @@ final class TableHistory {
         List<String> kafkaColumns = new ArrayList<>();
         kafkaColumns.add(layout.partitionColumn());
         kafkaColumns.add(layout.offsetColumn());
+        kafkaColumns.add(layout.timestampColumn());
         layout.topicColumn().ifPresent(kafkaColumns::add);
         // the bounds of the Kafka columns only: a wide table's other statistics stay unread
         TableScan scan = table.newScan().useSnapshot(snapshotId).includeColumnStats(kafkaColumns);
@@ -120,16 +128,40 @@ final class TableHistory {
             throw new UncheckedIOException(
                     "Planning snapshot " + snapshotId + " of Iceberg table " + tableName, e);
         }
+        // files of one partition first, a partition's files in offset order; then the files
+        // mixing partitions, in time order (their first timestamp): a chunk's rows go forward
+        // in time as far as the files allow (see #cuts)
+        String onlyTopic = topics.size() == 1 ? topics.iterator().next() : null;
+        Map<FileScanTask, TopicPartition> partitions = new HashMap<>();
+        for (FileScanTask task : tasks) {
+            TopicPartition single = bounds.singlePartition(task.file(), onlyTopic);
+            if (single != null) {
+                partitions.put(task, single);
+            }
+        }
         tasks.sort(
-                Comparator.comparing((FileScanTask task) -> bounds.topicLower(task.file()))
-                        .thenComparingLong(task -> bounds.lower(task.file(), bounds.partitionId))
-                        .thenComparingLong(task -> bounds.lower(task.file(), bounds.offsetId))
+                Comparator.comparing((FileScanTask task) -> partitions.containsKey(task) ? 0 : 1)
+                        .thenComparing(
+                                task ->
+                                        partitions.containsKey(task)
+                                                ? partitions.get(task).topic()
+                                                : "")
+                        .thenComparingInt(
+                                task ->
+                                        partitions.containsKey(task)
+                                                ? partitions.get(task).partition()
+                                                : 0)
+                        .thenComparingLong(
+                                task ->
+                                        partitions.containsKey(task)
+                                                ? bounds.lower(task.file(), bounds.offsetId)
+                                                : bounds.lower(task.file(), bounds.timestampId))
                         .thenComparing(task -> task.file().location()));
         List<HistoryFile> files = new ArrayList<>(tasks.size());
         long start = 0;
         for (FileScanTask task : tasks) {
             long records = task.file().recordCount();
-            files.add(new HistoryFile(task, start, records));
+            files.add(new HistoryFile(task, start, records, partitions.get(task)));
             start += records;
         }
         return new TableHistory(tableName, snapshotId, schema, files);
@@ -175,21 +207,28 @@ final class TableHistory {
     }
 
     /**
-     * Cuts the history {@code [from, to)} into runs of whole files of at least {@code chunkSize}
-     * positions each: each cut is a file's start.
+     * Cuts the history {@code [from, to)} into runs of whole files: a cut at a file's start where
+     * the run before it has {@code chunkSize} positions or more, and where the file holds another
+     * partition than the file before it (files of one partition and files mixing partitions are
+     * groups of their own): a chunk's rows then go forward in time, one partition's offsets in
+     * order, and its split watermark holds nothing of another partition back.
      */
     List<Long> cuts(long from, long to, long chunkSize) {
         List<Long> cuts = new ArrayList<>();
         long runStart = from;
+        HistoryFile previous = null;
         for (HistoryFile file : files) {
             long fileStart = file.start();
+            boolean otherGroup =
+                    previous != null && !Objects.equals(previous.partition(), file.partition());
+            previous = file;
             if (fileStart <= from) {
                 continue;
             }
             if (fileStart >= to) {
                 break;
             }
-            if (fileStart - runStart >= chunkSize) {
+            if (fileStart - runStart >= chunkSize || otherGroup) {
                 cuts.add(fileStart);
                 runStart = fileStart;
             }
@@ -212,7 +251,7 @@ final class TableHistory {
             if (data.recordCount() == 0) {
                 continue;
             }
-            TopicPartition single = bounds.singlePartition(data, columns);
+            TopicPartition single = file.partition();
             Long highest = bounds.upper(data, bounds.offsetId);
             if (single != null && highest != null) {
                 last.merge(single, highest, Math::max);
@@ -220,19 +259,68 @@ final class TableHistory {
             }
             try (CloseableIterable<Record> rows =
                     io.readKafkaColumns(file.task(), schema, columns.layout())) {
-                for (Record row : rows) {
-                    String topic = columns.topic(row);
-                    if (!topics.contains(topic)) {
-                        continue;
-                    }
-                    last.merge(
-                            new TopicPartition(topic, columns.partition(row)),
-                            columns.offset(row),
-                            Math::max);
-                }
+                readLastOffsets(rows, columns, topics, last);
+            } catch (IOException | RuntimeException e) {
+                throw new IOException(
+                        String.format(
+                                "Reading the Kafka columns of data file %s of snapshot %d of Iceberg table %s (for each partition's highest offset) failed: %s",
+                                data.location(), snapshotId, table, e.getMessage()),
+                        e);
             }
         }
         return last;
+    }
+
+    /**
+     * Each partition's highest offset among {@code rows}, merged into {@code last}: per topic an
+     * array indexed by partition, the row's offset plus one in it (0: none yet).
+     */
+    private static void readLastOffsets(
+            Iterable<Record> rows,
+            RowColumns columns,
+            Collection<String> topics,
+            Map<TopicPartition, Long> last) {
+        Map<String, long[]> ends = new HashMap<>();
+        String lastTopic = null;
+        long[] topicEnds = null;
+        for (Record row : rows) {
+            String topic = columns.topic(row);
+            if (!topic.equals(lastTopic)) {
+                lastTopic = topic;
+                topicEnds =
+                        topics.contains(topic)
+                                ? ends.computeIfAbsent(topic, t -> new long[16])
+                                : null;
+            }
+            if (topicEnds == null) {
+                continue; // another topic's row
+            }
+            int partition = columns.partition(row);
+            if (partition < 0) {
+                throw new IllegalStateException(
+                        String.format(
+                                "A row of topic %s has partition %d: %s", topic, partition, row));
+            }
+            if (partition >= topicEnds.length) {
+                topicEnds =
+                        java.util.Arrays.copyOf(
+                                topicEnds, Math.max(partition + 1, topicEnds.length * 2));
+                ends.put(topic, topicEnds);
+            }
+            long end = columns.offset(row) + 1;
+            if (end > topicEnds[partition]) {
+                topicEnds[partition] = end;
+            }
+        }
+        ends.forEach(
+                (topic, partitionEnds) -> {
+                    for (int p = 0; p < partitionEnds.length; p++) {
+                        if (partitionEnds[p] > 0) {
+                            last.merge(
+                                    new TopicPartition(topic, p), partitionEnds[p] - 1, Math::max);
+                        }
+                    }
+                });
     }
 
     /** The split id of a row's partition. */
@@ -250,16 +338,20 @@ final class TableHistory {
     private static final class Bounds {
         final int partitionId;
         final int offsetId;
+        final int timestampId;
         @Nullable final Integer topicId;
         final Type partitionType;
         final Type offsetType;
+        final Type timestampType;
 
         Bounds(Schema schema, IcebergLayout layout) {
             partitionId = RowColumns.fieldId(schema, layout.partitionColumn());
             offsetId = RowColumns.fieldId(schema, layout.offsetColumn());
+            timestampId = RowColumns.fieldId(schema, layout.timestampColumn());
             topicId = layout.topicColumn().map(c -> RowColumns.fieldId(schema, c)).orElse(null);
             partitionType = schema.findType(partitionId);
             offsetType = schema.findType(offsetId);
+            timestampType = schema.findType(timestampId);
         }
 
         long lower(DataFile file, int fieldId) {
@@ -278,21 +370,17 @@ final class TableHistory {
                 return null;
             }
             Type type = fieldId == partitionId ? partitionType : offsetType;
-            Object value = Conversions.fromByteBuffer(type, bounds.get(fieldId));
-            return value == null ? null : ((Number) value).longValue();
-        }
-
-        String topicLower(DataFile file) {
-            if (topicId == null || file.lowerBounds() == null) {
-                return "";
+            if (fieldId == timestampId) {
+                type = timestampType;
             }
-            ByteBuffer lower = file.lowerBounds().get(topicId);
-            return lower == null ? "" : topicOf(lower);
+            Object value = Conversions.fromByteBuffer(type, bounds.get(fieldId));
+            // a timestamp's bound is its microseconds (or the long column's value)
+            return value instanceof Number ? ((Number) value).longValue() : null;
         }
 
         /** The one partition the file holds, if its bounds say so. */
         @Nullable
-        TopicPartition singlePartition(DataFile file, RowColumns columns) {
+        TopicPartition singlePartition(DataFile file, @Nullable String onlyTopic) {
             Long low = bound(file.lowerBounds(), partitionId);
             Long high = bound(file.upperBounds(), partitionId);
             if (low == null || !low.equals(high)) {
@@ -300,7 +388,10 @@ final class TableHistory {
             }
             String topic;
             if (topicId == null) {
-                topic = columns.topic(null);
+                if (onlyTopic == null) {
+                    return null;
+                }
+                topic = onlyTopic;
             } else {
                 ByteBuffer lower = file.lowerBounds().get(topicId);
                 ByteBuffer upper =

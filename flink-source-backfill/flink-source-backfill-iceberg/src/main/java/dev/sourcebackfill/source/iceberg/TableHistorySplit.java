@@ -17,10 +17,16 @@ package dev.sourcebackfill.source.iceberg;
 
 import org.apache.flink.annotation.Internal;
 
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
 /**
- * The split of a table's history: {@code iceberg:<table>@<snapshot id>}. Its offsets are the
- * positions of {@link TableHistory}; its chunks are runs of whole files. The snapshot it is pinned
- * to is in its id, and so in the enumerator's state with it.
+ * The split of a table's history: {@code iceberg:<table>@<snapshot id>/<topic>,<topic>...}. Its
+ * offsets are the positions of {@link TableHistory}; its chunks are runs of whole files. The
+ * snapshot it is pinned to and the topics whose rows it holds are in its id, and so in the
+ * enumerator's state with it: a job restored with another topic list reads the history the split
+ * was planned with.
  */
 @Internal
 final class TableHistorySplit {
@@ -29,8 +35,8 @@ final class TableHistorySplit {
 
     private TableHistorySplit() {}
 
-    static String id(String table, long snapshotId) {
-        return PREFIX + table + '@' + snapshotId;
+    static String id(String table, long snapshotId, Collection<String> topics) {
+        return PREFIX + table + '@' + snapshotId + '/' + String.join(",", new TreeSet<>(topics));
     }
 
     static boolean isTableHistory(String splitId) {
@@ -39,15 +45,23 @@ final class TableHistorySplit {
 
     static long snapshotOf(String splitId) {
         int at = splitId.lastIndexOf('@');
-        if (!isTableHistory(splitId) || at < 0) {
+        int slash = at < 0 ? -1 : splitId.indexOf('/', at);
+        if (!isTableHistory(splitId) || at < 0 || slash < 0) {
             throw new IllegalArgumentException(
                     "Not a split of an Iceberg table's history: " + splitId);
         }
         try {
-            return Long.parseLong(splitId.substring(at + 1));
+            return Long.parseLong(splitId.substring(at + 1, slash));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(
                     "Not a split of an Iceberg table's history (no snapshot id): " + splitId, e);
         }
+    }
+
+    /** The topics whose rows the split holds (Kafka topic names hold no ',' or '/'). */
+    static List<String> topicsOf(String splitId) {
+        snapshotOf(splitId); // checks the form
+        String topics = splitId.substring(splitId.indexOf('/', splitId.lastIndexOf('@')) + 1);
+        return topics.isEmpty() ? List.of() : List.of(topics.split(","));
     }
 }

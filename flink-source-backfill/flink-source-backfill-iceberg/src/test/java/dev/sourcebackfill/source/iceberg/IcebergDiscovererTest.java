@@ -114,14 +114,16 @@ class IcebergDiscovererTest {
             assertThat(splits.get(2).backfillStartOffset()).isZero();
             assertThat(splits.get(2).liveReadsWholeSplit()).isTrue();
             DiscoveredSplit history = splits.get(3);
-            assertThat(history.splitId()).isEqualTo("iceberg:db.t@" + snapshot);
+            assertThat(history.splitId()).isEqualTo("iceberg:db.t@" + snapshot + "/" + TOPIC);
             assertThat(history.liveReadsWholeSplit()).isFalse();
             assertThat(history.backfillStartOffset()).isZero();
             assertThat(history.liveEndOffset()).isEqualTo(350);
             assertThat(history.stoppingOffset()).hasValue(350);
-            // whole files: 100, 100, 50 rows of partition 0, then 100 of partition 1
-            assertThat(discoverer.cutHistory(history, 0, 350, 150)).containsExactly(200L);
-            assertThat(discoverer.cutHistory(history, 0, 350, 100)).containsExactly(100L, 200L);
+            // whole files: 100, 100, 50 rows of partition 0, then 100 of partition 1: runs of
+            // at least the chunk size, and a cut where the partition changes
+            assertThat(discoverer.cutHistory(history, 0, 350, 150)).containsExactly(200L, 250L);
+            assertThat(discoverer.cutHistory(history, 0, 350, 100))
+                    .containsExactly(100L, 200L, 250L);
             assertThat(discoverer.cutHistory(splits.get(0), 250, 400, 10)).isEmpty();
             // later discoveries are the topic's
             assertThat(discoverer.discoverSplits(false))

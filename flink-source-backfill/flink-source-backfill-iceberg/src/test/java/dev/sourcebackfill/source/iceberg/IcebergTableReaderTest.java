@@ -74,7 +74,6 @@ class IcebergTableReaderTest {
         return new IcebergTableReader(
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(kind.layout, TOPIC),
-                List.of(TOPIC),
                 maxRecordsPerPoll);
     }
 
@@ -107,7 +106,8 @@ class IcebergTableReaderTest {
     @Test
     void readsEveryRowAtItsPositionFileAfterFileAndEnds() throws Exception {
         Table table = mixedTable();
-        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
         Collecting out = new Collecting(Kind.REDPANDA);
         try (IcebergTableReader reader = reader(Kind.REDPANDA, 7)) {
             reader.addSplit(split, 0);
@@ -132,7 +132,8 @@ class IcebergTableReaderTest {
     @Test
     void startsInsideAFileAndDeliversNothingBelowItsStart() throws Exception {
         Table table = mixedTable();
-        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
         Collecting out = new Collecting(Kind.REDPANDA);
         try (IcebergTableReader reader = reader(Kind.REDPANDA, 1_000)) {
             reader.addSplit(split, 55);
@@ -160,7 +161,8 @@ class IcebergTableReaderTest {
         IcebergTestTables.append(table, more);
         IcebergTestTables.deletePositions(table, files.get(0), 3, 8, 9);
         table.refresh();
-        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
 
         Collecting out = new Collecting(Kind.KAFKA_CONNECT);
         try (IcebergTableReader reader = reader(Kind.KAFKA_CONNECT, 6)) {
@@ -187,7 +189,8 @@ class IcebergTableReaderTest {
         IcebergTestTables.append(table, rows);
         IcebergTestTables.deleteEqual(table, rows.get(0), 0, 2, 9);
         table.refresh();
-        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
 
         Collecting out = new Collecting(Kind.KAFKA_CONNECT);
         try (IcebergTableReader reader = reader(Kind.KAFKA_CONNECT, 100)) {
@@ -203,7 +206,8 @@ class IcebergTableReaderTest {
     @Test
     void aPausedSplitDeliversNothingUntilResumed() throws Exception {
         Table table = mixedTable();
-        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
         Collecting out = new Collecting(Kind.REDPANDA);
         try (IcebergTableReader reader = reader(Kind.REDPANDA, 10)) {
             reader.addSplit(split, 0);
@@ -223,7 +227,8 @@ class IcebergTableReaderTest {
     @Test
     void chunksOfOneSnapshotShareOnePlanAndEachReadsItsOwnRange() throws Exception {
         Table table = mixedTable();
-        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
         Collecting out = new Collecting(Kind.REDPANDA);
         try (IcebergTableReader reader = reader(Kind.REDPANDA, 1_000)) {
             reader.addSplit(split, 80);
@@ -245,7 +250,11 @@ class IcebergTableReaderTest {
         long expired = table.snapshots().iterator().next().snapshotId();
         table.expireSnapshots().expireSnapshotId(expired).commit();
         try (IcebergTableReader reader = reader(Kind.REDPANDA, 10)) {
-            assertThatThrownBy(() -> reader.addSplit(TableHistorySplit.id("db.t", expired), 0))
+            assertThatThrownBy(
+                            () ->
+                                    reader.addSplit(
+                                            TableHistorySplit.id("db.t", expired, List.of(TOPIC)),
+                                            0))
                     .hasMessageContaining("snapshot " + expired + " of Iceberg table db.t")
                     .hasMessageContaining("no longer has");
         }
@@ -254,7 +263,8 @@ class IcebergTableReaderTest {
     @Test
     void aMissingDataFileFailsNamingTheFileAndTheTable() throws Exception {
         Table table = mixedTable();
-        String split = TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId());
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
         TableHistory history =
                 TableHistory.plan(
                         table,
