@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.benchmark;
 
+import javax.management.AttributeNotFoundException;
+import javax.management.InstanceNotFoundException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -88,30 +90,40 @@ final class FetchMetricsProbe implements AutoCloseable {
                     if ("consumer-fetch-manager-metrics".equals(type)) attrs = FETCH;
                     if ("consumer-metrics".equals(type)) attrs = CLIENT;
                     if (attrs == null) continue;
-                    StringBuilder sb = new StringBuilder();
-                    for (String a : attrs) {
-                        try {
-                            Object v = server.getAttribute(name, a);
-                            sb.append(a)
-                                    .append('=')
-                                    .append(
-                                            v instanceof Double
-                                                    ? String.format("%.1f", (Double) v)
-                                                    : v)
-                                    .append(' ');
-                        } catch (Exception ignored) {
+                    try {
+                        String sample = sample(server, name, attrs);
+                        synchronized (last) {
+                            last.put(client + " " + type, sample);
                         }
-                    }
-                    synchronized (last) {
-                        last.put(client + " " + type, sb.toString());
+                    } catch (InstanceNotFoundException e) {
+                        // closed between listing and reading: its last full sample stays
                     }
                 }
             } catch (InterruptedException e) {
                 return;
             } catch (Exception e) {
-                // a consumer closed between listing and reading: the next sample goes on
+                System.err.println("[fetch] " + run + ": sampling failed: " + e);
             }
         }
+    }
+
+    /** Every attribute of one consumer's metrics, or none if the consumer is gone. */
+    private static String sample(MBeanServer server, ObjectName name, String[] attrs)
+            throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (String a : attrs) {
+            Object v;
+            try {
+                v = server.getAttribute(name, a);
+            } catch (AttributeNotFoundException e) {
+                v = "(none)"; // named wrong, or not in this Kafka version: say so
+            }
+            sb.append(a)
+                    .append('=')
+                    .append(v instanceof Double ? String.format("%.1f", (Double) v) : v)
+                    .append(' ');
+        }
+        return sb.toString();
     }
 
     @Override

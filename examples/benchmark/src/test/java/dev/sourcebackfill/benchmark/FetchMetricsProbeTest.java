@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Review of issue 24: a consumer whose metrics disappear while the probe reads them (it closed
- * between the listing and the reading, as every consumer does at a run's end) must not replace
- * the last full sample with a partial or empty one.
+ * between the listing and the reading, as every consumer does at a run's end) must not replace the
+ * last full sample with a partial or empty one.
  */
 class FetchMetricsProbeTest {
 
