@@ -174,6 +174,9 @@ final class IcebergThroughput implements AutoCloseable {
                         Map.of(TableProperties.FORMAT_VERSION, "2"));
         AppendFiles append = table.newAppend();
         long base = Instant.parse("2025-01-01T00:00:00Z").toEpochMilli();
+        GenericRecord metaTemplate =
+                GenericRecord.create(SCHEMA.findType("redpanda").asStructType());
+        GenericRecord rowTemplate = GenericRecord.create(SCHEMA);
         DataWriter<Record> writer = null;
         int inFile = 0;
         for (long o = 0; o < perPartition; o++) {
@@ -193,14 +196,14 @@ final class IcebergThroughput implements AutoCloseable {
                                     .overwrite()
                                     .build();
                 }
-                GenericRecord meta =
-                        GenericRecord.create(SCHEMA.findType("redpanda").asStructType());
+                // copies of a template: GenericRecord.create looks its struct up in a cache
+                GenericRecord meta = metaTemplate.copy();
                 meta.setField("partition", p);
                 meta.setField("offset", o);
                 meta.setField(
                         "timestamp",
                         OffsetDateTime.ofInstant(Instant.ofEpochMilli(base + o), ZoneOffset.UTC));
-                GenericRecord row = GenericRecord.create(SCHEMA);
+                GenericRecord row = rowTemplate.copy();
                 row.setField("redpanda", meta);
                 row.setField(
                         "value",

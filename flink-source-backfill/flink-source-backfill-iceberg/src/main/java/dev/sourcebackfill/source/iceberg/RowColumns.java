@@ -289,7 +289,15 @@ final class RowColumns implements Serializable {
             return null;
         }
         if (value instanceof ByteBuffer) {
-            ByteBuffer buffer = ((ByteBuffer) value).duplicate();
+            ByteBuffer whole = (ByteBuffer) value;
+            if (whole.hasArray()
+                    && whole.arrayOffset() == 0
+                    && whole.position() == 0
+                    && whole.remaining() == whole.array().length) {
+                // Iceberg's readers wrap a fresh array per value: no copy
+                return whole.array();
+            }
+            ByteBuffer buffer = whole.duplicate();
             byte[] bytes = new byte[buffer.remaining()];
             buffer.get(bytes);
             return bytes;
