@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.iceberg;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.GlobalConfiguration;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
@@ -26,6 +27,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -85,13 +87,13 @@ final class IcebergTableRef implements Serializable {
         return "Iceberg table " + table + " of catalog " + catalogName + " " + shown;
     }
 
+    /**
+     * What Flink counts as sensitive ({@link GlobalConfiguration#isSensitive}: passwords, secrets,
+     * tokens, keys), and a REST catalog's headers ({@code header.Authorization}).
+     */
     private static boolean isSecret(String key) {
-        String lower = key.toLowerCase(java.util.Locale.ROOT);
-        return lower.startsWith("header.")
-                || lower.contains("secret")
-                || lower.contains("password")
-                || lower.contains("token")
-                || lower.contains("credential")
-                || lower.endsWith(".key");
+        return GlobalConfiguration.isSensitive(key)
+                || key.toLowerCase(Locale.ROOT).startsWith("header.")
+                || key.toLowerCase(Locale.ROOT).contains("credential");
     }
 }

@@ -52,9 +52,9 @@ import java.util.Objects;
  * chunk of history is a run of whole files and a reader's place is one number. Every reader plans
  * the same snapshot the same way and gets the same files and positions.
  *
- * <p>Files are ordered by what their column bounds say: topic, then Kafka partition, then first
- * offset, then path. Where files hold one partition each, a partition's files follow each other in
- * offset order.
+ * <p>Files are ordered by what their column bounds say: first the files of one partition each, by
+ * topic, partition and first offset; then the files mixing partitions, by first timestamp; the path
+ * last ({@link #cuts} starts a chunk where the partition changes).
  */
 @Internal
 final class TableHistory {
@@ -78,11 +78,16 @@ final class TableHistory {
     private final List<HistoryFile> files;
     private final long records;
 
-    private TableHistory(String table, long snapshotId, Schema schema, List<HistoryFile> files) {
+    /** The Kafka columns' statistics of the snapshot's schema, as the plan used them. */
+    private final Bounds bounds;
+
+    private TableHistory(
+            String table, long snapshotId, Schema schema, List<HistoryFile> files, Bounds bounds) {
         this.table = table;
         this.snapshotId = snapshotId;
         this.schema = schema;
         this.files = files;
+        this.bounds = bounds;
         this.records = files.isEmpty() ? 0 : files.get(files.size() - 1).end();
     }
 
@@ -164,7 +169,7 @@ final class TableHistory {
             files.add(new HistoryFile(task, start, records, partitions.get(task)));
             start += records;
         }
-        return new TableHistory(tableName, snapshotId, schema, files);
+        return new TableHistory(tableName, snapshotId, schema, files, bounds);
     }
 
     String table() {
@@ -244,7 +249,6 @@ final class TableHistory {
      */
     Map<TopicPartition, Long> lastOffsets(
             RowColumns columns, Collection<String> topics, TableFiles io) throws IOException {
-        Bounds bounds = new Bounds(schema, columns.layout());
         Map<TopicPartition, Long> last = new HashMap<>();
         for (HistoryFile file : files) {
             DataFile data = file.task().file();

@@ -23,14 +23,11 @@ import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import org.apache.flink.util.Collector;
 
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -47,10 +44,8 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -415,7 +410,7 @@ class IcebergEdgeCasesTest {
             // before the compaction: the deleted rows still count
             assertThat(discoverer.discoverSplits(true).get(0).backfillStartOffset()).isEqualTo(100);
         }
-        compactApplyingDeletes(table);
+        IcebergTestTables.compact(table);
         table.refresh();
         assertThat(table.currentSnapshot().addedDataFiles(table.io()))
                 .extracting(DataFile::recordCount)
@@ -426,40 +421,6 @@ class IcebergEdgeCasesTest {
             assertThat(splits.get(0).splitId()).isEqualTo(TOPIC + "-0");
             assertThat(splits.get(0).backfillStartOffset()).isEqualTo(98);
         }
-    }
-
-    /**
-     * A compaction as Spark's rewrite_data_files does it: the live rows into a new file, the data
-     * file and its delete files replaced. ({@code IcebergTestTables.compact} cannot compact a table
-     * with deletes: its rewrite keeps the delete files and Iceberg refuses the commit.)
-     */
-    private static void compactApplyingDeletes(Table table) throws Exception {
-        Set<DataFile> oldData = new HashSet<>();
-        Set<DeleteFile> oldDeletes = new HashSet<>();
-        List<Record> live = new ArrayList<>();
-        TableFiles files = new TableFiles(table.io(), table.name());
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            for (FileScanTask task : tasks) {
-                oldData.add(task.file());
-                oldDeletes.addAll(task.deletes());
-                try (CloseableIterable<Record> rows = files.readRows(task, table.schema())) {
-                    for (Record row : rows) {
-                        Record copy = GenericRecord.create(table.schema());
-                        for (Types.NestedField field : table.schema().columns()) {
-                            copy.setField(field.name(), row.getField(field.name()));
-                        }
-                        live.add(copy);
-                    }
-                }
-            }
-        }
-        DataFile rewritten =
-                IcebergTestTables.writeDataFile(
-                        table, IcebergTestTables.partitionOf(table, live.get(0)), live);
-        table.newRewrite()
-                .validateFromSnapshot(table.currentSnapshot().snapshotId())
-                .rewriteFiles(oldData, oldDeletes, Set.of(rewritten), Set.of())
-                .commit();
     }
 
     // ------------------------------------------------------------------ error messages

@@ -420,15 +420,20 @@ final class IcebergTestTables {
         }
     }
 
-    /** Rewrites every data file into one per table partition (compaction), one commit. */
+    /**
+     * Rewrites every data file into one per table partition with the deletes applied, and drops the
+     * delete files (a compaction, as Spark's {@code rewrite_data_files} does it), one commit.
+     */
     static void compact(Table table) {
         List<Record> rows = new ArrayList<>();
         java.util.Set<DataFile> old = new java.util.HashSet<>();
+        java.util.Set<DeleteFile> oldDeletes = new java.util.HashSet<>();
         try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
                 table.newScan().planFiles()) {
             TableFiles files = new TableFiles(table.io(), table.name());
             for (org.apache.iceberg.FileScanTask task : tasks) {
                 old.add(task.file());
+                oldDeletes.addAll(task.deletes());
                 try (org.apache.iceberg.io.CloseableIterable<Record> read =
                         files.readRows(task, table.schema())) {
                     for (Record row : read) {
@@ -449,6 +454,9 @@ final class IcebergTestTables {
         }
         java.util.Set<DataFile> rewritten = new java.util.HashSet<>();
         groups.forEach((key, group) -> rewritten.add(writeDataFile(table, key, group)));
-        table.newRewrite().rewriteFiles(old, rewritten).commit();
+        table.newRewrite()
+                .validateFromSnapshot(table.currentSnapshot().snapshotId())
+                .rewriteFiles(old, oldDeletes, rewritten, java.util.Set.of())
+                .commit();
     }
 }
