@@ -78,6 +78,98 @@ public final class KafkaBackfillConnectorOptions {
                                     + " the value format cannot read, instead of failing the job"
                                     + " naming the file and line.");
 
+    /** The prefix of every Iceberg option. */
+    static final String ICEBERG_PREFIX = "backfill.iceberg.";
+
+    /**
+     * The prefix of the Iceberg catalog's properties: {@code backfill.iceberg.catalog.type}, ...
+     */
+    public static final String ICEBERG_CATALOG_PREFIX = "backfill.iceberg.catalog.";
+
+    public static final ConfigOption<String> ICEBERG_TABLE =
+            ConfigOptions.key("backfill.iceberg.table")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "An Apache Iceberg table written from the topic ('namespace.table'),"
+                                    + " each row holding its Kafka partition and offset in columns."
+                                    + " The history is read from the table's snapshot pinned at the"
+                                    + " job's first start, then each partition goes on live in the"
+                                    + " topic after the highest offset it has in the snapshot. The"
+                                    + " catalog is given by the "
+                                    + ICEBERG_CATALOG_PREFIX
+                                    + "* options (Iceberg's catalog properties: type or"
+                                    + " catalog-impl, uri, warehouse, ...). Needs the"
+                                    + " flink-source-backfill-iceberg module on the class path.");
+
+    public static final ConfigOption<String> ICEBERG_CATALOG_NAME =
+            ConfigOptions.key("backfill.iceberg.catalog-name")
+                    .stringType()
+                    .defaultValue("iceberg")
+                    .withDescription("The name the Iceberg catalog is loaded under.");
+
+    public static final ConfigOption<String> ICEBERG_LAYOUT =
+            ConfigOptions.key("backfill.iceberg.layout")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The columns the table's writer keeps each record's Kafka metadata in:"
+                                    + " 'redpanda', 'kafka-connect', 'kafka-connect-nested',"
+                                    + " 'automq', 'aiven', or 'custom' with the"
+                                    + " backfill.iceberg.*-column options. The column options"
+                                    + " also override a preset's columns.");
+
+    public static final ConfigOption<String> ICEBERG_PARTITION_COLUMN =
+            icebergColumn("partition", "each row's Kafka partition (int)");
+
+    public static final ConfigOption<String> ICEBERG_OFFSET_COLUMN =
+            icebergColumn("offset", "each row's Kafka offset (long)");
+
+    public static final ConfigOption<String> ICEBERG_TIMESTAMP_COLUMN =
+            icebergColumn("timestamp", "each row's Kafka timestamp (timestamp or epoch millis)");
+
+    public static final ConfigOption<String> ICEBERG_TOPIC_COLUMN =
+            icebergColumn("topic", "each row's Kafka topic; rows of other topics are skipped");
+
+    public static final ConfigOption<String> ICEBERG_KEY_COLUMN =
+            icebergColumn("key", "each record's key as the topic had it (binary)");
+
+    public static final ConfigOption<String> ICEBERG_VALUE_COLUMN =
+            icebergColumn("value", "each record's value as the topic had it (binary)");
+
+    public static final ConfigOption<String> ICEBERG_HEADERS_COLUMN =
+            icebergColumn("headers", "each record's headers (a list of key/value structs)");
+
+    /** How a table row becomes the SQL table's row. */
+    public enum IcebergValues {
+        /** The value column's bytes (and the key column's) through the table's formats. */
+        FORMAT,
+        /** Each physical column of the SQL table from the Iceberg column of the same name. */
+        COLUMNS
+    }
+
+    public static final ConfigOption<IcebergValues> ICEBERG_VALUES =
+            ConfigOptions.key("backfill.iceberg.values")
+                    .enumType(IcebergValues.class)
+                    .noDefaultValue()
+                    .withDescription(
+                            "How a table row becomes the SQL row: FORMAT runs the layout's value"
+                                    + " column (and key column) through the table's formats, as"
+                                    + " the topic's records are read; COLUMNS takes each physical"
+                                    + " column from the Iceberg column of the same name (a writer"
+                                    + " that kept the value's fields as columns). Default: FORMAT"
+                                    + " when the layout has a value column, else COLUMNS.");
+
+    private static ConfigOption<String> icebergColumn(String what, String meaning) {
+        return ConfigOptions.key("backfill.iceberg." + what + "-column")
+                .stringType()
+                .noDefaultValue()
+                .withDescription(
+                        "The Iceberg column (a dotted path for a struct's field) of "
+                                + meaning
+                                + ".");
+    }
+
     public static final ConfigOption<Double> BACKFILL_RECORDS_PER_SECOND =
             ConfigOptions.key("backfill.rate-limit.records-per-second")
                     .doubleType()

@@ -38,6 +38,7 @@ import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata
 import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.table.types.utils.DataTypeUtils;
 
@@ -67,6 +68,7 @@ class KafkaBackfillDynamicSource
     @Nullable final String keyPrefix;
     final KafkaReadOptions readOptions;
     @Nullable final ArchiveTableOptions archive;
+    @Nullable final IcebergTableOptions iceberg;
     final String tableIdentifier;
 
     DataType producedType;
@@ -85,8 +87,10 @@ class KafkaBackfillDynamicSource
             @Nullable String keyPrefix,
             KafkaReadOptions readOptions,
             @Nullable ArchiveTableOptions archive,
+            @Nullable IcebergTableOptions iceberg,
             String tableIdentifier) {
         this.archive = archive;
+        this.iceberg = iceberg;
         this.physicalType = physicalType;
         this.keyFormat = keyFormat;
         this.valueFormat = valueFormat;
@@ -135,7 +139,26 @@ class KafkaBackfillDynamicSource
                         ? RecordOrigin.Marker.none()
                         : new RowOriginMarker(physicalArity + origin);
         BackfillSource<RowData> source;
-        if (archive == null) {
+        if (iceberg != null) {
+            List<String> names = DataType.getFieldNames(physicalType);
+            List<DataType> types = DataType.getFieldDataTypes(physicalType);
+            List<Integer> read =
+                    IntStream.range(0, physicalCount)
+                            .filter(i -> outputOf[i] >= 0)
+                            .boxed()
+                            .toList();
+            source =
+                    iceberg.build(
+                            readOptions.kafkaBuilder(kafkaRecords, originMarker),
+                            readOptions.backfillChunkSize(),
+                            read.stream().map(names::get).toArray(String[]::new),
+                            read.stream()
+                                    .map(i -> types.get(i).getLogicalType())
+                                    .toArray(LogicalType[]::new),
+                            read.stream().mapToInt(i -> outputOf[i]).toArray(),
+                            physicalArity,
+                            metadata);
+        } else if (archive == null) {
             source = readOptions.build(kafkaRecords, originMarker);
         } else {
             Decoding archived = decoding(context, valueFormat, valueProjection, null, outputOf);
@@ -212,11 +235,15 @@ class KafkaBackfillDynamicSource
     @Override
     public Map<String, DataType> listReadableMetadata() {
         Map<String, DataType> columns = new LinkedHashMap<>();
-        // archived records know only where they were found
-        for (ReadableMetadata m :
-                archive == null
-                        ? List.of(ReadableMetadata.values())
-                        : ArchiveTableOptions.METADATA) {
+        // archived records know only where they were found; an Iceberg table's rows what its
+        // layout keeps
+        List<ReadableMetadata> readable =
+                iceberg != null
+                        ? iceberg.metadata()
+                        : archive != null
+                                ? ArchiveTableOptions.METADATA
+                                : List.of(ReadableMetadata.values());
+        for (ReadableMetadata m : readable) {
             columns.put(m.key, m.dataType);
         }
         return columns;
@@ -268,6 +295,7 @@ class KafkaBackfillDynamicSource
                 table.keyPrefix,
                 table.readOptions,
                 table.archive,
+                table.iceberg,
                 table.tableIdentifier);
     }
 

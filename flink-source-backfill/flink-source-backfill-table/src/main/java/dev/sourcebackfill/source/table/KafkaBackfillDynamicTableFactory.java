@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.table;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -31,6 +32,9 @@ import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.RowKind;
 
+import javax.annotation.Nullable;
+
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -100,7 +104,18 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                 KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE,
                 KafkaBackfillConnectorOptions.ARCHIVE_PATH,
                 KafkaBackfillConnectorOptions.ARCHIVE_OFFSET_FIELD,
-                KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS);
+                KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS,
+                KafkaBackfillConnectorOptions.ICEBERG_TABLE,
+                KafkaBackfillConnectorOptions.ICEBERG_CATALOG_NAME,
+                KafkaBackfillConnectorOptions.ICEBERG_LAYOUT,
+                KafkaBackfillConnectorOptions.ICEBERG_VALUES,
+                KafkaBackfillConnectorOptions.ICEBERG_PARTITION_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_OFFSET_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_TIMESTAMP_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_TOPIC_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_KEY_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_VALUE_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_HEADERS_COLUMN);
     }
 
     @Override
@@ -117,8 +132,11 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                                         helper.discoverDecodingFormat(
                                                 DeserializationFormatFactory.class,
                                                 KafkaConnectorOptions.VALUE_FORMAT));
-        // the Kafka client's own settings pass through under properties.*
-        helper.validateExcept(KafkaTableOptions.PROPERTIES_PREFIX);
+        // the Kafka client's own settings pass through under properties.*, the Iceberg catalog's
+        // under backfill.iceberg.catalog.*
+        helper.validateExcept(
+                KafkaTableOptions.PROPERTIES_PREFIX,
+                KafkaBackfillConnectorOptions.ICEBERG_CATALOG_PREFIX);
         ReadableConfig options = helper.getOptions();
         KafkaTableOptions.validateTopic(options);
         KafkaTableOptions.validateGroupId(options);
@@ -137,6 +155,12 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
         int[] valueProjection =
                 KafkaTableOptions.valueProjection(options, physicalType, keyProjection);
         ArchiveTableOptions archive = ArchiveTableOptions.of(options, physicalType).orElse(null);
+        IcebergTableOptions iceberg =
+                iceberg(
+                        options,
+                        context.getCatalogTable().getOptions(),
+                        physicalType,
+                        ICEBERG_MODULE_CLASS);
         String keyPrefix =
                 options.getOptional(KafkaConnectorOptions.KEY_FIELDS_PREFIX).orElse(null);
         KafkaReadOptions readOptions = KafkaReadOptions.of(options, properties);
@@ -151,11 +175,48 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                         keyPrefix,
                         readOptions,
                         archive,
+                        iceberg,
                         table);
         // an archive whose offsets are a column must read that column where the query does not
         boolean offsetColumn = archive != null && archive.offsetFieldIndex() != null;
         return offsetColumn ? source : new KafkaBackfillDynamicSource.Projecting(source);
     }
+
+    /**
+     * The {@code backfill.iceberg.*} options, if the table sets them; Iceberg's classes are loaded
+     * only then, and a class path without the Iceberg module fails naming the option.
+     */
+    @VisibleForTesting
+    @Nullable
+    static IcebergTableOptions iceberg(
+            ReadableConfig options,
+            Map<String, String> tableOptions,
+            DataType physicalType,
+            String moduleClass) {
+        boolean anyIcebergOption =
+                tableOptions.keySet().stream()
+                        .anyMatch(k -> k.startsWith(KafkaBackfillConnectorOptions.ICEBERG_PREFIX));
+        if (!anyIcebergOption) {
+            return null;
+        }
+        try {
+            Class.forName(
+                    moduleClass, false, KafkaBackfillDynamicTableFactory.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' needs the Iceberg module on the class path"
+                                    + " (dev.sourcebackfill:flink-source-backfill-iceberg with"
+                                    + " Iceberg's and Hadoop's client jars); %s is missing.",
+                            KafkaBackfillConnectorOptions.ICEBERG_TABLE.key(), moduleClass),
+                    e);
+        }
+        return IcebergTableOptions.of(options, tableOptions, physicalType).orElse(null);
+    }
+
+    /** A class of the Iceberg module that loads Iceberg's own classes. */
+    static final String ICEBERG_MODULE_CLASS =
+            "dev.sourcebackfill.source.iceberg.IcebergBackfillSourceBuilder";
 
     private static void checkInsertOnly(
             DecodingFormat<DeserializationSchema<RowData>> format, ConfigOption<?> option) {

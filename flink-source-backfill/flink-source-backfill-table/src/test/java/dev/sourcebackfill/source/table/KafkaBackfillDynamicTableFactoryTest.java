@@ -16,16 +16,22 @@
 package dev.sourcebackfill.source.table;
 
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.factories.Factory;
+import org.apache.flink.table.types.DataType;
 
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The options of {@code kafka-backfill} against those of Flink's {@code kafka} connector. */
 class KafkaBackfillDynamicTableFactoryTest {
@@ -48,6 +54,50 @@ class KafkaBackfillDynamicTableFactoryTest {
     void everyOptionOfFlinksKafkaConnectorIsAnOptionOfOurs() {
         assertThat(allKeys(new KafkaBackfillDynamicTableFactory()))
                 .containsAll(allKeys(new KafkaDynamicTableFactory()));
+    }
+
+    /**
+     * The SQL jar carries no Iceberg: a table with {@code backfill.iceberg.*} options on a class
+     * path without the Iceberg module fails at planning naming the option and what is missing; a
+     * table without them never looks for it.
+     */
+    @Test
+    void icebergOptionsWithoutTheIcebergModuleFailNamingTheOption() {
+        Map<String, String> table =
+                Map.of("backfill.iceberg.table", "ns.t", "backfill.iceberg.layout", "redpanda");
+        DataType row = DataTypes.ROW(DataTypes.FIELD("v", DataTypes.STRING()));
+        assertThatThrownBy(
+                        () ->
+                                KafkaBackfillDynamicTableFactory.iceberg(
+                                        Configuration.fromMap(table),
+                                        table,
+                                        row,
+                                        "dev.sourcebackfill.source.iceberg.NotOnTheClassPath"))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("backfill.iceberg.table")
+                .hasMessageContaining("flink-source-backfill-iceberg")
+                .hasMessageContaining("NotOnTheClassPath");
+        assertThat(
+                        KafkaBackfillDynamicTableFactory.iceberg(
+                                new Configuration(),
+                                Map.of("topic", "t"),
+                                row,
+                                "dev.sourcebackfill.source.iceberg.NotOnTheClassPath"))
+                .isNull();
+        // with the module: the options are read
+        assertThat(
+                        KafkaBackfillDynamicTableFactory.iceberg(
+                                Configuration.fromMap(table),
+                                Map.of(
+                                        "backfill.iceberg.table",
+                                        "ns.t",
+                                        "backfill.iceberg.layout",
+                                        "redpanda",
+                                        "backfill.iceberg.catalog.type",
+                                        "rest"),
+                                row,
+                                KafkaBackfillDynamicTableFactory.ICEBERG_MODULE_CLASS))
+                .isNotNull();
     }
 
     /** Nothing is required that {@code kafka} does not require. */

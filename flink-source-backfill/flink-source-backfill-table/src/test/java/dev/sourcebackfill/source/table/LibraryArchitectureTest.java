@@ -50,6 +50,7 @@ class LibraryArchitectureTest {
     private static final String ARCHIVE = ROOT + ".archive..";
     private static final String TABLE = ROOT + ".table..";
     private static final String DATAGEN = ROOT + ".datagen..";
+    private static final String ICEBERG = ROOT + ".iceberg..";
 
     private static final JavaClasses LIBRARY =
             new ClassFileImporter()
@@ -67,7 +68,8 @@ class LibraryArchitectureTest {
                         ROOT + ".kafka",
                         ROOT + ".archive",
                         ROOT + ".table",
-                        ROOT + ".datagen")) {
+                        ROOT + ".datagen",
+                        ROOT + ".iceberg")) {
             org.assertj.core.api.Assertions.assertThat(LIBRARY.containPackage(pkg))
                     .as(pkg)
                     .isTrue();
@@ -80,10 +82,10 @@ class LibraryArchitectureTest {
                 .that()
                 .resideInAPackage(ROOT + "..")
                 .and()
-                .resideOutsideOfPackages(KAFKA, ARCHIVE, TABLE, DATAGEN)
+                .resideOutsideOfPackages(KAFKA, ARCHIVE, TABLE, DATAGEN, ICEBERG)
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage(KAFKA, ARCHIVE, TABLE, DATAGEN)
+                .resideInAnyPackage(KAFKA, ARCHIVE, TABLE, DATAGEN, ICEBERG)
                 .check(LIBRARY);
     }
 
@@ -95,21 +97,28 @@ class LibraryArchitectureTest {
                         .resideInAPackage(KAFKA)
                         .should()
                         .dependOnClassesThat()
-                        .resideInAnyPackage(ARCHIVE, TABLE, DATAGEN));
+                        .resideInAnyPackage(ARCHIVE, TABLE, DATAGEN, ICEBERG));
         check(
                 noClasses()
                         .that()
                         .resideInAPackage(ARCHIVE)
                         .should()
                         .dependOnClassesThat()
-                        .resideInAnyPackage(TABLE, DATAGEN));
+                        .resideInAnyPackage(TABLE, DATAGEN, ICEBERG));
+        check(
+                noClasses()
+                        .that()
+                        .resideInAPackage(ICEBERG)
+                        .should()
+                        .dependOnClassesThat()
+                        .resideInAnyPackage(ARCHIVE, TABLE, DATAGEN));
         check(
                 noClasses()
                         .that()
                         .resideInAPackage(DATAGEN)
                         .should()
                         .dependOnClassesThat()
-                        .resideInAnyPackage(KAFKA, ARCHIVE, TABLE));
+                        .resideInAnyPackage(KAFKA, ARCHIVE, TABLE, ICEBERG));
         check(
                 noClasses()
                         .that()

@@ -1,0 +1,564 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.table;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.iceberg.IcebergBackfill;
+import dev.sourcebackfill.source.iceberg.IcebergBackfillSourceBuilder;
+import dev.sourcebackfill.source.iceberg.IcebergLayout;
+import dev.sourcebackfill.source.iceberg.IcebergRecordMapper;
+import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
+import dev.sourcebackfill.source.table.KafkaBackfillConnectorOptions.IcebergValues;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.util.Collector;
+
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+
+import javax.annotation.Nullable;
+
+import java.io.Serializable;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code backfill.iceberg.*} options: each partition's history from an Iceberg table written
+ * from the topic, handed over to the topic after the highest offset the partition has in the
+ * snapshot pinned at the first start. Rows become the SQL table's rows either through the table's
+ * formats (the layout's value column, as the topic's records are read: every metadata column then)
+ * or column by column by name ({@link IcebergValues#COLUMNS}: the metadata columns the layout
+ * keeps).
+ *
+ * <p>Only this class and what it builds use Iceberg's classes: a table without {@code
+ * backfill.iceberg.table} never loads them.
+ */
+@Internal
+record IcebergTableOptions(
+        String catalogName,
+        Map<String, String> catalogProperties,
+        String table,
+        IcebergLayout layout,
+        IcebergValues values) {
+
+    /** The metadata columns a row read column by column has. */
+    static final List<ReadableMetadata> COLUMNS_METADATA =
+            List.of(
+                    ReadableMetadata.TOPIC,
+                    ReadableMetadata.PARTITION,
+                    ReadableMetadata.OFFSET,
+                    ReadableMetadata.TIMESTAMP,
+                    ReadableMetadata.ORIGIN);
+
+    private static final Map<String, IcebergLayout> PRESETS =
+            Map.of(
+                    "redpanda", IcebergLayout.redpanda(),
+                    "kafka-connect", IcebergLayout.kafkaConnect(),
+                    "kafka-connect-nested", IcebergLayout.kafkaConnectNested(),
+                    "automq", IcebergLayout.autoMq(),
+                    "aiven", IcebergLayout.aiven());
+
+    private static final String CUSTOM = "custom";
+
+    /** The options, if {@code backfill.iceberg.table} is set; each checked, naming the option. */
+    static Optional<IcebergTableOptions> of(
+            ReadableConfig options, Map<String, String> tableOptions, DataType physicalType) {
+        Optional<String> table = options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_TABLE);
+        Map<String, String> catalog = new HashMap<>();
+        tableOptions.forEach(
+                (key, value) -> {
+                    if (key.startsWith(KafkaBackfillConnectorOptions.ICEBERG_CATALOG_PREFIX)) {
+                        catalog.put(
+                                key.substring(
+                                        KafkaBackfillConnectorOptions.ICEBERG_CATALOG_PREFIX
+                                                .length()),
+                                value);
+                    }
+                });
+        if (table.isEmpty()) {
+            for (ConfigOption<?> option : dependentOptions()) {
+                if (options.getOptional(option).isPresent()) {
+                    throw needsTable(option.key());
+                }
+            }
+            if (!catalog.isEmpty()) {
+                throw needsTable(
+                        KafkaBackfillConnectorOptions.ICEBERG_CATALOG_PREFIX
+                                + catalog.keySet().iterator().next());
+            }
+            return Optional.empty();
+        }
+        if (options.getOptional(KafkaBackfillConnectorOptions.ARCHIVE_PATH).isPresent()) {
+            throw new ValidationException(
+                    String.format(
+                            "Options '%s' and '%s' cannot both be set: a table's history comes"
+                                    + " from one of them.",
+                            KafkaBackfillConnectorOptions.ICEBERG_TABLE.key(),
+                            KafkaBackfillConnectorOptions.ARCHIVE_PATH.key()));
+        }
+        if (options.getOptional(KafkaConnectorOptions.TOPIC_PATTERN).isPresent()) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' cannot be used with '%s': the topics must be listed in"
+                                    + " '%s'.",
+                            KafkaConnectorOptions.TOPIC_PATTERN.key(),
+                            KafkaBackfillConnectorOptions.ICEBERG_TABLE.key(),
+                            KafkaConnectorOptions.TOPIC.key()));
+        }
+        try {
+            TableIdentifier.parse(table.get());
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is '%s', which is not an Iceberg table identifier"
+                                    + " ('namespace.table'): %s",
+                            KafkaBackfillConnectorOptions.ICEBERG_TABLE.key(),
+                            table.get(),
+                            e.getMessage()));
+        }
+        if (!catalog.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
+                && !catalog.containsKey(CatalogProperties.CATALOG_IMPL)) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' needs the catalog: set '%s%s' (rest, hadoop, jdbc, hive,"
+                                    + " glue, ...) or '%s%s'.",
+                            KafkaBackfillConnectorOptions.ICEBERG_TABLE.key(),
+                            KafkaBackfillConnectorOptions.ICEBERG_CATALOG_PREFIX,
+                            CatalogUtil.ICEBERG_CATALOG_TYPE,
+                            KafkaBackfillConnectorOptions.ICEBERG_CATALOG_PREFIX,
+                            CatalogProperties.CATALOG_IMPL));
+        }
+        IcebergLayout layout = layout(options);
+        IcebergValues values =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_VALUES)
+                        .orElse(
+                                layout.valueColumn().isPresent()
+                                        ? IcebergValues.FORMAT
+                                        : IcebergValues.COLUMNS);
+        if (values == IcebergValues.FORMAT && layout.valueColumn().isEmpty()) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is FORMAT, but the %s keeps no record value: set '%s'"
+                                    + " or read the rows' columns ('%s' = 'COLUMNS').",
+                            KafkaBackfillConnectorOptions.ICEBERG_VALUES.key(),
+                            layout,
+                            KafkaBackfillConnectorOptions.ICEBERG_VALUE_COLUMN.key(),
+                            KafkaBackfillConnectorOptions.ICEBERG_VALUES.key()));
+        }
+        if (values == IcebergValues.COLUMNS) {
+            List<String> names = DataType.getFieldNames(physicalType);
+            List<DataType> types = DataType.getFieldDataTypes(physicalType);
+            for (int i = 0; i < names.size(); i++) {
+                if (ColumnValue.of(types.get(i).getLogicalType()) == null) {
+                    throw new ValidationException(
+                            String.format(
+                                    "Column '%s' is %s, which '%s' = 'COLUMNS' cannot read from"
+                                            + " an Iceberg column (supported: strings, booleans,"
+                                            + " numbers, decimals, bytes, dates, times,"
+                                            + " timestamps).",
+                                    names.get(i),
+                                    types.get(i),
+                                    KafkaBackfillConnectorOptions.ICEBERG_VALUES.key()));
+                }
+            }
+        }
+        return Optional.of(
+                new IcebergTableOptions(
+                        options.get(KafkaBackfillConnectorOptions.ICEBERG_CATALOG_NAME),
+                        Map.copyOf(catalog),
+                        table.get(),
+                        layout,
+                        values));
+    }
+
+    private static List<ConfigOption<?>> dependentOptions() {
+        return List.of(
+                KafkaBackfillConnectorOptions.ICEBERG_LAYOUT,
+                KafkaBackfillConnectorOptions.ICEBERG_VALUES,
+                KafkaBackfillConnectorOptions.ICEBERG_PARTITION_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_OFFSET_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_TIMESTAMP_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_TOPIC_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_KEY_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_VALUE_COLUMN,
+                KafkaBackfillConnectorOptions.ICEBERG_HEADERS_COLUMN);
+    }
+
+    private static ValidationException needsTable(String option) {
+        return new ValidationException(
+                String.format(
+                        "Option '%s' needs '%s'.",
+                        option, KafkaBackfillConnectorOptions.ICEBERG_TABLE.key()));
+    }
+
+    /** The preset, or {@code custom} columns, with the column options over it. */
+    private static IcebergLayout layout(ReadableConfig options) {
+        String name =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_LAYOUT)
+                        .map(n -> n.toLowerCase(Locale.ROOT))
+                        .orElseThrow(
+                                () ->
+                                        new ValidationException(
+                                                String.format(
+                                                        "Option '%s' is required with '%s': one of"
+                                                                + " %s or '%s'.",
+                                                        KafkaBackfillConnectorOptions.ICEBERG_LAYOUT
+                                                                .key(),
+                                                        KafkaBackfillConnectorOptions.ICEBERG_TABLE
+                                                                .key(),
+                                                        PRESETS.keySet().stream().sorted().toList(),
+                                                        CUSTOM)));
+        Optional<String> partition =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_PARTITION_COLUMN);
+        Optional<String> offset =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_OFFSET_COLUMN);
+        Optional<String> timestamp =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_TIMESTAMP_COLUMN);
+        IcebergLayout layout;
+        if (name.equals(CUSTOM)) {
+            for (ConfigOption<String> column :
+                    List.of(
+                            KafkaBackfillConnectorOptions.ICEBERG_PARTITION_COLUMN,
+                            KafkaBackfillConnectorOptions.ICEBERG_OFFSET_COLUMN,
+                            KafkaBackfillConnectorOptions.ICEBERG_TIMESTAMP_COLUMN)) {
+                if (options.getOptional(column).isEmpty()) {
+                    throw new ValidationException(
+                            String.format(
+                                    "Option '%s' is required when '%s' is '%s'.",
+                                    column.key(),
+                                    KafkaBackfillConnectorOptions.ICEBERG_LAYOUT.key(),
+                                    CUSTOM));
+                }
+            }
+            layout = IcebergLayout.of(partition.get(), offset.get(), timestamp.get());
+        } else {
+            IcebergLayout preset = PRESETS.get(name);
+            if (preset == null) {
+                throw new ValidationException(
+                        String.format(
+                                "Option '%s' is '%s'; it must be one of %s or '%s'.",
+                                KafkaBackfillConnectorOptions.ICEBERG_LAYOUT.key(),
+                                name,
+                                PRESETS.keySet().stream().sorted().toList(),
+                                CUSTOM));
+            }
+            layout =
+                    partition.isPresent() || offset.isPresent() || timestamp.isPresent()
+                            ? withTopicKeyValueHeaders(
+                                    IcebergLayout.of(
+                                            partition.orElse(preset.partitionColumn()),
+                                            offset.orElse(preset.offsetColumn()),
+                                            timestamp.orElse(preset.timestampColumn())),
+                                    preset)
+                            : preset;
+        }
+        Optional<String> topic =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_TOPIC_COLUMN);
+        Optional<String> key =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_KEY_COLUMN);
+        Optional<String> value =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_VALUE_COLUMN);
+        Optional<String> headers =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_HEADERS_COLUMN);
+        if (topic.isPresent()) {
+            layout = layout.withTopicColumn(topic.get());
+        }
+        if (key.isPresent()) {
+            layout = layout.withKeyColumn(key.get());
+        }
+        if (value.isPresent()) {
+            layout = layout.withValueColumn(value.get());
+        }
+        if (headers.isPresent()) {
+            layout = layout.withHeadersColumn(headers.get());
+        }
+        return layout;
+    }
+
+    private static IcebergLayout withTopicKeyValueHeaders(
+            IcebergLayout layout, IcebergLayout from) {
+        IcebergLayout result = layout;
+        if (from.topicColumn().isPresent()) {
+            result = result.withTopicColumn(from.topicColumn().get());
+        }
+        if (from.keyColumn().isPresent()) {
+            result = result.withKeyColumn(from.keyColumn().get());
+        }
+        if (from.valueColumn().isPresent()) {
+            result = result.withValueColumn(from.valueColumn().get());
+        }
+        if (from.headersColumn().isPresent()) {
+            result = result.withHeadersColumn(from.headersColumn().get());
+        }
+        return result;
+    }
+
+    /** The metadata columns a row of this table has. */
+    List<ReadableMetadata> metadata() {
+        return values == IcebergValues.FORMAT
+                ? List.of(ReadableMetadata.values())
+                : COLUMNS_METADATA;
+    }
+
+    /**
+     * The source: history from the table, then the topic as {@code live} reads it. Rows through the
+     * live topic's deserializer ({@link IcebergValues#FORMAT}) or column by column: {@code columns}
+     * names each physical column the query reads, {@code types} its type, {@code targets} its place
+     * in the produced row.
+     */
+    BackfillSource<RowData> build(
+            KafkaBackfillSourceBuilder<RowData> live,
+            @Nullable Long chunkSize,
+            String[] columns,
+            LogicalType[] types,
+            int[] targets,
+            int physicalArity,
+            List<ReadableMetadata> metadata) {
+        IcebergBackfillSourceBuilder<RowData> builder =
+                IcebergBackfill.<RowData>sourceBuilder()
+                        .setCatalog(catalogName, catalogProperties)
+                        .setTable(table)
+                        .setLayout(layout)
+                        .setLive(live);
+        if (chunkSize != null) {
+            builder.setBackfillChunkSize(chunkSize);
+        }
+        if (values == IcebergValues.COLUMNS) {
+            ColumnValue[] converters = new ColumnValue[types.length];
+            for (int i = 0; i < types.length; i++) {
+                converters[i] = ColumnValue.of(types[i]);
+            }
+            List<String> topics = live.topics();
+            builder.setRecordMapper(
+                    new ColumnsMapper(
+                            columns,
+                            converters,
+                            targets,
+                            physicalArity,
+                            metadata.toArray(new ReadableMetadata[0]),
+                            layout,
+                            topics.size() == 1 ? topics.get(0) : null));
+        }
+        return builder.build();
+    }
+
+    /** A column's value in Flink's internal data structures, of the value Iceberg read. */
+    @FunctionalInterface
+    interface ColumnValue extends Serializable {
+        Object convert(Object icebergValue);
+
+        /** The conversion to {@code type}; {@code null} if there is none. */
+        @Nullable
+        static ColumnValue of(LogicalType type) {
+            switch (type.getTypeRoot()) {
+                case CHAR:
+                case VARCHAR:
+                    return v -> StringData.fromString(v.toString());
+                case BOOLEAN:
+                    return v -> (Boolean) v;
+                case TINYINT:
+                    return v -> ((Number) v).byteValue();
+                case SMALLINT:
+                    return v -> ((Number) v).shortValue();
+                case INTEGER:
+                    return v -> ((Number) v).intValue();
+                case BIGINT:
+                    return v -> ((Number) v).longValue();
+                case FLOAT:
+                    return v -> ((Number) v).floatValue();
+                case DOUBLE:
+                    return v -> ((Number) v).doubleValue();
+                case DECIMAL:
+                    DecimalType decimal = (DecimalType) type;
+                    int precision = decimal.getPrecision();
+                    int scale = decimal.getScale();
+                    return v -> DecimalData.fromBigDecimal((BigDecimal) v, precision, scale);
+                case BINARY:
+                case VARBINARY:
+                    return IcebergTableOptions::bytes;
+                case DATE:
+                    return v -> (int) ((LocalDate) v).toEpochDay();
+                case TIME_WITHOUT_TIME_ZONE:
+                    return v -> (int) (((LocalTime) v).toNanoOfDay() / 1_000_000L);
+                case TIMESTAMP_WITHOUT_TIME_ZONE:
+                    return v ->
+                            v instanceof OffsetDateTime
+                                    ? TimestampData.fromLocalDateTime(
+                                            ((OffsetDateTime) v)
+                                                    .withOffsetSameInstant(ZoneOffset.UTC)
+                                                    .toLocalDateTime())
+                                    : TimestampData.fromLocalDateTime((LocalDateTime) v);
+                case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                    return IcebergTableOptions::instant;
+                default:
+                    return null;
+            }
+        }
+    }
+
+    private static byte[] bytes(Object value) {
+        if (value instanceof byte[]) {
+            return (byte[]) value;
+        }
+        ByteBuffer buffer = ((ByteBuffer) value).duplicate();
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+
+    /** An instant of an Iceberg timestamp (with or without zone, taken as UTC) or epoch millis. */
+    private static TimestampData instant(Object value) {
+        if (value instanceof OffsetDateTime) {
+            return TimestampData.fromInstant(((OffsetDateTime) value).toInstant());
+        }
+        if (value instanceof LocalDateTime) {
+            return TimestampData.fromInstant(((LocalDateTime) value).toInstant(ZoneOffset.UTC));
+        }
+        return TimestampData.fromEpochMillis(((Number) value).longValue());
+    }
+
+    /**
+     * A row read column by column: each physical column from the Iceberg column of its name, the
+     * metadata columns from the layout's columns. Checks each row struct's columns once (the first
+     * row of each file's schema), naming a column the table does not have.
+     */
+    static final class ColumnsMapper implements IcebergRecordMapper<RowData> {
+        private static final long serialVersionUID = 1L;
+        private final String[] columns;
+        private final ColumnValue[] converters;
+        private final int[] targets;
+        private final int physicalArity;
+        private final ReadableMetadata[] metadata;
+        private final IcebergLayout layout;
+        @Nullable private final String topic;
+        @Nullable private transient Types.StructType checked;
+
+        ColumnsMapper(
+                String[] columns,
+                ColumnValue[] converters,
+                int[] targets,
+                int physicalArity,
+                ReadableMetadata[] metadata,
+                IcebergLayout layout,
+                @Nullable String topic) {
+            this.columns = columns;
+            this.converters = converters;
+            this.targets = targets;
+            this.physicalArity = physicalArity;
+            this.metadata = metadata;
+            this.layout = layout;
+            this.topic = topic;
+        }
+
+        @Override
+        public void map(Record row, Collector<RowData> out) {
+            if (row.struct() != checked) {
+                for (String column : columns) {
+                    if (row.struct().field(column) == null) {
+                        throw new IllegalStateException(
+                                String.format(
+                                        "The Iceberg table has no column '%s' for the SQL"
+                                                + " table's column of that name (read with '%s' ="
+                                                + " 'COLUMNS'); its columns: %s",
+                                        column,
+                                        KafkaBackfillConnectorOptions.ICEBERG_VALUES.key(),
+                                        row.struct().fields().stream()
+                                                .map(Types.NestedField::name)
+                                                .toList()));
+                    }
+                }
+                checked = row.struct();
+            }
+            GenericRowData result = new GenericRowData(physicalArity + metadata.length);
+            for (int i = 0; i < columns.length; i++) {
+                Object value = row.getField(columns[i]);
+                if (value != null) {
+                    try {
+                        result.setField(targets[i], converters[i].convert(value));
+                    } catch (ClassCastException e) {
+                        throw new IllegalStateException(
+                                String.format(
+                                        "The Iceberg column '%s' holds %s, which its SQL column"
+                                                + " cannot take: %s",
+                                        columns[i], value.getClass().getSimpleName(), e),
+                                e);
+                    }
+                }
+            }
+            for (int i = 0; i < metadata.length; i++) {
+                result.setField(physicalArity + i, metadataValue(metadata[i], row));
+            }
+            out.collect(result);
+        }
+
+        @Nullable
+        private Object metadataValue(ReadableMetadata column, Record row) {
+            switch (column) {
+                case TOPIC:
+                    Object rowTopic = layout.topicColumn().map(c -> field(row, c)).orElse(topic);
+                    return rowTopic == null ? null : StringData.fromString(rowTopic.toString());
+                case PARTITION:
+                    return ((Number) field(row, layout.partitionColumn())).intValue();
+                case OFFSET:
+                    return ((Number) field(row, layout.offsetColumn())).longValue();
+                case TIMESTAMP:
+                    Object timestamp = field(row, layout.timestampColumn());
+                    return timestamp == null ? null : instant(timestamp);
+                default:
+                    // origin: written as the source emits the row
+                    return null;
+            }
+        }
+
+        /** A column by its dotted path. */
+        @Nullable
+        private static Object field(Record row, String path) {
+            Object value = row;
+            for (String name : path.split("\\.")) {
+                if (value == null) {
+                    return null;
+                }
+                value = ((Record) value).getField(name);
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,528 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.table;
+
+import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
+import dev.sourcebackfill.source.testutils.RestartCounter;
+
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The {@code backfill.iceberg.*} options through SQL: a topic's history from an Iceberg table (a
+ * Hadoop catalog on the local file system, tables written with Iceberg's generic Parquet writer),
+ * then the topic, on a MiniCluster. Each partition's rows below the handover come from the table
+ * (their values say so), the rest from the topic; the topic's own history below the handover is
+ * deleted, so a source that read it instead of the table would miss rows.
+ */
+class IcebergTableITCase {
+
+    private static final RestartCounter RESTARTS = new RestartCounter();
+
+    @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
+
+    @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
+
+    private static final long BASE_MILLIS = Instant.parse("2025-01-01T00:00:00Z").toEpochMilli();
+
+    @TempDir static Path warehouse;
+
+    /**
+     * Redpanda's layout, values through the table's JSON format (the value column's bytes): 3
+     * partitions, the table holding offsets [0, 600) of partition 0 and [0, 300) of partition 1 in
+     * files mixing both, partition 2 none (read from the topic's start); every metadata column of
+     * the rebuilt records. With a chunk size, the table's files read in chunks by both readers.
+     */
+    @ParameterizedTest(name = "chunk size {0} (0: the default)")
+    @ValueSource(longs = {0, 250})
+    void redpandaValuesThroughTheFormat(long chunkSize) throws Exception {
+        String topic = "rp-" + UUID.randomUUID();
+        int[] inTable = {600, 300, 0};
+        KAFKA.createTopic(topic, 3);
+        KAFKA.produce(
+                3, 0, 1_000, (p, o) -> new ProducerRecord<>(topic, p, "k" + o, json(o, "p-" + o)));
+        KAFKA.deleteRecordsBelow(topic, 0, 600);
+        KAFKA.deleteRecordsBelow(topic, 1, 300);
+
+        Catalog catalog = catalog();
+        String table = "redpanda." + topic.replace('-', '_');
+        Schema schema =
+                new Schema(
+                        Types.NestedField.optional(
+                                1,
+                                "redpanda",
+                                Types.StructType.of(
+                                        Types.NestedField.required(
+                                                3, "partition", Types.IntegerType.get()),
+                                        Types.NestedField.required(
+                                                4, "offset", Types.LongType.get()),
+                                        Types.NestedField.required(
+                                                5, "timestamp", Types.TimestampType.withZone()),
+                                        Types.NestedField.optional(
+                                                7, "key", Types.BinaryType.get()))),
+                        Types.NestedField.optional(2, "value", Types.BinaryType.get()));
+        Table iceberg = create(catalog, table, schema);
+        // three files, each mixing partitions 0 and 1
+        List<List<Record>> files = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        for (int p = 0; p < 2; p++) {
+            for (int o = 0; o < inTable[p]; o++) {
+                GenericRecord meta =
+                        GenericRecord.create(schema.findType("redpanda").asStructType());
+                meta.setField("partition", p);
+                meta.setField("offset", (long) o);
+                meta.setField(
+                        "timestamp",
+                        OffsetDateTime.ofInstant(
+                                Instant.ofEpochMilli(BASE_MILLIS + o), ZoneOffset.UTC));
+                meta.setField("key", bytes("k" + o));
+                GenericRecord row = GenericRecord.create(schema);
+                row.setField("redpanda", meta);
+                row.setField("value", bytes(json(o, "table-" + o)));
+                files.get(o / 200).add(row);
+            }
+        }
+        append(iceberg, files);
+
+        TableEnvironment tEnv = tables();
+        tEnv.executeSql(
+                "CREATE TABLE orders (id BIGINT, payload STRING,"
+                        + " k STRING,"
+                        + " `topic` STRING METADATA VIRTUAL,"
+                        + " `partition` INT METADATA VIRTUAL,"
+                        + " `offset` BIGINT METADATA VIRTUAL,"
+                        + " ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,"
+                        + " `origin` STRING METADATA VIRTUAL"
+                        + ") WITH ("
+                        + common(topic)
+                        + ", 'key.format' = 'raw', 'key.fields' = 'k',"
+                        + " 'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY',"
+                        + icebergOptions(table, "redpanda")
+                        + (chunkSize > 0 ? ", 'backfill.chunk-size' = '" + chunkSize + "'" : "")
+                        + ")");
+        Map<Integer, List<String>> rows = new TreeMap<>();
+        for (Row row :
+                collect(
+                        tEnv,
+                        "SELECT `partition`, `offset`, id, payload, k, `topic`, `origin`, ts"
+                                + " FROM orders")) {
+            int p = row.<Integer>getFieldAs(0);
+            long o = row.<Long>getFieldAs(1);
+            assertThat(row.getField(5)).isEqualTo(topic);
+            if ("backfill".equals(row.getField(6))) {
+                // the table's timestamp column, through the rebuilt record
+                assertThat(row.<Instant>getFieldAs(7))
+                        .isEqualTo(Instant.ofEpochMilli(BASE_MILLIS + o));
+            }
+            rows.computeIfAbsent(p, k -> new ArrayList<>())
+                    .add(
+                            o
+                                    + ":"
+                                    + row.getField(2)
+                                    + ":"
+                                    + row.getField(3)
+                                    + ":"
+                                    + row.getField(4)
+                                    + ":"
+                                    + row.getField(6));
+        }
+        for (int p = 0; p < 3; p++) {
+            int n = inTable[p];
+            List<String> expected =
+                    expected(
+                            1_000,
+                            o ->
+                                    o < n
+                                            ? o + ":" + o + ":table-" + o + ":k" + o + ":backfill"
+                                            : o + ":" + o + ":p-" + o + ":k" + o + ":live");
+            // each partition goes live at once, beside the table's read: no order between
+            // history and live rows, nor across files mixing partitions (docs/iceberg.md)
+            assertThat(rows.get(p))
+                    .as("partition %d", p)
+                    .containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    /**
+     * The Kafka Connect sink's layout, its value's fields kept as columns: each SQL column from the
+     * Iceberg column of its name (COLUMNS, the default without a value column), the metadata from
+     * the layout's columns; rows of another topic in the same table skipped; a query reading some
+     * columns only (projection pushed into the source).
+     */
+    @Test
+    void kafkaConnectColumnsByName() throws Exception {
+        String topic = "kc-" + UUID.randomUUID();
+        int[] inTable = {400, 100};
+        KAFKA.createTopic(topic, 2);
+        KAFKA.produce(2, 0, 500, (p, o) -> new ProducerRecord<>(topic, p, "k", json(o, "p-" + o)));
+        KAFKA.deleteRecordsBelow(topic, 0, 400);
+        KAFKA.deleteRecordsBelow(topic, 1, 100);
+
+        Catalog catalog = catalog();
+        String table = "connect." + topic.replace('-', '_');
+        Schema schema =
+                new Schema(
+                        Types.NestedField.optional(1, "id", Types.LongType.get()),
+                        Types.NestedField.optional(2, "payload", Types.StringType.get()),
+                        Types.NestedField.optional(
+                                3, "_kafka_metadata_topic", Types.StringType.get()),
+                        Types.NestedField.optional(
+                                4, "_kafka_metadata_partition", Types.IntegerType.get()),
+                        Types.NestedField.optional(
+                                5, "_kafka_metadata_offset", Types.LongType.get()),
+                        Types.NestedField.optional(
+                                6, "_kafka_metadata_timestamp", Types.LongType.get()));
+        Table iceberg = create(catalog, table, schema);
+        List<Record> rows = new ArrayList<>();
+        List<Record> other = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            for (int o = 0; o < inTable[p]; o++) {
+                rows.add(connectRow(schema, topic, p, o));
+                other.add(connectRow(schema, "another-topic", p, o + 10_000));
+            }
+        }
+        append(iceberg, List.of(rows, other));
+
+        TableEnvironment tEnv = tables();
+        tEnv.executeSql(
+                "CREATE TABLE kc (id BIGINT, payload STRING,"
+                        + " `partition` INT METADATA VIRTUAL,"
+                        + " `offset` BIGINT METADATA VIRTUAL,"
+                        + " ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,"
+                        + " `origin` STRING METADATA VIRTUAL"
+                        + ") WITH ("
+                        + common(topic)
+                        + ", 'format' = 'json',"
+                        + icebergOptions(table, "kafka-connect")
+                        + ")");
+        Map<Integer, List<String>> read = new TreeMap<>();
+        for (Row row :
+                collect(tEnv, "SELECT `partition`, `offset`, payload, `origin`, ts FROM kc")) {
+            long o = row.<Long>getFieldAs(1);
+            if ("backfill".equals(row.getField(3))) {
+                assertThat(row.<Instant>getFieldAs(4))
+                        .isEqualTo(Instant.ofEpochMilli(BASE_MILLIS + o));
+            }
+            read.computeIfAbsent(row.<Integer>getFieldAs(0), k -> new ArrayList<>())
+                    .add(o + ":" + row.getField(2) + ":" + row.getField(3));
+        }
+        for (int p = 0; p < 2; p++) {
+            int n = inTable[p];
+            assertThat(read.get(p))
+                    .as("partition %d", p)
+                    .containsExactlyInAnyOrderElementsOf(
+                            expected(
+                                    500,
+                                    o ->
+                                            o < n
+                                                    ? o + ":table-" + o + ":backfill"
+                                                    : o + ":p-" + o + ":live"));
+        }
+        // every column, id included
+        List<Row> all = collect(tEnv, "SELECT id, payload FROM kc");
+        assertThat(all).hasSize(1_000);
+        for (Row row : all) {
+            long id = row.<Long>getFieldAs(0);
+            assertThat((String) row.getFieldAs(1)).endsWith("-" + id);
+        }
+    }
+
+    /** Wrong Iceberg options fail when the query is planned, naming the option or column. */
+    @Test
+    void icebergOptionErrorsFailAtPlanningNamingTheOption() throws Exception {
+        String topic = "errors-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 1);
+        String catalogOptions =
+                "'backfill.iceberg.catalog.type' = 'hadoop', 'backfill.iceberg.catalog.warehouse'"
+                        + " = 'file:///tmp/none'";
+        assertPlanningFails(
+                "t1",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.table' = 'ns.t', " + catalogOptions,
+                "backfill.iceberg.layout");
+        assertPlanningFails(
+                "t2",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'kinesis', "
+                        + catalogOptions,
+                "backfill.iceberg.layout");
+        assertPlanningFails(
+                "t3",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'custom', 'backfill.iceberg.offset-column' = 'o',"
+                        + " 'backfill.iceberg.timestamp-column' = 't', "
+                        + catalogOptions,
+                "backfill.iceberg.partition-column");
+        assertPlanningFails(
+                "t4",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'redpanda', 'backfill.iceberg.catalog.uri' = 'http://127.0.0.1:1'",
+                "backfill.iceberg.catalog.type");
+        assertPlanningFails(
+                "t5",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.layout' = 'redpanda'",
+                "backfill.iceberg.table");
+        assertPlanningFails(
+                "t6",
+                "v STRING",
+                topic,
+                "'format' = 'raw', " + catalogOptions,
+                "backfill.iceberg.table");
+        assertPlanningFails(
+                "t7",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'redpanda', 'backfill.archive.path' = 'file:///tmp/none', "
+                        + catalogOptions,
+                "backfill.archive.path");
+        assertPlanningFails(
+                "t8",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'kafka-connect', 'backfill.iceberg.values' = 'FORMAT', "
+                        + catalogOptions,
+                "backfill.iceberg.values");
+        assertPlanningFails(
+                "t9",
+                "v STRING, tags ARRAY<STRING>",
+                topic,
+                "'format' = 'json', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'kafka-connect', "
+                        + catalogOptions,
+                "tags");
+        assertPlanningFails(
+                "t10",
+                "v STRING, h MAP<STRING, BYTES> METADATA FROM 'headers'",
+                topic,
+                "'format' = 'json', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'kafka-connect', "
+                        + catalogOptions,
+                "headers");
+        assertPlanningFails(
+                "t11",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.table' = '', 'backfill.iceberg.layout' ="
+                        + " 'redpanda', "
+                        + catalogOptions,
+                "backfill.iceberg.table");
+        // a topic pattern: the table's history is per listed topic
+        TableEnvironment tEnv = tables();
+        tEnv.executeSql(
+                "CREATE TABLE t12 (v STRING) WITH ('connector' = 'kafka-backfill',"
+                        + " 'topic-pattern' = 'x.*', 'properties.bootstrap.servers' = '"
+                        + KAFKA.bootstrapServers()
+                        + "', 'scan.startup.mode' = 'earliest-offset', 'format' = 'raw',"
+                        + " 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'redpanda', "
+                        + catalogOptions
+                        + ")");
+        assertFailsNaming(tEnv, "t12", "topic-pattern");
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static String common(String topic) {
+        return "'connector' = 'kafka-backfill', 'topic' = '"
+                + topic
+                + "', 'properties.bootstrap.servers' = '"
+                + KAFKA.bootstrapServers()
+                + "', 'scan.startup.mode' = 'earliest-offset',"
+                + " 'scan.bounded.mode' = 'latest-offset'";
+    }
+
+    private static String icebergOptions(String table, String layout) {
+        return " 'backfill.iceberg.table' = '"
+                + table
+                + "', 'backfill.iceberg.layout' = '"
+                + layout
+                + "', 'backfill.iceberg.catalog.type' = 'hadoop',"
+                + " 'backfill.iceberg.catalog.warehouse' = '"
+                + warehouse.toUri()
+                + "'";
+    }
+
+    private static Catalog catalog() {
+        return CatalogUtil.buildIcebergCatalog(
+                "iceberg",
+                Map.of(
+                        CatalogUtil.ICEBERG_CATALOG_TYPE,
+                        CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP,
+                        CatalogProperties.WAREHOUSE_LOCATION,
+                        warehouse.toUri().toString()),
+                new Configuration());
+    }
+
+    private static Table create(Catalog catalog, String table, Schema schema) {
+        return catalog.createTable(
+                TableIdentifier.parse(table),
+                schema,
+                PartitionSpec.unpartitioned(),
+                Map.of(TableProperties.FORMAT_VERSION, "2"));
+    }
+
+    /** One data file per list, appended in one commit. */
+    private static void append(Table table, List<List<Record>> files) throws Exception {
+        AppendFiles append = table.newAppend();
+        for (List<Record> rows : files) {
+            DataWriter<Record> writer =
+                    Parquet.writeData(
+                                    table.io()
+                                            .newOutputFile(
+                                                    table.locationProvider()
+                                                            .newDataLocation(
+                                                                    UUID.randomUUID()
+                                                                            + ".parquet")))
+                            .forTable(table)
+                            .withSpec(table.spec())
+                            .createWriterFunc(GenericParquetWriter::create)
+                            .overwrite()
+                            .build();
+            try (writer) {
+                rows.forEach(writer::write);
+            }
+            append.appendFile(writer.toDataFile());
+        }
+        append.commit();
+    }
+
+    private static Record connectRow(Schema schema, String topic, int partition, long offset) {
+        GenericRecord row = GenericRecord.create(schema);
+        row.setField("id", offset);
+        row.setField("payload", "table-" + offset);
+        row.setField("_kafka_metadata_topic", topic);
+        row.setField("_kafka_metadata_partition", partition);
+        row.setField("_kafka_metadata_offset", offset);
+        row.setField("_kafka_metadata_timestamp", BASE_MILLIS + offset);
+        return row;
+    }
+
+    private static List<String> expected(int offsets, Function<Integer, String> row) {
+        List<String> expected = new ArrayList<>();
+        for (int o = 0; o < offsets; o++) {
+            expected.add(row.apply(o));
+        }
+        return expected;
+    }
+
+    private static String json(long id, String payload) {
+        return "{\"id\":" + id + ",\"payload\":\"" + payload + "\"}";
+    }
+
+    private static ByteBuffer bytes(String text) {
+        return ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void assertPlanningFails(
+            String table, String columns, String topic, String options, String named) {
+        TableEnvironment tEnv = tables();
+        tEnv.executeSql(
+                "CREATE TABLE "
+                        + table
+                        + " ("
+                        + columns
+                        + ") WITH ('connector' = 'kafka-backfill', 'topic' = '"
+                        + topic
+                        + "', 'properties.bootstrap.servers' = '"
+                        + KAFKA.bootstrapServers()
+                        + "', 'scan.startup.mode' = 'earliest-offset', "
+                        + options
+                        + ")");
+        assertFailsNaming(tEnv, table, named);
+    }
+
+    private static void assertFailsNaming(TableEnvironment tEnv, String table, String named) {
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM " + table))
+                .satisfies(
+                        e ->
+                                assertThat(
+                                                ExceptionUtils.findThrowable(
+                                                                e, ValidationException.class)
+                                                        .map(ExceptionUtils::stringifyException))
+                                        .as("a ValidationException naming %s", named)
+                                        .hasValueSatisfying(m -> assertThat(m).contains(named)));
+    }
+
+    private static TableEnvironment tables() {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        tEnv.getConfig().set("parallelism.default", "2");
+        tEnv.getConfig().set("restart-strategy.type", "none");
+        tEnv.getConfig().set("execution.checkpointing.interval", "200 ms");
+        return tEnv;
+    }
+
+    private static List<Row> collect(TableEnvironment tEnv, String query) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql(query).collect()) {
+            it.forEachRemaining(rows::add);
+        }
+        return rows;
+    }
+}
