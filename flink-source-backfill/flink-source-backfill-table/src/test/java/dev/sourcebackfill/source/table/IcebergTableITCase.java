@@ -51,6 +51,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -280,6 +281,127 @@ class IcebergTableITCase {
         for (Row row : all) {
             long id = row.<Long>getFieldAs(0);
             assertThat((String) row.getFieldAs(1)).endsWith("-" + id);
+        }
+    }
+
+    /**
+     * The Iceberg DDL of the README (Redpanda, through the JSON format) and of docs/iceberg.md
+     * (Kafka Connect, column by column), as written but for the broker's address and the catalog (a
+     * Hadoop catalog here): both planned and read, the table's rows marked {@code backfill}.
+     */
+    @Test
+    void theDocumentedDdlRunsAsWritten() throws Exception {
+        String topic = "orders";
+        KAFKA.createTopic(topic, 1);
+        KAFKA.produce(
+                1,
+                0,
+                10,
+                (p, o) ->
+                        new ProducerRecord<>(
+                                topic,
+                                p,
+                                "k",
+                                "{\"user\":\"u"
+                                        + o
+                                        + "\",\"amount\":"
+                                        + o
+                                        + ",\"id\":"
+                                        + o
+                                        + ",\"payload\":\"p-"
+                                        + o
+                                        + "\"}"));
+        KAFKA.deleteRecordsBelow(topic, 0, 4);
+        Catalog catalog = catalog();
+        Schema redpanda =
+                new Schema(
+                        Types.NestedField.optional(
+                                1,
+                                "redpanda",
+                                Types.StructType.of(
+                                        Types.NestedField.required(
+                                                3, "partition", Types.IntegerType.get()),
+                                        Types.NestedField.required(
+                                                4, "offset", Types.LongType.get()),
+                                        Types.NestedField.required(
+                                                5, "timestamp", Types.TimestampType.withZone()))),
+                        Types.NestedField.optional(2, "value", Types.BinaryType.get()));
+        Schema connect =
+                new Schema(
+                        Types.NestedField.optional(1, "id", Types.LongType.get()),
+                        Types.NestedField.optional(2, "payload", Types.StringType.get()),
+                        Types.NestedField.optional(
+                                3, "_kafka_metadata_topic", Types.StringType.get()),
+                        Types.NestedField.optional(
+                                4, "_kafka_metadata_partition", Types.IntegerType.get()),
+                        Types.NestedField.optional(
+                                5, "_kafka_metadata_offset", Types.LongType.get()),
+                        Types.NestedField.optional(
+                                6, "_kafka_metadata_timestamp", Types.LongType.get()));
+        List<Record> redpandaRows = new ArrayList<>();
+        List<Record> connectRows = new ArrayList<>();
+        for (int o = 0; o < 4; o++) {
+            GenericRecord meta = GenericRecord.create(redpanda.findType("redpanda").asStructType());
+            meta.setField("partition", 0);
+            meta.setField("offset", (long) o);
+            meta.setField(
+                    "timestamp",
+                    OffsetDateTime.ofInstant(
+                            Instant.ofEpochMilli(BASE_MILLIS + o), ZoneOffset.UTC));
+            GenericRecord row = GenericRecord.create(redpanda);
+            row.setField("redpanda", meta);
+            row.setField("value", bytes("{\"user\":\"t" + o + "\",\"amount\":" + o + "}"));
+            redpandaRows.add(row);
+            connectRows.add(connectRow(connect, topic, 0, o));
+        }
+        append(create(catalog, "redpanda.orders", redpanda), List.of(redpandaRows));
+        append(create(catalog, "db.orders", connect), List.of(connectRows));
+        String hadoop =
+                "'backfill.iceberg.catalog.type' = 'hadoop',\n"
+                        + "  'backfill.iceberg.catalog.warehouse' = '"
+                        + warehouse.toUri()
+                        + "'";
+        for (String[] doc :
+                new String[][] {
+                    {"../../README.md", "orders_lake", "`user`"},
+                    {"../../docs/iceberg.md", "connect_orders", "payload"}
+                }) {
+            String text = Files.readString(Path.of(doc[0]));
+            int start = text.indexOf("```sql\nCREATE TABLE " + doc[1]);
+            assertThat(start).as("the DDL in %s", doc[0]).isPositive();
+            String written = text.substring(start + 7, text.indexOf("```", start + 7));
+            String ddl =
+                    written.trim()
+                            .replace(";", "")
+                            .replace("broker-1:9092", KAFKA.bootstrapServers())
+                            .replaceAll(
+                                    "'backfill\\.iceberg\\.catalog\\.type' = '[a-z]+',\n"
+                                            + "  'backfill\\.iceberg\\.catalog\\.(uri|warehouse)'"
+                                            + " = '[^']+'",
+                                    hadoop)
+                            .replace(
+                                    "'format' = 'json'",
+                                    "'format' = 'json', 'scan.bounded.mode' = 'latest-offset'");
+            assertThat(ddl)
+                    .as("the catalog of %s replaced", doc[0])
+                    .contains(warehouse.toUri().toString());
+            TableEnvironment tEnv = tables();
+            tEnv.executeSql(ddl);
+            List<Row> rows =
+                    collect(tEnv, "SELECT " + doc[2] + ", `offset`, `origin` FROM " + doc[1]);
+            List<String> read = new ArrayList<>();
+            for (Row row : rows) {
+                read.add(row.getField(0) + "@" + row.getField(1) + ":" + row.getField(2));
+            }
+            List<String> expected = new ArrayList<>();
+            for (int o = 0; o < 10; o++) {
+                String value =
+                        doc[2].equals("payload")
+                                ? (o < 4 ? "table-" : "p-") + o
+                                : (o < 4 ? "t" : "u") + o;
+                expected.add(value + "@" + o + ":" + (o < 4 ? "backfill" : "live"));
+            }
+            assertThat(read).as(doc[0]).containsExactlyInAnyOrderElementsOf(expected);
         }
     }
 

@@ -391,7 +391,7 @@ class KafkaBackfillTableITCase {
                                         + "}"));
         for (String doc : List.of("../../README.md", "../../docs/sql.md")) {
             String text = Files.readString(java.nio.file.Path.of(doc));
-            int start = text.indexOf("```sql\nCREATE TABLE orders");
+            int start = text.indexOf("```sql\nCREATE TABLE orders (");
             assertThat(start).as("the DDL in %s", doc).isPositive();
             String ddl =
                     text.substring(start + 7, text.indexOf("```", start + 7))
