@@ -244,12 +244,16 @@ final class TableHistory {
     /**
      * The highest offset each Kafka partition has in the snapshot, deleted rows included (a row the
      * table deleted is history the table dropped; the topic must not bring it back). A file whose
-     * column bounds say it holds one partition is not read; the others are read, their topic,
-     * partition and offset columns only.
+     * column bounds say it holds one partition is not read. Files mixing partitions are taken by
+     * their highest offset, highest first, and read (their topic, partition and offset columns
+     * only) unless their bounds show they cannot raise any partition's highest offset: every
+     * partition they may hold already has one at least as high as the file's highest offset. Where
+     * offsets grow with time, as a topic's writer leaves them, that is one file per partition.
      */
     Map<TopicPartition, Long> lastOffsets(
             RowColumns columns, Collection<String> topics, TableFiles io) throws IOException {
         Map<TopicPartition, Long> last = new HashMap<>();
+        List<HistoryFile> mixed = new ArrayList<>();
         for (HistoryFile file : files) {
             DataFile data = file.task().file();
             if (data.recordCount() == 0) {
@@ -259,6 +263,21 @@ final class TableHistory {
             Long highest = bounds.upper(data, bounds.offsetId);
             if (single != null && highest != null) {
                 last.merge(single, highest, Math::max);
+            } else {
+                mixed.add(file);
+            }
+        }
+        // highest offset first; files without an offset bound first of all (always read)
+        mixed.sort(
+                Comparator.comparingLong(
+                                (HistoryFile f) -> {
+                                    Long upper = bounds.upper(f.task().file(), bounds.offsetId);
+                                    return upper == null ? Long.MAX_VALUE : upper;
+                                })
+                        .reversed());
+        for (HistoryFile file : mixed) {
+            DataFile data = file.task().file();
+            if (cannotRaise(data, topics, last)) {
                 continue;
             }
             try (CloseableIterable<Record> rows =
@@ -273,6 +292,39 @@ final class TableHistory {
             }
         }
         return last;
+    }
+
+    /**
+     * Whether the file's bounds show that none of its rows is above a partition's highest offset
+     * known so far: each partition in its partition bounds, of its topic (or of every topic read,
+     * where its topic bounds do not name one), has a highest offset at least the file's upper
+     * offset bound.
+     */
+    private boolean cannotRaise(
+            DataFile data, Collection<String> topics, Map<TopicPartition, Long> last) {
+        Long highest = bounds.upper(data, bounds.offsetId);
+        Long lowPartition = bounds.bound(data.lowerBounds(), bounds.partitionId);
+        Long highPartition = bounds.upper(data, bounds.partitionId);
+        if (highest == null || lowPartition == null || highPartition == null) {
+            return false;
+        }
+        Collection<String> fileTopics = topics;
+        String oneTopic = bounds.oneTopic(data);
+        if (oneTopic != null) {
+            if (!topics.contains(oneTopic)) {
+                return true; // another topic's rows only
+            }
+            fileTopics = List.of(oneTopic);
+        }
+        for (String topic : fileTopics) {
+            for (long p = lowPartition; p <= highPartition; p++) {
+                Long known = last.get(new TopicPartition(topic, (int) p));
+                if (known == null || known < highest) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**
@@ -369,7 +421,7 @@ final class TableHistory {
         }
 
         @Nullable
-        private Long bound(@Nullable Map<Integer, ByteBuffer> bounds, int fieldId) {
+        Long bound(@Nullable Map<Integer, ByteBuffer> bounds, int fieldId) {
             if (bounds == null || !bounds.containsKey(fieldId)) {
                 return null;
             }
@@ -382,6 +434,20 @@ final class TableHistory {
             return value instanceof Number ? ((Number) value).longValue() : null;
         }
 
+        /** The one topic the file holds, if a topic column's bounds say so. */
+        @Nullable
+        String oneTopic(DataFile file) {
+            if (topicId == null || file.lowerBounds() == null || file.upperBounds() == null) {
+                return null;
+            }
+            ByteBuffer lower = file.lowerBounds().get(topicId);
+            ByteBuffer upper = file.upperBounds().get(topicId);
+            if (lower == null || upper == null || !lower.equals(upper)) {
+                return null; // several topics, or a truncated bound
+            }
+            return topicOf(lower);
+        }
+
         /** The one partition the file holds, if its bounds say so. */
         @Nullable
         TopicPartition singlePartition(DataFile file, @Nullable String onlyTopic) {
@@ -390,20 +456,9 @@ final class TableHistory {
             if (low == null || !low.equals(high)) {
                 return null;
             }
-            String topic;
-            if (topicId == null) {
-                if (onlyTopic == null) {
-                    return null;
-                }
-                topic = onlyTopic;
-            } else {
-                ByteBuffer lower = file.lowerBounds().get(topicId);
-                ByteBuffer upper =
-                        file.upperBounds() == null ? null : file.upperBounds().get(topicId);
-                if (lower == null || upper == null || !lower.equals(upper)) {
-                    return null; // several topics, or a truncated bound
-                }
-                topic = topicOf(lower);
+            String topic = topicId == null ? onlyTopic : oneTopic(file);
+            if (topic == null) {
+                return null;
             }
             return new TopicPartition(topic, low.intValue());
         }

@@ -181,6 +181,61 @@ class TableHistoryTest {
         }
     }
 
+    /**
+     * Files mixing partitions are read highest offset first, and only while their bounds can raise
+     * a partition's highest offset: a file whose upper offset bound is at most every partition's
+     * highest offset known so far is not read (gone from the disk here, so reading it would fail),
+     * one that can is read.
+     */
+    @Test
+    void filesMixingPartitionsAreReadOnlyWhereTheirBoundsCanRaiseAPartitionsLastOffset()
+            throws Exception {
+        Kind kind = Kind.REDPANDA;
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        // E: partition 0 up to 100, partition 1 up to 5; F: 0 up to 3, 1 up to 50 (must be read,
+        // partition 1's highest is in it); G: both up to 20 (cannot raise either once E and F
+        // are read)
+        DataFile e = mixed(kind, table, 100, 5);
+        DataFile f = mixed(kind, table, 3, 50);
+        DataFile g = mixed(kind, table, 20, 20);
+        TableHistory history = plan(table, kind);
+        assertThat(new File(URI.create(g.location())).delete()).isTrue();
+
+        assertThat(
+                        history.lastOffsets(
+                                columns(kind), List.of(TOPIC), new TableFiles(table.io(), "db.t")))
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(
+                                new TopicPartition(TOPIC, 0), 100L,
+                                new TopicPartition(TOPIC, 1), 50L));
+        // F is read: without it, partition 1's highest offset cannot be known
+        assertThat(new File(URI.create(f.location())).delete()).isTrue();
+        assertThatThrownBy(
+                        () ->
+                                history.lastOffsets(
+                                        columns(kind),
+                                        List.of(TOPIC),
+                                        new TableFiles(table.io(), "db.t")))
+                .hasMessageContaining(f.location());
+        assertThat(e.location()).isNotEqualTo(f.location());
+    }
+
+    /** One data file of partitions 0 and 1, offsets 0 to the highest given for each. */
+    private static DataFile mixed(Kind kind, Table table, long highest0, long highest1) {
+        List<Record> rows = new ArrayList<>();
+        for (long o = 0; o <= Math.max(highest0, highest1); o++) {
+            if (o <= highest0) {
+                rows.add(IcebergTestTables.row(kind, table.schema(), TOPIC, 0, o, "v"));
+            }
+            if (o <= highest1) {
+                rows.add(IcebergTestTables.row(kind, table.schema(), TOPIC, 1, o, "v"));
+            }
+        }
+        List<DataFile> files = IcebergTestTables.append(table, rows);
+        assertThat(files).hasSize(1);
+        return files.get(0);
+    }
+
     @Test
     void aDeletedRowStillCountsForItsPartitionsLastOffset() throws Exception {
         Kind kind = Kind.KAFKA_CONNECT;
