@@ -27,6 +27,7 @@ import org.apache.kafka.common.record.TimestampType;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -85,11 +86,13 @@ final class IcebergRowValues {
         private final RowColumns columns;
         private final LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka;
 
-        /** The split id of the last row's partition: rows come in runs of one partition. */
-        private String lastTopic;
+        /**
+         * The split ids of one topic's partitions, by partition, made as rows of each come (rows of
+         * files mixing partitions alternate between them).
+         */
+        private String splitIdsTopic;
 
-        private int lastPartition = -1;
-        private String lastSplitId;
+        private String[] splitIds = new String[0];
 
         ThroughKafka(
                 RowColumns columns,
@@ -125,12 +128,22 @@ final class IcebergRowValues {
                             value,
                             headers,
                             Optional.empty());
-            if (partition != lastPartition || !topic.equals(lastTopic)) {
-                lastSplitId = TableHistory.splitIdOf(topic, partition);
-                lastTopic = topic;
-                lastPartition = partition;
+            kafka.deserialize(splitId(topic, partition), kafkaOffset, record, out);
+        }
+
+        private String splitId(String topic, int partition) {
+            if (!topic.equals(splitIdsTopic)) {
+                splitIdsTopic = topic;
+                splitIds = new String[Math.max(16, partition + 1)];
+            } else if (partition >= splitIds.length) {
+                splitIds = Arrays.copyOf(splitIds, Math.max(partition + 1, splitIds.length * 2));
             }
-            kafka.deserialize(lastSplitId, kafkaOffset, record, out);
+            String id = splitIds[partition];
+            if (id == null) {
+                id = TableHistory.splitIdOf(topic, partition);
+                splitIds[partition] = id;
+            }
+            return id;
         }
     }
 

@@ -103,6 +103,31 @@ class IcebergRowValuesTest {
         assertThat(header.value()).containsExactly(1, 2);
     }
 
+    /** Rows alternating between partitions and topics each go with their own partition's id. */
+    @Test
+    void eachRowGoesWithTheSplitIdOfItsOwnTopicAndPartition() throws IOException {
+        Kind kind = Kind.KAFKA_CONNECT;
+        Schema schema = kind.schema();
+        LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, String> kafka =
+                (splitId, offset, record, out) -> out.collect(splitId + "@" + offset);
+        LogRecordDeserializer<Record, String> values =
+                IcebergRowValues.throughKafkaDeserializer(new RowColumns(kind.layout, null), kafka);
+        Values out = new Values();
+        String[][] rows = {{"a", "0"}, {"a", "1"}, {"b", "1"}, {"a", "40"}, {"a", "1"}, {"b", "0"}};
+        long offset = 0;
+        for (String[] row : rows) {
+            values.deserialize(
+                    "iceberg:db.t@1",
+                    offset,
+                    IcebergTestTables.row(
+                            kind, schema, row[0], Integer.parseInt(row[1]), offset, "v"),
+                    out);
+            offset++;
+        }
+        assertThat(out.values)
+                .containsExactly("a-0@0", "a-1@1", "b-1@2", "a-40@3", "a-1@4", "b-0@5");
+    }
+
     @Test
     void aRowWithoutValueGivesTheDeserializerANullValue() throws IOException {
         List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
