@@ -15,18 +15,26 @@
  */
 package dev.sourcebackfill.source.table;
 
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.iceberg.IcebergLayout;
 
 import org.apache.flink.api.common.functions.util.ListCollector;
+import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.transformations.SourceTransformation;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.types.Row;
 import org.apache.flink.util.ExceptionUtils;
 
 import org.apache.iceberg.Schema;
@@ -287,6 +295,40 @@ class IcebergTableReviewTest {
         assertThat(itCaseSees)
                 .as("IcebergTableITCase#assertFailsNaming would accept this as naming the option")
                 .hasValueSatisfying(m -> assertThat(m).doesNotContain("backfill.iceberg.values"));
+    }
+
+    /**
+     * IcebergTableITCase runs {@code backfill.chunk-size} = 250 over 900 rows and asserts the same
+     * rows as without it: with the option dropped on the way (a mutation passing {@code null} in
+     * KafkaBackfillDynamicSource and not setting it in KafkaReadOptions) the ITCase still passes.
+     * This test reads the chunk size the planned source has (passes today; kills that mutant).
+     */
+    @Test
+    void theChunkSizeReachesThePlannedSource() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.executeSql(
+                "CREATE TABLE chunked (v STRING) WITH ("
+                        + common()
+                        + ", 'format' = 'raw', 'backfill.chunk-size' = '250',"
+                        + " 'backfill.iceberg.table' = 'ns.t',"
+                        + " 'backfill.iceberg.layout' = 'redpanda',"
+                        + " 'backfill.iceberg.catalog.type' = 'hadoop',"
+                        + " 'backfill.iceberg.catalog.warehouse' = 'file:///tmp/none')");
+        DataStream<Row> stream = tEnv.toDataStream(tEnv.from("chunked"));
+        List<Transformation<?>> all =
+                new ArrayList<>(stream.getTransformation().getTransitivePredecessors());
+        SourceTransformation<?, ?, ?> source =
+                all.stream()
+                        .filter(t -> t instanceof SourceTransformation)
+                        .map(t -> (SourceTransformation<?, ?, ?>) t)
+                        .findFirst()
+                        .orElseThrow();
+        Object backfill = source.getSource();
+        Method config = BackfillSource.class.getDeclaredMethod("config");
+        config.setAccessible(true);
+        BackfillSourceConfig<?> settings = (BackfillSourceConfig<?>) config.invoke(backfill);
+        assertThat(settings.backfillChunkSize()).hasValue(250L);
     }
 
     // ------------------------------------------------------------ helpers
