@@ -59,6 +59,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The {@code backfill.iceberg.*} options: each partition's history from an Iceberg table written
@@ -183,6 +184,17 @@ record IcebergTableOptions(
                             KafkaBackfillConnectorOptions.ICEBERG_VALUE_COLUMN.key(),
                             KafkaBackfillConnectorOptions.ICEBERG_VALUES.key()));
         }
+        if (values == IcebergValues.FORMAT
+                && options.getOptional(KafkaConnectorOptions.KEY_FORMAT).isPresent()
+                && layout.keyColumn().isEmpty()) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is set, but the %s keeps no record key for it: set '%s'"
+                                    + " (history rows would have no key columns).",
+                            KafkaConnectorOptions.KEY_FORMAT.key(),
+                            layout,
+                            KafkaBackfillConnectorOptions.ICEBERG_KEY_COLUMN.key()));
+        }
         if (values == IcebergValues.COLUMNS) {
             List<String> names = DataType.getFieldNames(physicalType);
             List<DataType> types = DataType.getFieldDataTypes(physicalType);
@@ -211,6 +223,7 @@ record IcebergTableOptions(
 
     private static List<ConfigOption<?>> dependentOptions() {
         return List.of(
+                KafkaBackfillConnectorOptions.ICEBERG_CATALOG_NAME,
                 KafkaBackfillConnectorOptions.ICEBERG_LAYOUT,
                 KafkaBackfillConnectorOptions.ICEBERG_VALUES,
                 KafkaBackfillConnectorOptions.ICEBERG_PARTITION_COLUMN,
@@ -333,9 +346,13 @@ record IcebergTableOptions(
 
     /** The metadata columns a row of this table has. */
     List<ReadableMetadata> metadata() {
-        return values == IcebergValues.FORMAT
-                ? List.of(ReadableMetadata.values())
-                : COLUMNS_METADATA;
+        if (values == IcebergValues.COLUMNS) {
+            return COLUMNS_METADATA;
+        }
+        // the rebuilt record has the layout's headers, if it keeps them
+        return Stream.of(ReadableMetadata.values())
+                .filter(m -> m != ReadableMetadata.HEADERS || layout.headersColumn().isPresent())
+                .toList();
     }
 
     /**
@@ -385,32 +402,63 @@ record IcebergTableOptions(
     interface ColumnValue extends Serializable {
         Object convert(Object icebergValue);
 
-        /** The conversion to {@code type}; {@code null} if there is none. */
+        /**
+         * The conversion to {@code type}; {@code null} if there is none. Exact: a value that does
+         * not fit the column (a long above an INT, a decimal wider than its DECIMAL, a fraction
+         * into an integer) or of another kind (bytes into a STRING) throws, never becomes another
+         * value or NULL.
+         */
         @Nullable
         static ColumnValue of(LogicalType type) {
             switch (type.getTypeRoot()) {
                 case CHAR:
                 case VARCHAR:
-                    return v -> StringData.fromString(v.toString());
+                    return v -> StringData.fromString(text(v));
                 case BOOLEAN:
                     return v -> (Boolean) v;
                 case TINYINT:
-                    return v -> ((Number) v).byteValue();
+                    return v -> (byte) integral(v, Byte.MIN_VALUE, Byte.MAX_VALUE);
                 case SMALLINT:
-                    return v -> ((Number) v).shortValue();
+                    return v -> (short) integral(v, Short.MIN_VALUE, Short.MAX_VALUE);
                 case INTEGER:
-                    return v -> ((Number) v).intValue();
+                    return v -> (int) integral(v, Integer.MIN_VALUE, Integer.MAX_VALUE);
                 case BIGINT:
-                    return v -> ((Number) v).longValue();
+                    return v -> integral(v, Long.MIN_VALUE, Long.MAX_VALUE);
                 case FLOAT:
-                    return v -> ((Number) v).floatValue();
+                    return v -> {
+                        if (v instanceof Float) {
+                            return v;
+                        }
+                        throw new ClassCastException(kind(v) + " is not a FLOAT");
+                    };
                 case DOUBLE:
-                    return v -> ((Number) v).doubleValue();
+                    return v -> {
+                        if (v instanceof Float || v instanceof Double) {
+                            return ((Number) v).doubleValue();
+                        }
+                        throw new ClassCastException(kind(v) + " is not a DOUBLE");
+                    };
                 case DECIMAL:
                     DecimalType decimal = (DecimalType) type;
                     int precision = decimal.getPrecision();
                     int scale = decimal.getScale();
-                    return v -> DecimalData.fromBigDecimal((BigDecimal) v, precision, scale);
+                    return v -> {
+                        BigDecimal value = (BigDecimal) v;
+                        DecimalData data =
+                                value.scale() > scale
+                                        ? null
+                                        : DecimalData.fromBigDecimal(value, precision, scale);
+                        if (data == null) {
+                            throw new ClassCastException(
+                                    value
+                                            + " does not fit DECIMAL("
+                                            + precision
+                                            + ", "
+                                            + scale
+                                            + ")");
+                        }
+                        return data;
+                    };
                 case BINARY:
                 case VARBINARY:
                     return IcebergTableOptions::bytes;
@@ -432,6 +480,31 @@ record IcebergTableOptions(
                     return null;
             }
         }
+    }
+
+    /** An Iceberg int or long within {@code [min, max]}. */
+    private static long integral(Object value, long min, long max) {
+        if (!(value instanceof Integer || value instanceof Long)) {
+            throw new ClassCastException(kind(value) + " is not an integer");
+        }
+        long v = ((Number) value).longValue();
+        if (v < min || v > max) {
+            throw new ClassCastException(
+                    v + " is out of the column's range [" + min + ", " + max + "]");
+        }
+        return v;
+    }
+
+    /** An Iceberg string (or UUID) as text; bytes, structs, lists and maps are not text. */
+    private static String text(Object value) {
+        if (value instanceof CharSequence || value instanceof java.util.UUID) {
+            return value.toString();
+        }
+        throw new ClassCastException(kind(value) + " is not text");
+    }
+
+    private static String kind(Object value) {
+        return value.getClass().getSimpleName();
     }
 
     private static byte[] bytes(Object value) {
@@ -516,9 +589,11 @@ record IcebergTableOptions(
                     } catch (ClassCastException e) {
                         throw new IllegalStateException(
                                 String.format(
-                                        "The Iceberg column '%s' holds %s, which its SQL column"
-                                                + " cannot take: %s",
-                                        columns[i], value.getClass().getSimpleName(), e),
+                                        "The Iceberg column '%s' holds a %s its SQL column cannot"
+                                                + " take: %s",
+                                        columns[i],
+                                        value.getClass().getSimpleName(),
+                                        e.getMessage()),
                                 e);
                     }
                 }

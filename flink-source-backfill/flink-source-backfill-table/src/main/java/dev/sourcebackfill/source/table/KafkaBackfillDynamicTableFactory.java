@@ -34,6 +34,7 @@ import org.apache.flink.types.RowKind;
 
 import javax.annotation.Nullable;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -199,20 +200,36 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
         if (!anyIcebergOption) {
             return null;
         }
-        try {
-            Class.forName(
-                    moduleClass, false, KafkaBackfillDynamicTableFactory.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new ValidationException(
-                    String.format(
-                            "Option '%s' needs the Iceberg module on the class path"
-                                    + " (dev.sourcebackfill:flink-source-backfill-iceberg with"
-                                    + " Iceberg's and Hadoop's client jars); %s is missing.",
-                            KafkaBackfillConnectorOptions.ICEBERG_TABLE.key(), moduleClass),
-                    e);
+        ClassLoader loader = KafkaBackfillDynamicTableFactory.class.getClassLoader();
+        for (String needed : List.of(moduleClass, ICEBERG_CLASS, HADOOP_CLASS)) {
+            try {
+                Class.forName(needed, false, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                throw missingIceberg(needed, e);
+            }
         }
-        return IcebergTableOptions.of(options, tableOptions, physicalType).orElse(null);
+        try {
+            return IcebergTableOptions.of(options, tableOptions, physicalType).orElse(null);
+        } catch (LinkageError e) {
+            throw missingIceberg(e.getMessage(), e);
+        }
     }
+
+    private static ValidationException missingIceberg(String missing, Throwable cause) {
+        return new ValidationException(
+                String.format(
+                        "Option '%s' needs the Iceberg module on the class path"
+                                + " (dev.sourcebackfill:flink-source-backfill-iceberg, or the SQL"
+                                + " jar, with Iceberg's and Hadoop's client jars); %s is missing.",
+                        KafkaBackfillConnectorOptions.ICEBERG_TABLE.key(), missing),
+                cause);
+    }
+
+    /** An Iceberg class the Iceberg options need (the module's jar alone is not enough). */
+    private static final String ICEBERG_CLASS = "org.apache.iceberg.catalog.TableIdentifier";
+
+    /** A Hadoop class Iceberg's catalogs and Parquet readers need. */
+    private static final String HADOOP_CLASS = "org.apache.hadoop.conf.Configuration";
 
     /** A class of the Iceberg module that loads Iceberg's own classes. */
     static final String ICEBERG_MODULE_CLASS =

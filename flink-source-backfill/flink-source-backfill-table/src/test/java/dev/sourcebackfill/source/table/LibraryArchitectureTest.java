@@ -89,6 +89,39 @@ class LibraryArchitectureTest {
                 .check(LIBRARY);
     }
 
+    /**
+     * The table module has the Iceberg module as an optional dependency: only the class behind the
+     * {@code backfill.iceberg.*} options (and its nested classes) may touch Iceberg or the module,
+     * so that a table without those options never loads them.
+     */
+    @Test
+    void onlyTheIcebergOptionsOfTheTableConnectorUseIceberg() {
+        noClasses()
+                .that()
+                .resideInAPackage(TABLE)
+                .and()
+                .doNotHaveFullyQualifiedName(IcebergTableOptions.class.getName())
+                .and()
+                .areNotNestedClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(ICEBERG, "org.apache.iceberg..")
+                .check(LIBRARY);
+        noClasses()
+                .that()
+                .resideInAPackage(TABLE)
+                .and()
+                .areNestedClasses()
+                .and()
+                .haveNameNotMatching(
+                        java.util.regex.Pattern.quote(IcebergTableOptions.class.getName())
+                                + "\\$.*")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(ICEBERG, "org.apache.iceberg..")
+                .check(LIBRARY);
+    }
+
     @Test
     void eachAdapterDependsOnlyOnTheAdaptersItDeclares() {
         check(
