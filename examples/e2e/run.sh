@@ -4,10 +4,19 @@
 # submitted with Flink's CLI (the class behind bin/flink), a TaskManager killed with SIGKILL during
 # backfill, a stop-with-savepoint and a resubmission at another parallelism, the backfill metrics
 # read through the REST API, and the job's exactly-once file output checked.
-# Then the archive phase, the SQL phase, and the coexistence phases (the SQL jar beside Flink's
-# flink-sql-connector-kafka); docs/cluster.md lists them.
+# Then the archive phase, the Iceberg phase, the SQL phase, and the coexistence phases (the SQL jar
+# beside Flink's flink-sql-connector-kafka); docs/cluster.md lists them.
 # Every process it starts is stopped by PID on exit, also when a step fails.
+# E2E_ONLY=iceberg|sql|coexist runs some phases alone (see below); E2E_MAVEN_ARGS is passed to every
+# mvn (e.g. -o), MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...).
 set -euo pipefail
+
+case "${E2E_ONLY:-}" in
+  ""|iceberg|sql|coexist) ;;
+  *) echo "[e2e] E2E_ONLY must be iceberg, sql or coexist (or unset for every phase), was '$E2E_ONLY'" >&2; exit 2 ;;
+esac
+# shellcheck disable=SC2086
+mvn() { command mvn ${E2E_MAVEN_ARGS:-} "$@"; }
 
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -31,8 +40,9 @@ rm -rf "$work" && mkdir -p "$work/conf" "$work/log" "$work/out"
 # dependencies are a subset of the examples')
 (cd "$repo" && mvn -q -B -ntp -pl examples -am -DskipTests package dependency:copy-dependencies \
     -DincludeScope=provided -DoutputDirectory="$work/lib")
-# the class path of a Kafka broker run as a local process (the archive phase)
-(cd "$repo" && mvn -q -B -ntp -pl examples/archive-quickstart -am -DskipTests package \
+# the class paths of a Kafka broker run as a local process (the archive and Iceberg phases) and of
+# Iceberg's REST catalog run as one (the Iceberg phase)
+(cd "$repo" && mvn -q -B -ntp -pl examples/archive-quickstart,examples/e2e/iceberg-catalog -am -DskipTests package \
     dependency:build-classpath -Dmdep.outputFile=target/runtime.classpath -DincludeScope=runtime)
 cp "$here/log4j.properties" "$work/conf/log4j.properties"
 
@@ -110,12 +120,12 @@ job_running() { # every vertex RUNNING
 }
 slots_at_least() { rest /overview | json "'ok' if d['slots-total']>=$1 else exit(1)"; }
 source_vertex=datagen-log
-backfill_metric() { # sum of a source metric over its subtasks
-  local vid
+backfill_metric() { # sum (or $2: min, max) of a source metric over its subtasks
+  local vid agg=${2:-sum}
   vid=$(rest "/jobs/$job" | json "[v['id'] for v in d['vertices'] if '$source_vertex' in v['name']][0]")
   local name
   name=$(rest "/jobs/$job/vertices/$vid/subtasks/metrics" | json "[m['id'] for m in d if m['id'].endswith('backfill.$1')][0]")
-  rest "/jobs/$job/vertices/$vid/subtasks/metrics?get=$name&agg=sum" | json "int(d[0]['sum'])"
+  rest "/jobs/$job/vertices/$vid/subtasks/metrics?get=$name&agg=$agg" | json "int(d[0]['$agg'])"
 }
 
 failure_seen() { rest "/jobs/$job" | json "'ok' if d['timestamps'].get('RESTARTING', 0) > 0 else exit(1)"; }
@@ -151,9 +161,17 @@ else:
 }
 
 broker_ready() { grep -q 'BROKER READY' "$work/log/broker.out"; }
+start_broker() { # topic, records per partition: a broker process with 4 partitions of them
+  java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/broker.log" \
+    -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
+    dev.sourcebackfill.source.kafka.InProcessKafka "$1" "$2" > "$work/log/broker.out" 2>&1 &
+  pids+=($!)
+  wait_for "the broker and its 4 x $2 records" 180 broker_ready
+  bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
+}
 # E2E_ONLY=sql runs the SQL phases alone (the SQL phase and the two coexistence phases);
-# E2E_ONLY=coexist the two coexistence phases alone
-if [ "${E2E_ONLY:-}" != sql ] && [ "${E2E_ONLY:-}" != coexist ]; then
+# E2E_ONLY=coexist the two coexistence phases alone; E2E_ONLY=iceberg the Iceberg phase alone
+if [ -z "${E2E_ONLY:-}" ]; then
 step "starting a JobManager and two TaskManagers on 127.0.0.1 (REST port $rest_port)"
 start_jm
 tm1=$(start_tm taskmanager-1); pids+=("$tm1")
@@ -261,12 +279,7 @@ write_config default
 start_jm
 tm1=$(start_tm taskmanager-r1); pids+=("$tm1")
 tm2=$(start_tm taskmanager-r2); pids+=("$tm2")
-java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/broker.log" \
-  -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
-  dev.sourcebackfill.source.kafka.InProcessKafka orders 100000 > "$work/log/broker.out" 2>&1 &
-pids+=($!)
-wait_for "the broker and its 4 x 100000 records" 180 broker_ready
-bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
+start_broker orders 100000
 # the archive a Kafka-to-files sink would have written: partition p holds offsets [0, archived[p])
 python3 - "$work/archive" <<'PY'
 import os, sys
@@ -309,6 +322,73 @@ if [ "$(grep -c '^VIOLATION' "$work/out-archive.txt" || true)" -ne 0 ] || [ "$(g
 fi
 step "PASSED (archive phase): 4 partitions complete exactly once, the archived offsets read from the archive, a TaskManager killed during the archive read"
 fi
+
+if [ -z "${E2E_ONLY:-}" ] || [ "${E2E_ONLY:-}" = iceberg ]; then
+step "Iceberg phase: a Kafka broker and Iceberg's REST catalog as local processes, a table in Redpanda's layout on the local file system"
+cleanup; pids=()
+write_config default
+# the REST API's metrics at most 1 s old (10 s by default): the kill below must land during the
+# table read that they show
+echo "metrics.fetcher.update-interval: 1000" >> "$work/conf/config.yaml"
+start_jm
+tm1=$(start_tm taskmanager-i1); pids+=("$tm1")
+tm2=$(start_tm taskmanager-i2); pids+=("$tm2")
+start_broker orders 100000
+# the table the topic was written into: partition p holds offsets [0, rows[p]) (values
+# table|p|o), the topic all of [0, 100000); 10,000 offsets per commit, files by the hour of the
+# timestamp, each mixing partitions 0-2
+table_rows=(80000 60000 40000 0)
+java -Xmx512m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/catalog.log" \
+  -cp "$(cat "$repo/examples/e2e/iceberg-catalog/target/runtime.classpath"):$repo/examples/e2e/iceberg-catalog/target/classes" \
+  dev.sourcebackfill.examples.iceberg.IcebergCatalogServer "$work/warehouse" redpanda.orders \
+  "$(IFS=,; echo "${table_rows[*]}")" 10000 > "$work/log/catalog.out" 2>&1 &
+pids+=($!)
+catalog_ready() { grep -q 'CATALOG READY' "$work/log/catalog.out"; }
+wait_for "the REST catalog and its table" 180 catalog_ready
+catalog_uri=$(grep -o 'CATALOG READY [^ ]*' "$work/log/catalog.out" | awk '{print $3}')
+step "Iceberg phase: $(grep 'CATALOG READY' "$work/log/catalog.out")"
+table_total=$(( table_rows[0] + table_rows[1] + table_rows[2] + table_rows[3] ))
+wait_for "2 slots" 60 slots_at_least 2
+source_vertex=iceberg-and-topic
+# the table's rows at 3,000 a second per reader (the source's own backfill rate limit), in chunks
+# of about 20,000 rows that both readers take part of; the topic unthrottled
+rate=3000
+step "Iceberg phase: submitting the Iceberg check job (catalog $catalog_uri, broker $bootstrap)"
+submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.IcebergCheckJob "$jar" --catalog-uri "$catalog_uri" \
+  --table redpanda.orders --bootstrap-servers "$bootstrap" --topic orders --records 100000 \
+  --output "file://$work/out-iceberg" --backfill-rate-per-subtask "$rate" --chunk-size 20000)
+job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
+[ -n "$job" ] || { echo "$submit_out"; exit 1; }
+wait_for "the job to run" 60 job_running
+# both readers (one on each TaskManager) reading the table's chunks
+table_rows_read() { [ "$(backfill_metric backfilledRecords min)" -gt 0 ]; }
+wait_for "rows read from the table by both readers" 60 table_rows_read
+read_so_far=$(backfill_metric backfilledRecords)
+step "Iceberg phase: reading the table, backfilledRecords=$read_so_far of $table_total (the least on one reader $(backfill_metric backfilledRecords min)) splitsBackfilling=$(backfill_metric splitsBackfilling)"
+# at most 1 s old: at least 2 s of the table read (both readers) must be left at the kill
+[ "$read_so_far" -le $(( table_total - 2 * 2 * rate )) ] \
+  || { echo "[e2e] the table was (nearly) read before the kill ($read_so_far of $table_total rows): make it larger" >&2; exit 1; }
+step "Iceberg phase: killing TaskManager i1 with SIGKILL during the table read, starting a new one"
+kill_tm "$tm1" taskmanager-i1
+tm3=$(start_tm taskmanager-i3); pids+=("$tm3")
+wait_for "the job to notice the lost TaskManager" 120 failure_seen
+wait_for "the job to recover" 120 job_running
+wait_for "the Iceberg check job to finish" 300 job_finished
+expect_failures "$job" killed "the Iceberg check job (one TaskManager killed)"
+committed=$(find "$work/out-iceberg" -type f ! -name '.*' | sort)
+cat $committed > "$work/out-iceberg.txt"
+cat "$work/out-iceberg.txt"
+expected="COMPLETE 0 100000 expected 100000 table 80000
+COMPLETE 1 100000 expected 100000 table 60000
+COMPLETE 2 100000 expected 100000 table 40000
+COMPLETE 3 100000 expected 100000 table 0"
+if [ "$(grep -c '^VIOLATION' "$work/out-iceberg.txt" || true)" -ne 0 ] || [ "$(grep -v '^VIOLATION' "$work/out-iceberg.txt" | sort)" != "$expected" ]; then
+  echo "[e2e] FAILED (Iceberg phase): expected exactly these lines and no VIOLATION:" >&2; echo "$expected" >&2; exit 1
+fi
+step "PASSED (Iceberg phase): 4 partitions complete exactly once, the table's offsets from the table through the REST catalog, the topic's from the handover on, a TaskManager killed during the table read"
+fi
+
+if [ "${E2E_ONLY:-}" != iceberg ]; then
 
 step "building the SQL jar and the SQL phases' lib/"
 cleanup; pids=()
@@ -491,3 +571,4 @@ SQL
 }
 coexist_phase lib
 coexist_phase add-jar
+fi

@@ -24,9 +24,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ParameterTool;
 
 /**
- * What the end-to-end check jobs ({@link ExactlyOnceCheckJob}, {@link ArchiveCheckJob}) share:
- * their options {@code --checkpoint-interval-ms}, {@code --max-rate-per-subtask} and {@code
- * --output}, and the exactly-once file sink their checkers write their lines to.
+ * What the end-to-end check jobs ({@link ExactlyOnceCheckJob}, {@link ArchiveCheckJob}, {@link
+ * IcebergCheckJob}) share: their options {@code --checkpoint-interval-ms}, {@code
+ * --max-rate-per-subtask} (the first two; the Iceberg one limits the table read with the source's
+ * own rate limit) and {@code --output}, and the exactly-once file sink their checkers write their
+ * lines to.
  */
 final class CheckJobs {
 

@@ -40,7 +40,9 @@ class ExamplesJarContentsITCase {
                     .contains(
                             "org.apache.flink:flink-connector-kafka",
                             "org.apache.kafka:kafka-clients",
-                            "com.github.luben:zstd-jni")
+                            "com.github.luben:zstd-jni",
+                            "org.apache.iceberg:iceberg-api",
+                            "org.apache.hadoop:hadoop-client-api")
                     .doesNotContain("${");
             assertThat(read(file, "META-INF/LICENSE")).contains("Apache License");
             assertThat(file.getJarEntry("META-INF/DEPENDENCIES")).as("DEPENDENCIES").isNull();
