@@ -633,7 +633,94 @@ public final class BenchmarkMain {
                     "Iceberg's generic reader in a plain Flink job",
                     iceberg::genericReaderRun,
                     "ratio >= 0.95");
+            icebergLiveTime(report, IcebergLiveTime.start(cluster, settings, iceberg), settings);
         }
+    }
+
+    /**
+     * Section 11, the time until every partition is live: ours against HybridSource (FileSource
+     * over the pinned snapshot's Parquet files, then KafkaSource from the offsets the user derived
+     * from the table, the derivation counted), in alternating rounds after a warm-up pair that also
+     * compares the two sources' Kafka consumers key by key.
+     */
+    private static void icebergLiveTime(
+            Report report, IcebergLiveTime live, BenchmarkSettings settings) throws Exception {
+        say(
+                "11. Iceberg, every partition live: the table's %d rows and %d records past it in the topic (%d a partition); ours (the table, then the topic) against HybridSource (FileSource over the pinned snapshot's Parquet files with flink-parquet's Avro reader, then KafkaSource from each partition's highest offset in the table plus one, derived with Iceberg's API before the job and counted); time until every partition delivered its last record up to the topic's end",
+                live.records() - IcebergThroughput.PARTITIONS * live.liveRecordsPerPartition(),
+                IcebergThroughput.PARTITIONS * live.liveRecordsPerPartition(),
+                live.liveRecordsPerPartition());
+        // warm-up, not counted, also at one round: its consumers are compared key by key
+        IcebergLiveTime.Times oursWarm = live.oursRun(true);
+        IcebergLiveTime.Times theirsWarm = live.hybridRun(true);
+        say(
+                "   equal settings: ours' %d Kafka consumers and HybridSource's %d differ only in %s",
+                oursWarm.consumers().size(),
+                theirsWarm.consumers().size(),
+                ConsumerSettings.compare(
+                        "ours", oursWarm.consumers(), "KafkaSource", theirsWarm.consumers()));
+        Samples ours = new Samples();
+        Samples theirs = new Samples();
+        Samples oursCpu = new Samples();
+        Samples theirsCpu = new Samples();
+        Samples derivation = new Samples();
+        for (int round = 0; round < settings.rounds; round++) {
+            IcebergLiveTime.Times o;
+            IcebergLiveTime.Times t;
+            if (round % 2 == 0) {
+                o = live.oursRun(false);
+                t = live.hybridRun(false);
+            } else {
+                t = live.hybridRun(false);
+                o = live.oursRun(false);
+            }
+            ours.add(o.everyPartitionLive());
+            theirs.add(t.everyPartitionLive());
+            oursCpu.add(o.cpuNanosPerRecord());
+            theirsCpu.add(t.cpuNanosPerRecord());
+            derivation.add(t.derivationSeconds());
+            say(
+                    "   round %d: every partition live after %.2f s (HybridSource %.2f s, %.2f s of it deriving its offsets and files); CPU %s ns a record (HybridSource %s ns)",
+                    round + 1,
+                    o.everyPartitionLive(),
+                    t.everyPartitionLive(),
+                    t.derivationSeconds(),
+                    Report.format(o.cpuNanosPerRecord()),
+                    Report.format(t.cpuNanosPerRecord()));
+            for (double seconds : new double[] {o.everyPartitionLive(), t.everyPartitionLive()}) {
+                if (seconds < settings.minRoundSeconds) {
+                    say(
+                            "   warning: a run lasted %.1f s, less than the %.0f s a round should: raise the records of this section (BenchmarkSettings)",
+                            seconds, settings.minRoundSeconds);
+                }
+            }
+        }
+        String figure =
+                "11. Iceberg table then topic: time from the job's start until every partition delivered its last record up to the topic's end (lower is better), against HybridSource (FileSource, then KafkaSource from offsets derived from the table, the derivation counted)";
+        report.add(
+                new Report.Row(
+                        "iceberg.everyPartitionLive",
+                        figure,
+                        "s",
+                        ours,
+                        "HybridSource",
+                        theirs,
+                        "(none set; lower is better)"));
+        report.add(
+                new Report.Row(
+                        "iceberg.everyPartitionLive.cpuPerRecord",
+                        figure + ": CPU time per record (lower is better)",
+                        "ns",
+                        oursCpu,
+                        "HybridSource",
+                        theirsCpu,
+                        "(the same runs)"));
+        report.add(
+                "iceberg.everyPartitionLive.hybridDerivation",
+                "11. for reference: HybridSource's derivation of its starting offsets and file list with Iceberg's API, before its job (in its time above)",
+                "s",
+                derivation,
+                "");
     }
 
     private static void skewedLiveTime(

@@ -82,9 +82,9 @@ import java.util.UUID;
  */
 final class IcebergThroughput implements AutoCloseable {
 
-    private static final int PARTITIONS = 8;
+    static final int PARTITIONS = 8;
     private static final int ROWS_PER_FILE = 1_000_000;
-    private static final String TABLE = "bench.history";
+    static final String TABLE = "bench.history";
 
     static final Schema SCHEMA =
             new Schema(
@@ -104,6 +104,9 @@ final class IcebergThroughput implements AutoCloseable {
     private final Path warehouse;
     private final String topic = "iceberg-" + UUID.randomUUID();
     private final List<String> dataFiles = new ArrayList<>();
+
+    /** Whether the topic has records past the table ({@link #appendPastTheTable}). */
+    private boolean pastTheTable;
 
     private IcebergThroughput(
             BenchCluster cluster,
@@ -147,7 +150,49 @@ final class IcebergThroughput implements AutoCloseable {
         return settings.icebergRecords / PARTITIONS * PARTITIONS;
     }
 
-    private static String value(long i) {
+    /** The table's rows of each partition, offsets 0 to this minus 1. */
+    long rowsPerPartition() {
+        return settings.icebergRecords / PARTITIONS;
+    }
+
+    InProcessKafka kafka() {
+        return kafka;
+    }
+
+    String topic() {
+        return topic;
+    }
+
+    /**
+     * Writes {@code records} more records to each partition of the topic, past the table's rows
+     * (the broker's work not counted as the jobs'), values made as the table's: the record of
+     * partition {@code p} at offset {@code o} has {@code value(o * 8 + p)}. The throughput runs,
+     * bounded at the topic's end, cannot run after this.
+     */
+    void appendPastTheTable(long records) throws Exception {
+        JobCpu.setUpUncounted(
+                () -> {
+                    long from = rowsPerPartition();
+                    try (KafkaProducer<String, String> producer = kafka.bulkProducer()) {
+                        for (long o = from; o < from + records; o++) {
+                            for (int p = 0; p < PARTITIONS; p++) {
+                                producer.send(
+                                        new ProducerRecord<>(
+                                                topic, p, null, value(o * PARTITIONS + p)));
+                            }
+                        }
+                        producer.flush();
+                    }
+                    return null;
+                });
+        pastTheTable = true;
+    }
+
+    /**
+     * The value of the record of partition {@code index % 8} at offset {@code index / 8}: the index
+     * in 9 digits, then 90 characters.
+     */
+    static String value(long i) {
         return String.format("%09d", i) + "x".repeat(90);
     }
 
@@ -316,6 +361,10 @@ final class IcebergThroughput implements AutoCloseable {
     }
 
     private Round run(String name, Job job) throws Exception {
+        if (pastTheTable) {
+            throw new IllegalStateException(
+                    "The topic has records past the table: the throughput runs read the table alone");
+        }
         try (RunProbe probe = RunProbe.open("iceberg-" + name)) {
             Configuration conf = new Configuration();
             conf.set(

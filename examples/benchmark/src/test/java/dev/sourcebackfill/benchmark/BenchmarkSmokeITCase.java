@@ -63,6 +63,8 @@ class BenchmarkSmokeITCase {
                         "kafka.onePartition.chunks.throughput",
                         "archive.throughput",
                         "iceberg.throughput",
+                        "iceberg.everyPartitionLive",
+                        "iceberg.everyPartitionLive.cpuPerRecord",
                         "alignment.throughput",
                         "alignment.flinkThroughput",
                         "skewed.smallPartitionsLive",
@@ -95,6 +97,8 @@ class BenchmarkSmokeITCase {
             }
         }
         expected.add("ratelimit.accuracy");
+        // the HybridSource baseline's own derivation of its offsets (section 11), its time alone
+        expected.add("iceberg.everyPartitionLive.hybridDerivation");
         // beside each throughput row: the CPU time per record of the same runs
         List<String> cpuPerRecord =
                 List.of(
