@@ -61,26 +61,26 @@ import java.util.UUID;
  * the layout keeps them, and its value (the record's bytes where the layout keeps them, else a
  * {@code payload} column as a sink that writes the value's fields would).
  */
-final class IcebergTestTables {
+public final class IcebergTestTables {
 
     /** Every row's timestamp is this plus its offset in milliseconds, plus its hour. */
-    static final long BASE_MILLIS = Instant.parse("2025-01-01T00:00:00Z").toEpochMilli();
+    public static final long BASE_MILLIS = Instant.parse("2025-01-01T00:00:00Z").toEpochMilli();
 
     /** The test layouts: the presets, with the schema and partitioning each writer uses. */
-    enum Kind {
+    public enum Kind {
         REDPANDA(IcebergLayout.redpanda()),
         KAFKA_CONNECT(IcebergLayout.kafkaConnect()),
         KAFKA_CONNECT_NESTED(IcebergLayout.kafkaConnectNested()),
         AUTOMQ(IcebergLayout.autoMq()),
         AIVEN(IcebergLayout.aiven());
 
-        final IcebergLayout layout;
+        public final IcebergLayout layout;
 
         Kind(IcebergLayout layout) {
             this.layout = layout;
         }
 
-        Schema schema() {
+        public Schema schema() {
             switch (this) {
                 case REDPANDA:
                     return new Schema(
@@ -202,7 +202,7 @@ final class IcebergTestTables {
     private IcebergTestTables() {}
 
     /** A Hadoop catalog on the local file system. */
-    static Map<String, String> hadoopCatalog(Path warehouse) {
+    public static Map<String, String> hadoopCatalog(Path warehouse) {
         return Map.of(
                 CatalogUtil.ICEBERG_CATALOG_TYPE,
                 CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP,
@@ -210,11 +210,11 @@ final class IcebergTestTables {
                 warehouse.toUri().toString());
     }
 
-    static Catalog open(String name, Map<String, String> properties) {
+    public static Catalog open(String name, Map<String, String> properties) {
         return CatalogUtil.buildIcebergCatalog(name, properties, new Configuration());
     }
 
-    static Table create(Catalog catalog, String table, Kind kind) {
+    public static Table create(Catalog catalog, String table, Kind kind) {
         TableIdentifier id = TableIdentifier.parse(table);
         if (catalog instanceof SupportsNamespaces) {
             SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
@@ -229,7 +229,7 @@ final class IcebergTestTables {
     }
 
     /** A row of the record {@code topic}/{@code partition}/{@code offset} with {@code value}. */
-    static Record row(
+    public static Record row(
             Kind kind, Schema schema, String topic, int partition, long offset, String value) {
         IcebergLayout layout = kind.layout;
         GenericRecord row = GenericRecord.create(schema);
@@ -289,7 +289,7 @@ final class IcebergTestTables {
      * Writes the rows, grouped by the table's partitioning (one data file per group, rows in the
      * order given), and appends the files in one commit; returns the files.
      */
-    static List<DataFile> append(Table table, List<Record> rows) {
+    public static List<DataFile> append(Table table, List<Record> rows) {
         Map<PartitionKey, List<Record>> groups = new HashMap<>();
         List<PartitionKey> order = new ArrayList<>();
         for (Record row : rows) {

@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.table;
 
+import dev.sourcebackfill.source.iceberg.IcebergTestTables;
+import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 
@@ -25,22 +27,9 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.AppendFiles;
-import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetWriter;
-import org.apache.iceberg.io.DataWriter;
-import org.apache.iceberg.parquet.Parquet;
-import org.apache.iceberg.types.Types;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,13 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +65,7 @@ class IcebergTableITCase {
 
     @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
 
-    private static final long BASE_MILLIS = Instant.parse("2025-01-01T00:00:00Z").toEpochMilli();
+    private static final long BASE_MILLIS = IcebergTestTables.BASE_MILLIS;
 
     @TempDir static Path warehouse;
 
@@ -101,44 +86,25 @@ class IcebergTableITCase {
         KAFKA.deleteRecordsBelow(topic, 0, 600);
         KAFKA.deleteRecordsBelow(topic, 1, 300);
 
-        Catalog catalog = catalog();
         String table = "redpanda." + topic.replace('-', '_');
-        Schema schema =
-                new Schema(
-                        Types.NestedField.optional(
-                                1,
-                                "redpanda",
-                                Types.StructType.of(
-                                        Types.NestedField.required(
-                                                3, "partition", Types.IntegerType.get()),
-                                        Types.NestedField.required(
-                                                4, "offset", Types.LongType.get()),
-                                        Types.NestedField.required(
-                                                5, "timestamp", Types.TimestampType.withZone()),
-                                        Types.NestedField.optional(
-                                                7, "key", Types.BinaryType.get()))),
-                        Types.NestedField.optional(2, "value", Types.BinaryType.get()));
-        Table iceberg = create(catalog, table, schema);
-        // three files, each mixing partitions 0 and 1
-        List<List<Record>> files = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        for (int p = 0; p < 2; p++) {
-            for (int o = 0; o < inTable[p]; o++) {
-                GenericRecord meta =
-                        GenericRecord.create(schema.findType("redpanda").asStructType());
-                meta.setField("partition", p);
-                meta.setField("offset", (long) o);
-                meta.setField(
-                        "timestamp",
-                        OffsetDateTime.ofInstant(
-                                Instant.ofEpochMilli(BASE_MILLIS + o), ZoneOffset.UTC));
-                meta.setField("key", bytes("k" + o));
-                GenericRecord row = GenericRecord.create(schema);
-                row.setField("redpanda", meta);
-                row.setField("value", bytes(json(o, "table-" + o)));
-                files.get(o / 200).add(row);
+        Table iceberg = IcebergTestTables.create(catalog(), table, Kind.REDPANDA);
+        // three files (one commit each), each mixing partitions 0 and 1
+        for (int file = 0; file < 3; file++) {
+            List<Record> rows = new ArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                for (int o = file * 200; o < Math.min(inTable[p], file * 200 + 200); o++) {
+                    rows.add(
+                            IcebergTestTables.row(
+                                    Kind.REDPANDA,
+                                    iceberg.schema(),
+                                    topic,
+                                    p,
+                                    o,
+                                    json(o, "table-" + o)));
+                }
             }
+            IcebergTestTables.append(iceberg, rows);
         }
-        append(iceberg, files);
 
         TableEnvironment tEnv = tables();
         tEnv.executeSql(
@@ -214,34 +180,30 @@ class IcebergTableITCase {
         KAFKA.deleteRecordsBelow(topic, 0, 400);
         KAFKA.deleteRecordsBelow(topic, 1, 100);
 
-        Catalog catalog = catalog();
         String table = "connect." + topic.replace('-', '_');
-        Schema schema =
-                new Schema(
-                        Types.NestedField.optional(1, "id", Types.LongType.get()),
-                        Types.NestedField.optional(2, "payload", Types.StringType.get()),
-                        Types.NestedField.optional(
-                                3, "_kafka_metadata_topic", Types.StringType.get()),
-                        Types.NestedField.optional(
-                                4, "_kafka_metadata_partition", Types.IntegerType.get()),
-                        Types.NestedField.optional(
-                                5, "_kafka_metadata_offset", Types.LongType.get()),
-                        Types.NestedField.optional(
-                                6, "_kafka_metadata_timestamp", Types.LongType.get()));
-        Table iceberg = create(catalog, table, schema);
+        Table iceberg = IcebergTestTables.create(catalog(), table, Kind.KAFKA_CONNECT);
         List<Record> rows = new ArrayList<>();
-        List<Record> other = new ArrayList<>();
         for (int p = 0; p < 2; p++) {
             for (int o = 0; o < inTable[p]; o++) {
-                rows.add(connectRow(schema, topic, p, o));
-                other.add(connectRow(schema, "another-topic", p, o + 10_000));
+                rows.add(
+                        IcebergTestTables.row(
+                                Kind.KAFKA_CONNECT, iceberg.schema(), topic, p, o, "table-" + o));
+                // another topic's rows in the same files: not this table's history
+                rows.add(
+                        IcebergTestTables.row(
+                                Kind.KAFKA_CONNECT,
+                                iceberg.schema(),
+                                "another-topic",
+                                p,
+                                o + 10_000,
+                                "other-" + o));
             }
         }
-        append(iceberg, List.of(rows, other));
+        IcebergTestTables.append(iceberg, rows);
 
         TableEnvironment tEnv = tables();
         tEnv.executeSql(
-                "CREATE TABLE kc (id BIGINT, payload STRING,"
+                "CREATE TABLE kc (payload STRING,"
                         + " `partition` INT METADATA VIRTUAL,"
                         + " `offset` BIGINT METADATA VIRTUAL,"
                         + " ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,"
@@ -274,12 +236,11 @@ class IcebergTableITCase {
                                                     ? o + ":table-" + o + ":backfill"
                                                     : o + ":p-" + o + ":live"));
         }
-        // every column, id included
-        List<Row> all = collect(tEnv, "SELECT id, payload FROM kc");
+        // the physical column alone (projection) with the offset
+        List<Row> all = collect(tEnv, "SELECT payload, `offset` FROM kc");
         assertThat(all).hasSize(1_000);
         for (Row row : all) {
-            long id = row.<Long>getFieldAs(0);
-            assertThat((String) row.getFieldAs(1)).endsWith("-" + id);
+            assertThat((String) row.getFieldAs(0)).endsWith("-" + row.getField(1));
         }
     }
 
@@ -312,49 +273,25 @@ class IcebergTableITCase {
                                         + "\"}"));
         KAFKA.deleteRecordsBelow(topic, 0, 4);
         Catalog catalog = catalog();
-        Schema redpanda =
-                new Schema(
-                        Types.NestedField.optional(
-                                1,
-                                "redpanda",
-                                Types.StructType.of(
-                                        Types.NestedField.required(
-                                                3, "partition", Types.IntegerType.get()),
-                                        Types.NestedField.required(
-                                                4, "offset", Types.LongType.get()),
-                                        Types.NestedField.required(
-                                                5, "timestamp", Types.TimestampType.withZone()))),
-                        Types.NestedField.optional(2, "value", Types.BinaryType.get()));
-        Schema connect =
-                new Schema(
-                        Types.NestedField.optional(1, "id", Types.LongType.get()),
-                        Types.NestedField.optional(2, "payload", Types.StringType.get()),
-                        Types.NestedField.optional(
-                                3, "_kafka_metadata_topic", Types.StringType.get()),
-                        Types.NestedField.optional(
-                                4, "_kafka_metadata_partition", Types.IntegerType.get()),
-                        Types.NestedField.optional(
-                                5, "_kafka_metadata_offset", Types.LongType.get()),
-                        Types.NestedField.optional(
-                                6, "_kafka_metadata_timestamp", Types.LongType.get()));
+        Table redpanda = IcebergTestTables.create(catalog, "redpanda.orders", Kind.REDPANDA);
+        Table connect = IcebergTestTables.create(catalog, "db.orders", Kind.KAFKA_CONNECT);
         List<Record> redpandaRows = new ArrayList<>();
         List<Record> connectRows = new ArrayList<>();
         for (int o = 0; o < 4; o++) {
-            GenericRecord meta = GenericRecord.create(redpanda.findType("redpanda").asStructType());
-            meta.setField("partition", 0);
-            meta.setField("offset", (long) o);
-            meta.setField(
-                    "timestamp",
-                    OffsetDateTime.ofInstant(
-                            Instant.ofEpochMilli(BASE_MILLIS + o), ZoneOffset.UTC));
-            GenericRecord row = GenericRecord.create(redpanda);
-            row.setField("redpanda", meta);
-            row.setField("value", bytes("{\"user\":\"t" + o + "\",\"amount\":" + o + "}"));
-            redpandaRows.add(row);
-            connectRows.add(connectRow(connect, topic, 0, o));
+            redpandaRows.add(
+                    IcebergTestTables.row(
+                            Kind.REDPANDA,
+                            redpanda.schema(),
+                            topic,
+                            0,
+                            o,
+                            "{\"user\":\"t" + o + "\",\"amount\":" + o + "}"));
+            connectRows.add(
+                    IcebergTestTables.row(
+                            Kind.KAFKA_CONNECT, connect.schema(), topic, 0, o, "table-" + o));
         }
-        append(create(catalog, "redpanda.orders", redpanda), List.of(redpandaRows));
-        append(create(catalog, "db.orders", connect), List.of(connectRows));
+        IcebergTestTables.append(redpanda, redpandaRows);
+        IcebergTestTables.append(connect, connectRows);
         String hadoop =
                 "'backfill.iceberg.catalog.type' = 'hadoop',\n"
                         + "  'backfill.iceberg.catalog.warehouse' = '"
@@ -531,58 +468,7 @@ class IcebergTableITCase {
     }
 
     private static Catalog catalog() {
-        return CatalogUtil.buildIcebergCatalog(
-                "iceberg",
-                Map.of(
-                        CatalogUtil.ICEBERG_CATALOG_TYPE,
-                        CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP,
-                        CatalogProperties.WAREHOUSE_LOCATION,
-                        warehouse.toUri().toString()),
-                new Configuration());
-    }
-
-    private static Table create(Catalog catalog, String table, Schema schema) {
-        return catalog.createTable(
-                TableIdentifier.parse(table),
-                schema,
-                PartitionSpec.unpartitioned(),
-                Map.of(TableProperties.FORMAT_VERSION, "2"));
-    }
-
-    /** One data file per list, appended in one commit. */
-    private static void append(Table table, List<List<Record>> files) throws Exception {
-        AppendFiles append = table.newAppend();
-        for (List<Record> rows : files) {
-            DataWriter<Record> writer =
-                    Parquet.writeData(
-                                    table.io()
-                                            .newOutputFile(
-                                                    table.locationProvider()
-                                                            .newDataLocation(
-                                                                    UUID.randomUUID()
-                                                                            + ".parquet")))
-                            .forTable(table)
-                            .withSpec(table.spec())
-                            .createWriterFunc(GenericParquetWriter::create)
-                            .overwrite()
-                            .build();
-            try (writer) {
-                rows.forEach(writer::write);
-            }
-            append.appendFile(writer.toDataFile());
-        }
-        append.commit();
-    }
-
-    private static Record connectRow(Schema schema, String topic, int partition, long offset) {
-        GenericRecord row = GenericRecord.create(schema);
-        row.setField("id", offset);
-        row.setField("payload", "table-" + offset);
-        row.setField("_kafka_metadata_topic", topic);
-        row.setField("_kafka_metadata_partition", partition);
-        row.setField("_kafka_metadata_offset", offset);
-        row.setField("_kafka_metadata_timestamp", BASE_MILLIS + offset);
-        return row;
+        return IcebergTestTables.open("iceberg", IcebergTestTables.hadoopCatalog(warehouse));
     }
 
     private static List<String> expected(int offsets, Function<Integer, String> row) {
@@ -595,10 +481,6 @@ class IcebergTableITCase {
 
     private static String json(long id, String payload) {
         return "{\"id\":" + id + ",\"payload\":\"" + payload + "\"}";
-    }
-
-    private static ByteBuffer bytes(String text) {
-        return ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void assertPlanningFails(
