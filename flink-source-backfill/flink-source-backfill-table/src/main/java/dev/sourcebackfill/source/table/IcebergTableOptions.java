@@ -221,18 +221,11 @@ record IcebergTableOptions(
                         values));
     }
 
+    /** The options that mean nothing without {@code backfill.iceberg.table}. */
     private static List<ConfigOption<?>> dependentOptions() {
-        return List.of(
-                KafkaBackfillConnectorOptions.ICEBERG_CATALOG_NAME,
-                KafkaBackfillConnectorOptions.ICEBERG_LAYOUT,
-                KafkaBackfillConnectorOptions.ICEBERG_VALUES,
-                KafkaBackfillConnectorOptions.ICEBERG_PARTITION_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_OFFSET_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_TIMESTAMP_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_TOPIC_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_KEY_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_VALUE_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_HEADERS_COLUMN);
+        return KafkaBackfillConnectorOptions.ICEBERG_OPTIONS.stream()
+                .filter(o -> o != KafkaBackfillConnectorOptions.ICEBERG_TABLE)
+                .toList();
     }
 
     private static ValidationException needsTable(String option) {

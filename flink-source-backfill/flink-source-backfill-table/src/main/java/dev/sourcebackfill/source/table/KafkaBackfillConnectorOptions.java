@@ -23,6 +23,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The options of the {@code kafka-backfill} table connector that Flink's Kafka connector does not
@@ -159,6 +160,21 @@ public final class KafkaBackfillConnectorOptions {
                                     + " column from the Iceberg column of the same name (a writer"
                                     + " that kept the value's fields as columns). Default: FORMAT"
                                     + " when the layout has a value column, else COLUMNS.");
+
+    /** Every {@code backfill.iceberg.*} option ({@link #ICEBERG_TABLE} first). */
+    static final List<ConfigOption<?>> ICEBERG_OPTIONS =
+            List.of(
+                    ICEBERG_TABLE,
+                    ICEBERG_CATALOG_NAME,
+                    ICEBERG_LAYOUT,
+                    ICEBERG_VALUES,
+                    ICEBERG_PARTITION_COLUMN,
+                    ICEBERG_OFFSET_COLUMN,
+                    ICEBERG_TIMESTAMP_COLUMN,
+                    ICEBERG_TOPIC_COLUMN,
+                    ICEBERG_KEY_COLUMN,
+                    ICEBERG_VALUE_COLUMN,
+                    ICEBERG_HEADERS_COLUMN);
 
     private static ConfigOption<String> icebergColumn(String what, String meaning) {
         return ConfigOptions.key("backfill.iceberg." + what + "-column")

@@ -34,6 +34,7 @@ import org.apache.flink.types.RowKind;
 
 import javax.annotation.Nullable;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,50 +74,43 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(
-                FactoryUtil.FORMAT,
-                KafkaConnectorOptions.KEY_FORMAT,
-                KafkaConnectorOptions.KEY_FIELDS,
-                KafkaConnectorOptions.KEY_FIELDS_PREFIX,
-                KafkaConnectorOptions.VALUE_FORMAT,
-                KafkaConnectorOptions.VALUE_FIELDS_INCLUDE,
-                KafkaConnectorOptions.TOPIC,
-                KafkaConnectorOptions.TOPIC_PATTERN,
-                KafkaConnectorOptions.PROPS_GROUP_ID,
-                KafkaConnectorOptions.SCAN_STARTUP_MODE,
-                KafkaConnectorOptions.SCAN_STARTUP_SPECIFIC_OFFSETS,
-                KafkaConnectorOptions.SCAN_STARTUP_TIMESTAMP_MILLIS,
-                KafkaConnectorOptions.SCAN_BOUNDED_MODE,
-                KafkaConnectorOptions.SCAN_BOUNDED_SPECIFIC_OFFSETS,
-                KafkaConnectorOptions.SCAN_BOUNDED_TIMESTAMP_MILLIS,
-                KafkaConnectorOptions.SCAN_TOPIC_PARTITION_DISCOVERY,
-                KafkaConnectorOptions.SCAN_PARALLELISM,
-                // sink options: the same DDL often writes the table too; a source ignores them,
-                // as Flink's Kafka connector's source does
-                KafkaConnectorOptions.SINK_PARTITIONER,
-                KafkaConnectorOptions.SINK_PARALLELISM,
-                KafkaConnectorOptions.DELIVERY_GUARANTEE,
-                KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX,
-                KafkaConnectorOptions.TRANSACTION_NAMING_STRATEGY,
-                SINK_SEMANTIC,
-                KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY,
-                KafkaBackfillConnectorOptions.POLL_TIMEOUT,
-                KafkaBackfillConnectorOptions.BACKFILL_RECORDS_PER_SECOND,
-                KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE,
-                KafkaBackfillConnectorOptions.ARCHIVE_PATH,
-                KafkaBackfillConnectorOptions.ARCHIVE_OFFSET_FIELD,
-                KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS,
-                KafkaBackfillConnectorOptions.ICEBERG_TABLE,
-                KafkaBackfillConnectorOptions.ICEBERG_CATALOG_NAME,
-                KafkaBackfillConnectorOptions.ICEBERG_LAYOUT,
-                KafkaBackfillConnectorOptions.ICEBERG_VALUES,
-                KafkaBackfillConnectorOptions.ICEBERG_PARTITION_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_OFFSET_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_TIMESTAMP_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_TOPIC_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_KEY_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_VALUE_COLUMN,
-                KafkaBackfillConnectorOptions.ICEBERG_HEADERS_COLUMN);
+        Set<ConfigOption<?>> options = new HashSet<>(KafkaBackfillConnectorOptions.ICEBERG_OPTIONS);
+        options.addAll(
+                List.of(
+                        FactoryUtil.FORMAT,
+                        KafkaConnectorOptions.KEY_FORMAT,
+                        KafkaConnectorOptions.KEY_FIELDS,
+                        KafkaConnectorOptions.KEY_FIELDS_PREFIX,
+                        KafkaConnectorOptions.VALUE_FORMAT,
+                        KafkaConnectorOptions.VALUE_FIELDS_INCLUDE,
+                        KafkaConnectorOptions.TOPIC,
+                        KafkaConnectorOptions.TOPIC_PATTERN,
+                        KafkaConnectorOptions.PROPS_GROUP_ID,
+                        KafkaConnectorOptions.SCAN_STARTUP_MODE,
+                        KafkaConnectorOptions.SCAN_STARTUP_SPECIFIC_OFFSETS,
+                        KafkaConnectorOptions.SCAN_STARTUP_TIMESTAMP_MILLIS,
+                        KafkaConnectorOptions.SCAN_BOUNDED_MODE,
+                        KafkaConnectorOptions.SCAN_BOUNDED_SPECIFIC_OFFSETS,
+                        KafkaConnectorOptions.SCAN_BOUNDED_TIMESTAMP_MILLIS,
+                        KafkaConnectorOptions.SCAN_TOPIC_PARTITION_DISCOVERY,
+                        KafkaConnectorOptions.SCAN_PARALLELISM,
+                        // sink options: the same DDL often writes the table too; a source ignores
+                        // them,
+                        // as Flink's Kafka connector's source does
+                        KafkaConnectorOptions.SINK_PARTITIONER,
+                        KafkaConnectorOptions.SINK_PARALLELISM,
+                        KafkaConnectorOptions.DELIVERY_GUARANTEE,
+                        KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX,
+                        KafkaConnectorOptions.TRANSACTION_NAMING_STRATEGY,
+                        SINK_SEMANTIC,
+                        KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY,
+                        KafkaBackfillConnectorOptions.POLL_TIMEOUT,
+                        KafkaBackfillConnectorOptions.BACKFILL_RECORDS_PER_SECOND,
+                        KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE,
+                        KafkaBackfillConnectorOptions.ARCHIVE_PATH,
+                        KafkaBackfillConnectorOptions.ARCHIVE_OFFSET_FIELD,
+                        KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS));
+        return options;
     }
 
     @Override

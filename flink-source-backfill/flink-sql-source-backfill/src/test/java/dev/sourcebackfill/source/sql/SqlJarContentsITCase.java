@@ -205,7 +205,8 @@ class SqlJarContentsITCase {
         }
     }
 
-    private static Path sqlJar() throws IOException {
+    /** The SQL jar this module's build packaged. */
+    static Path sqlJar() throws IOException {
         try (Stream<Path> files = Files.list(Path.of("target"))) {
             List<Path> jars =
                     files.filter(

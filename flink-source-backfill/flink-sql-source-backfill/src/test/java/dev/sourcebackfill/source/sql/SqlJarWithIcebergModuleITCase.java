@@ -20,8 +20,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,7 +28,6 @@ import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,7 +46,7 @@ class SqlJarWithIcebergModuleITCase {
 
     @Test
     void theIcebergModulesClassesAreInTheJarLinkedToTheRelocatedKafkaClient() throws IOException {
-        try (JarFile sql = new JarFile(sqlJar().toFile())) {
+        try (JarFile sql = new JarFile(SqlJarContentsITCase.sqlJar().toFile())) {
             List<JarEntry> icebergModule =
                     sql.stream()
                             .filter(
@@ -98,24 +95,6 @@ class SqlJarWithIcebergModuleITCase {
     private static String read(JarFile jar, JarEntry entry) throws IOException {
         try (InputStream in = jar.getInputStream(entry)) {
             return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
-        }
-    }
-
-    private static Path sqlJar() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
-            List<Path> jars =
-                    files.filter(
-                                    f -> {
-                                        String name = f.getFileName().toString();
-                                        return name.startsWith("flink-sql-source-backfill-")
-                                                && name.endsWith(".jar")
-                                                && !name.endsWith("-tests.jar")
-                                                && !name.endsWith("-sources.jar")
-                                                && !name.endsWith("-javadoc.jar");
-                                    })
-                            .collect(Collectors.toList());
-            assertThat(jars).as("the SQL jar built in target").hasSize(1);
-            return jars.get(0);
         }
     }
 }
