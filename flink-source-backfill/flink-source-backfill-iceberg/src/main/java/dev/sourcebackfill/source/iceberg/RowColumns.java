@@ -208,10 +208,22 @@ final class RowColumns implements Serializable {
         return schema.findField(column).fieldId();
     }
 
+    /**
+     * The row's Kafka partition; a value no Kafka partition has (negative, or beyond an int in a
+     * long column) fails naming the column and the value, never becomes another partition.
+     */
     int partition(Record row) {
         bind(row);
-        return ((Number) required(row, partitionAt, layout.partitionColumn(), "partition"))
-                .intValue();
+        long partition =
+                ((Number) required(row, partitionAt, layout.partitionColumn(), "partition"))
+                        .longValue();
+        if (partition < 0 || partition > Integer.MAX_VALUE) {
+            throw new IllegalStateException(
+                    String.format(
+                            "The partition column '%s' holds %d, which is not a Kafka partition: %s",
+                            layout.partitionColumn(), partition, row));
+        }
+        return (int) partition;
     }
 
     long offset(Record row) {

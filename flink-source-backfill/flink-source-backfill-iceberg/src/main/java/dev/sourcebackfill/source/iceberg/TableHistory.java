@@ -248,7 +248,8 @@ final class TableHistory {
      * their highest offset, highest first, and read (their topic, partition and offset columns
      * only) unless their bounds show they cannot raise any partition's highest offset: every
      * partition they may hold already has one at least as high as the file's highest offset. Where
-     * offsets grow with time, as a topic's writer leaves them, that is one file per partition.
+     * the partitions are at about the same offsets, that is the newest file or few; where they are
+     * far apart, every file (a file's upper bound is its leading partition's).
      */
     Map<TopicPartition, Long> lastOffsets(
             RowColumns columns, Collection<String> topics, TableFiles io) throws IOException {
@@ -305,7 +306,14 @@ final class TableHistory {
         Long highest = bounds.upper(data, bounds.offsetId);
         Long lowPartition = bounds.bound(data.lowerBounds(), bounds.partitionId);
         Long highPartition = bounds.upper(data, bounds.partitionId);
-        if (highest == null || lowPartition == null || highPartition == null) {
+        if (highest == null
+                || lowPartition == null
+                || highPartition == null
+                || lowPartition < 0
+                || highPartition > Integer.MAX_VALUE
+                || highPartition - lowPartition >= last.size()) {
+            // no bounds, bounds no Kafka partition has (the read fails naming the value), or more
+            // partitions than have a highest offset yet: some partition in them has none
             return false;
         }
         Collection<String> fileTopics = topics;
@@ -453,8 +461,8 @@ final class TableHistory {
         TopicPartition singlePartition(DataFile file, @Nullable String onlyTopic) {
             Long low = bound(file.lowerBounds(), partitionId);
             Long high = bound(file.upperBounds(), partitionId);
-            if (low == null || !low.equals(high)) {
-                return null;
+            if (low == null || !low.equals(high) || low < 0 || low > Integer.MAX_VALUE) {
+                return null; // several partitions, or a value no partition has: read the rows
             }
             String topic = topicId == null ? onlyTopic : oneTopic(file);
             if (topic == null) {
