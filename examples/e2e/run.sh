@@ -230,7 +230,7 @@ step "checking the exactly-once output"
 check_output() {
   local out=$1 committed complete violations bad partitions lines
   committed=$(find "$out" -type f ! -name '.*' | sort)
-  cat $committed > "$out.txt"
+  cat /dev/null $committed > "$out.txt"
   violations=$(grep -c '^VIOLATION' "$out.txt" || true)
   complete=$(grep '^COMPLETE' "$out.txt" | sort)
   bad=$(echo "$complete" | awk '$3 != $5' | wc -l)
@@ -311,7 +311,7 @@ wait_for "the job to recover" 120 job_running
 wait_for "the archive check job to finish" 300 job_finished
 expect_failures "$job" killed "the archive check job (one TaskManager killed)"
 committed=$(find "$work/out-archive" -type f ! -name '.*' | sort)
-cat $committed > "$work/out-archive.txt"
+cat /dev/null $committed > "$work/out-archive.txt"
 cat "$work/out-archive.txt"
 expected="COMPLETE 0 100000 expected 100000 archive 80000
 COMPLETE 1 100000 expected 100000 archive 60000
@@ -350,13 +350,16 @@ step "Iceberg phase: $(grep 'CATALOG READY' "$work/log/catalog.out")"
 table_total=$(( table_rows[0] + table_rows[1] + table_rows[2] + table_rows[3] ))
 wait_for "2 slots" 60 slots_at_least 2
 source_vertex=iceberg-and-topic
-# the table's rows at 3,000 a second per reader (the source's own backfill rate limit), in chunks
-# of about 20,000 rows that both readers take part of; the topic unthrottled
+# the table's rows at 3,000 a second per reader (the source's own backfill rate limit, asked once
+# per fetch of at most 500 rows), in chunks of about 20,000 rows that both readers take part of;
+# the topic unthrottled
 rate=3000
+poll=500
 step "Iceberg phase: submitting the Iceberg check job (catalog $catalog_uri, broker $bootstrap)"
 submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.IcebergCheckJob "$jar" --catalog-uri "$catalog_uri" \
   --table redpanda.orders --bootstrap-servers "$bootstrap" --topic orders --records 100000 \
-  --output "file://$work/out-iceberg" --backfill-rate-per-subtask "$rate" --chunk-size 20000)
+  --output "file://$work/out-iceberg" --backfill-rate-per-subtask "$rate" --chunk-size 20000 \
+  --max-records-per-poll "$poll")
 job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
 [ -n "$job" ] || { echo "$submit_out"; exit 1; }
 wait_for "the job to run" 60 job_running
@@ -365,18 +368,24 @@ table_rows_read() { [ "$(backfill_metric backfilledRecords min)" -gt 0 ]; }
 wait_for "rows read from the table by both readers" 60 table_rows_read
 read_so_far=$(backfill_metric backfilledRecords)
 step "Iceberg phase: reading the table, backfilledRecords=$read_so_far of $table_total (the least on one reader $(backfill_metric backfilledRecords min)) splitsBackfilling=$(backfill_metric splitsBackfilling)"
-# at most 1 s old: at least 2 s of the table read (both readers) must be left at the kill
-[ "$read_so_far" -le $(( table_total - 2 * 2 * rate )) ] \
+# at most 1 s old, each reader up to a fetch ahead of its rate: at least 2 s of the table read
+# (both readers) must be left at the kill
+[ "$read_so_far" -le $(( table_total - 2 * 2 * rate - 2 * poll )) ] \
   || { echo "[e2e] the table was (nearly) read before the kill ($read_so_far of $table_total rows): make it larger" >&2; exit 1; }
 step "Iceberg phase: killing TaskManager i1 with SIGKILL during the table read, starting a new one"
 kill_tm "$tm1" taskmanager-i1
 tm3=$(start_tm taskmanager-i3); pids+=("$tm3")
 wait_for "the job to notice the lost TaskManager" 120 failure_seen
 wait_for "the job to recover" 120 job_running
+# the job went on from a checkpoint taken during the table read, not from its start
+restored=$(rest "/jobs/$job/checkpoints" | json "(d.get('latest') or {}).get('restored') and d['latest']['restored']['id']")
+[ -n "$restored" ] && [ "$restored" != None ] && [ "$restored" != False ] \
+  || { echo "[e2e] FAILED (Iceberg phase): the recovered job was not restored from a checkpoint" >&2; exit 1; }
+step "Iceberg phase: recovered from checkpoint $restored"
 wait_for "the Iceberg check job to finish" 300 job_finished
 expect_failures "$job" killed "the Iceberg check job (one TaskManager killed)"
 committed=$(find "$work/out-iceberg" -type f ! -name '.*' | sort)
-cat $committed > "$work/out-iceberg.txt"
+cat /dev/null $committed > "$work/out-iceberg.txt"
 cat "$work/out-iceberg.txt"
 expected="COMPLETE 0 100000 expected 100000 table 80000
 COMPLETE 1 100000 expected 100000 table 60000

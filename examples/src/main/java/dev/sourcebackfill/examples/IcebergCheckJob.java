@@ -61,7 +61,9 @@ import java.util.Map;
  * <p>Options: {@code --catalog-uri URI --table NS.T --bootstrap-servers HOST:PORT --topic T
  * --records N} (offsets per partition) {@code --output DIR --backfill-rate-per-subtask 0} (table
  * rows per second per reader, the source's own backfill rate limit; the topic is not throttled)
- * {@code --chunk-size 1000000 --checkpoint-interval-ms 1000}.
+ * {@code --chunk-size 1000000 --max-records-per-poll 10000} (table rows one fetch reads: the rate
+ * limit is asked once per fetch, so smaller fetches make the read steadier) {@code
+ * --checkpoint-interval-ms 1000}.
  */
 public final class IcebergCheckJob {
 
@@ -81,6 +83,7 @@ public final class IcebergCheckJob {
                         .setTable(params.getRequired("table"))
                         .setLayout(IcebergLayout.redpanda())
                         .setBackfillChunkSize(params.getLong("chunk-size", 1_000_000))
+                        .setMaxRecordsPerPoll(params.getInt("max-records-per-poll", 10_000))
                         .setLive(
                                 KafkaBackfill.<String>sourceBuilder()
                                         .setBootstrapServers(
