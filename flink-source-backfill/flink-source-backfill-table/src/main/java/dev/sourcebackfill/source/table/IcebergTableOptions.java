@@ -65,9 +65,9 @@ import java.util.stream.Stream;
  * The {@code backfill.iceberg.*} options: each partition's history from an Iceberg table written
  * from the topic, handed over to the topic after the highest offset the partition has in the
  * snapshot pinned at the first start. Rows become the SQL table's rows either through the table's
- * formats (the layout's value column, as the topic's records are read: every metadata column then)
- * or column by column by name ({@link IcebergValues#COLUMNS}: the metadata columns the layout
- * keeps).
+ * formats (the layout's value column, as the topic's records are read; the metadata columns of the
+ * record rebuilt of the row) or column by column by name ({@link IcebergValues#COLUMNS}: the
+ * metadata columns the layout keeps).
  *
  * <p>Only this class and what it builds use Iceberg's classes: a table without {@code
  * backfill.iceberg.table} never loads them.
@@ -168,6 +168,17 @@ record IcebergTableOptions(
                             CatalogProperties.CATALOG_IMPL));
         }
         IcebergLayout layout = layout(options);
+        List<String> topics = options.getOptional(KafkaConnectorOptions.TOPIC).orElse(List.of());
+        if (topics.size() > 1 && layout.topicColumn().isEmpty()) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' lists %d topics, but the %s has no topic column to tell"
+                                    + " their rows apart: set '%s'.",
+                            KafkaConnectorOptions.TOPIC.key(),
+                            topics.size(),
+                            layout,
+                            KafkaBackfillConnectorOptions.ICEBERG_TOPIC_COLUMN.key()));
+        }
         IcebergValues values =
                 options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_VALUES)
                         .orElse(

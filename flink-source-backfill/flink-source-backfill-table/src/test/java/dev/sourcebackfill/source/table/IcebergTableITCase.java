@@ -431,6 +431,14 @@ class IcebergTableITCase {
                         + " 'redpanda', "
                         + catalogOptions,
                 "backfill.iceberg.table");
+        assertPlanningFails(
+                "t13",
+                "v STRING",
+                topic + ";other-topic",
+                "'format' = 'raw', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'redpanda', "
+                        + catalogOptions,
+                "backfill.iceberg.topic-column");
         // a topic pattern: the table's history is per listed topic
         TableEnvironment tEnv = tables();
         tEnv.executeSql(
