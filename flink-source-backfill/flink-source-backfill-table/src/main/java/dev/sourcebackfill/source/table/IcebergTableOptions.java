@@ -384,14 +384,17 @@ record IcebergTableOptions(
         }
         if (values == IcebergValues.COLUMNS) {
             ColumnValue[] converters = new ColumnValue[types.length];
+            boolean[] notNull = new boolean[types.length];
             for (int i = 0; i < types.length; i++) {
                 converters[i] = ColumnValue.of(types[i]);
+                notNull[i] = !types[i].isNullable();
             }
             List<String> topics = live.topics();
             builder.setRecordMapper(
                     new ColumnsMapper(
                             columns,
                             converters,
+                            notNull,
                             targets,
                             physicalArity,
                             metadata.toArray(new ReadableMetadata[0]),
@@ -541,6 +544,7 @@ record IcebergTableOptions(
         private static final long serialVersionUID = 1L;
         private final String[] columns;
         private final ColumnValue[] converters;
+        private final boolean[] notNull;
         private final int[] targets;
         private final int physicalArity;
         private final ReadableMetadata[] metadata;
@@ -551,6 +555,7 @@ record IcebergTableOptions(
         ColumnsMapper(
                 String[] columns,
                 ColumnValue[] converters,
+                boolean[] notNull,
                 int[] targets,
                 int physicalArity,
                 ReadableMetadata[] metadata,
@@ -558,6 +563,7 @@ record IcebergTableOptions(
                 @Nullable String topic) {
             this.columns = columns;
             this.converters = converters;
+            this.notNull = notNull;
             this.targets = targets;
             this.physicalArity = physicalArity;
             this.metadata = metadata;
@@ -587,6 +593,13 @@ record IcebergTableOptions(
             GenericRowData result = new GenericRowData(physicalArity + metadata.length);
             for (int i = 0; i < columns.length; i++) {
                 Object value = row.getField(columns[i]);
+                if (value == null && notNull[i]) {
+                    throw new IllegalStateException(
+                            String.format(
+                                    "The Iceberg column '%s' is null, and its SQL column is NOT"
+                                            + " NULL",
+                                    columns[i]));
+                }
                 if (value != null) {
                     try {
                         result.setField(targets[i], converters[i].convert(value));

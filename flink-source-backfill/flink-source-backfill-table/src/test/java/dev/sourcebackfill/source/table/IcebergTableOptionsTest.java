@@ -92,6 +92,24 @@ class IcebergTableOptionsTest {
                 .hasMessageContaining("amount");
     }
 
+    /** A null Iceberg value in a NOT NULL column fails naming the column (not a null row field). */
+    @Test
+    void columnsNullIntoNotNullFailsNamingTheColumn() {
+        Schema schema = connectSchema(Types.NestedField.optional(1, "id", Types.LongType.get()));
+        GenericRecord row = connectRow(schema);
+        row.setField("id", null);
+        assertThat(map("id", DataTypes.BIGINT().getLogicalType(), row).isNullAt(0)).isTrue();
+        assertThat(
+                        catchThrowable(
+                                () ->
+                                        map(
+                                                "id",
+                                                DataTypes.BIGINT().notNull().getLogicalType(),
+                                                row)))
+                .hasMessageContaining("id")
+                .hasMessageContaining("NOT NULL");
+    }
+
     /** An Iceberg long into an INT column wraps around ({@code Number.intValue}) silently. */
     @Test
     void columnsLongIntoIntDoesNotWrapAround() {
@@ -326,6 +344,7 @@ class IcebergTableOptionsTest {
                 new IcebergTableOptions.ColumnsMapper(
                         new String[] {column},
                         new IcebergTableOptions.ColumnValue[] {converter},
+                        new boolean[] {!type.isNullable()},
                         new int[] {0},
                         1,
                         new ReadableMetadata[0],
