@@ -45,6 +45,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -67,19 +68,22 @@ import java.util.concurrent.ConcurrentHashMap;
  *       topic, {@code SimpleStringSchema} and the end offsets.
  *   <li>The baseline, as a tuned user builds it with Flink's own sources: before the job, pins the
  *       table's current snapshot, reads each partition's highest offset in it with Iceberg's API
- *       ({@link IcebergGenerics}, the partition and offset columns only: this table's files mix
- *       partitions, so no file's column bounds give a partition's highest offset) and lists its
- *       data files; then a {@link HybridSource}: a {@link FileSource} over those Parquet files
- *       ({@link ParquetValueFormat}: flink-parquet's Avro reader, the value column only; every
- *       column with {@code BENCHMARK_HYBRID_ALL_COLUMNS} set in the environment), then a {@link
- *       KafkaSource} from those offsets plus one, with its defaults, which are our live consumer's
- *       (checked key by key in the warm-up runs, {@link ConsumerSettings}). The derivation is
- *       counted in its time and its CPU time.
+ *       (the partition and offset columns of the files whose column bounds can raise a partition's
+ *       highest offset, as our enumerator does, {@link #prunedStarts}; every file's, with {@link
+ *       IcebergGenerics}, with {@code BENCHMARK_HYBRID_FULL_DERIVATION} set) and lists its data
+ *       files; then a {@link HybridSource}: a {@link FileSource} over those Parquet files ({@link
+ *       ParquetValueFormat}: flink-parquet's Avro reader, the value column only; every column with
+ *       {@code BENCHMARK_HYBRID_ALL_COLUMNS} set in the environment), then a {@link KafkaSource}
+ *       from those offsets plus one, with its defaults, which are our live consumer's (checked key
+ *       by key in the warm-up runs, {@link ConsumerSettings}). The derivation is counted in its
+ *       time and its CPU time.
  * </ul>
  *
  * Both make a string of each value's bytes, at parallelism 2, with the same map and sink after the
- * source. Every run checks per partition that it delivered each offset from 0 to the end once (the
- * count and the sum of the offsets the values carry): a wrong one fails the run.
+ * source (a map that notes when each partition's latest record arrived: a clock read per record,
+ * alike in both). Every run checks per partition that it delivered each offset from 0 to the end
+ * once (the count, sum and sum of squares of the offsets the values carry): a wrong one fails the
+ * run.
  */
 final class IcebergLiveTime {
 
@@ -204,8 +208,10 @@ final class IcebergLiveTime {
                                 new org.apache.hadoop.conf.Configuration())
                         .loadTable(TableIdentifier.parse(IcebergThroughput.TABLE));
         long snapshot = iceberg.currentSnapshot().snapshotId();
+        // tuned: the files pruned by their column bounds as our enumerator prunes them;
+        // BENCHMARK_HYBRID_FULL_DERIVATION=1 reads every file's two columns instead
         Map<TopicPartition, Long> starts =
-                System.getenv("BENCHMARK_HYBRID_PRUNED_DERIVATION") != null
+                System.getenv("BENCHMARK_HYBRID_FULL_DERIVATION") == null
                         ? prunedStarts(iceberg, snapshot)
                         : new HashMap<>();
         if (starts.isEmpty()) {
@@ -268,10 +274,10 @@ final class IcebergLiveTime {
     }
 
     /**
-     * Review sketch: the derivation a tuned user can write with the same column bounds our
-     * enumerator uses. Files taken highest offset upper bound first; a file is read (partition and
-     * offset columns only) unless every partition in its partition bounds already has a highest
-     * offset at least its offset upper bound. No delete files in this table.
+     * Each partition's highest offset plus one, as a tuned user derives it with the column bounds
+     * our enumerator uses: files taken highest offset upper bound first; a file is read (its
+     * partition and offset columns only) unless every partition in its partition bounds already has
+     * a highest offset at least its offset upper bound. (This table has no delete files.)
      */
     private Map<TopicPartition, Long> prunedStarts(Table iceberg, long snapshot) throws Exception {
         org.apache.iceberg.Schema projected =
@@ -365,7 +371,8 @@ final class IcebergLiveTime {
     }
 
     /**
-     * Checks that every partition delivered each offset from 0 to the end once (count and sum).
+     * Checks that every partition delivered each offset from 0 to the end once (count, sum and sum
+     * of squares, the latter modulo 2^64: errors that cancel in the sum do not in the squares).
      *
      * @return when the last partition delivered its last record (System.nanoTime)
      */
@@ -373,7 +380,15 @@ final class IcebergLiveTime {
         long end = end();
         long last = Long.MIN_VALUE;
         for (int p = 0; p < PARTITIONS; p++) {
-            if (tally.count[p] != end || tally.offsetSum[p] != end * (end - 1) / 2) {
+            long squares =
+                    BigInteger.valueOf(end - 1)
+                            .multiply(BigInteger.valueOf(end))
+                            .multiply(BigInteger.valueOf(2 * end - 1))
+                            .divide(BigInteger.valueOf(6))
+                            .longValue();
+            if (tally.count[p] != end
+                    || tally.offsetSum[p] != end * (end - 1) / 2
+                    || tally.offsetSquares[p] != squares) {
                 throw new IllegalStateException(
                         String.format(
                                 Locale.ROOT,
@@ -395,16 +410,18 @@ final class IcebergLiveTime {
     private static final class Tally {
         final long[] count = new long[PARTITIONS];
         final long[] offsetSum = new long[PARTITIONS];
+        final long[] offsetSquares = new long[PARTITIONS];
         final long[] last = new long[PARTITIONS];
 
         Tally() {
             Arrays.fill(last, Long.MIN_VALUE);
         }
 
-        synchronized void add(long[] count, long[] offsetSum, long[] last) {
+        synchronized void add(long[] count, long[] offsetSum, long[] offsetSquares, long[] last) {
             for (int p = 0; p < PARTITIONS; p++) {
                 this.count[p] += count[p];
                 this.offsetSum[p] += offsetSum[p];
+                this.offsetSquares[p] += offsetSquares[p];
                 this.last[p] = Math.max(this.last[p], last[p]);
             }
         }
@@ -420,6 +437,7 @@ final class IcebergLiveTime {
         private final String runId;
         private transient long[] count;
         private transient long[] offsetSum;
+        private transient long[] offsetSquares;
         private transient long[] last;
 
         PartitionsLive(String runId) {
@@ -430,6 +448,7 @@ final class IcebergLiveTime {
         public void open(OpenContext openContext) {
             count = new long[PARTITIONS];
             offsetSum = new long[PARTITIONS];
+            offsetSquares = new long[PARTITIONS];
             last = new long[PARTITIONS];
             Arrays.fill(last, Long.MIN_VALUE);
         }
@@ -442,14 +461,17 @@ final class IcebergLiveTime {
             }
             int partition = (int) (index % PARTITIONS);
             count[partition]++;
-            offsetSum[partition] += index / PARTITIONS;
+            long offset = index / PARTITIONS;
+            offsetSum[partition] += offset;
+            offsetSquares[partition] += offset * offset;
             last[partition] = System.nanoTime();
             return value;
         }
 
         @Override
         public void close() {
-            TALLIES.computeIfAbsent(runId, id -> new Tally()).add(count, offsetSum, last);
+            TALLIES.computeIfAbsent(runId, id -> new Tally())
+                    .add(count, offsetSum, offsetSquares, last);
         }
     }
 }
