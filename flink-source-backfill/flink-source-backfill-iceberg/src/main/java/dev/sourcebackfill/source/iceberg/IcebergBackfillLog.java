@@ -25,7 +25,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 
-import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import javax.annotation.Nullable;
@@ -74,14 +73,14 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
 
     /** The table's rows, read in the fetcher thread; values made in the task thread. */
     @Override
-    public LogReading<Record, T> backfillReading() {
+    public LogReading<TableRow, T> backfillReading() {
         return LogReading.of(
                 context -> new IcebergTableReader(tableRef, columns.copy(), maxRecordsPerPoll),
                 this::createRowValues);
     }
 
     @SuppressWarnings("unchecked")
-    private LogRecordDeserializer<Record, T> createRowValues(SourceReaderContext context)
+    private LogRecordDeserializer<TableRow, T> createRowValues(SourceReaderContext context)
             throws Exception {
         if (recordMapper != null) {
             return IcebergRowValues.mapped(recordMapper, columns.copy());

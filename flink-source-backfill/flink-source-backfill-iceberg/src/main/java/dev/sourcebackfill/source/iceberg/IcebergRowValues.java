@@ -41,18 +41,18 @@ final class IcebergRowValues {
     private IcebergRowValues() {}
 
     /** Values made by the user's mapper. */
-    static <T> LogRecordDeserializer<Record, T> mapped(
+    static <T> LogRecordDeserializer<TableRow, T> mapped(
             IcebergRecordMapper<T> mapper, RowColumns columns) {
         return new Mapped<>(mapper, columns);
     }
 
     /** Values made by the live topic's deserializer from the record each row keeps. */
-    static <T> LogRecordDeserializer<Record, T> throughKafkaDeserializer(
+    static <T> LogRecordDeserializer<TableRow, T> throughKafkaDeserializer(
             RowColumns columns, LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka) {
         return new ThroughKafka<>(columns, kafka);
     }
 
-    private static final class Mapped<T> implements LogRecordDeserializer<Record, T> {
+    private static final class Mapped<T> implements LogRecordDeserializer<TableRow, T> {
         private final IcebergRecordMapper<T> mapper;
         private final RowColumns columns;
         private final Passing<T> passing = new Passing<>();
@@ -63,12 +63,12 @@ final class IcebergRowValues {
         }
 
         @Override
-        public void deserialize(String splitId, long offset, Record row, Collector<T> out)
+        public void deserialize(String splitId, long offset, TableRow row, Collector<T> out)
                 throws IOException {
             passing.out = out;
             passing.downstream = false;
             try {
-                mapper.map(row, passing);
+                mapper.map(row.row(), passing);
             } catch (Exception e) {
                 if (passing.downstream && e instanceof RuntimeException) {
                     throw (RuntimeException) e;
@@ -76,13 +76,13 @@ final class IcebergRowValues {
                 throw new IOException(
                         String.format(
                                 "The Iceberg record mapper failed on the row of topic %s partition %d offset %d: %s",
-                                columns.topic(row), columns.partition(row), columns.offset(row), e),
+                                row.topic(), row.partition(), row.kafkaOffset(), e),
                         e);
             }
         }
     }
 
-    private static final class ThroughKafka<T> implements LogRecordDeserializer<Record, T> {
+    private static final class ThroughKafka<T> implements LogRecordDeserializer<TableRow, T> {
         private final RowColumns columns;
         private final LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka;
 
@@ -102,11 +102,12 @@ final class IcebergRowValues {
         }
 
         @Override
-        public void deserialize(String splitId, long offset, Record row, Collector<T> out)
+        public void deserialize(String splitId, long offset, TableRow tableRow, Collector<T> out)
                 throws IOException {
-            String topic = columns.topic(row);
-            int partition = columns.partition(row);
-            long kafkaOffset = columns.offset(row);
+            Record row = tableRow.row();
+            String topic = tableRow.topic();
+            int partition = tableRow.partition();
+            long kafkaOffset = tableRow.kafkaOffset();
             byte[] key = columns.key(row);
             byte[] value = columns.value(row);
             RecordHeaders headers = new RecordHeaders();
@@ -120,7 +121,7 @@ final class IcebergRowValues {
                             topic,
                             partition,
                             kafkaOffset,
-                            columns.timestamp(row),
+                            tableRow.timestamp(),
                             TimestampType.CREATE_TIME,
                             key == null ? ConsumerRecord.NULL_SIZE : key.length,
                             value == null ? ConsumerRecord.NULL_SIZE : value.length,

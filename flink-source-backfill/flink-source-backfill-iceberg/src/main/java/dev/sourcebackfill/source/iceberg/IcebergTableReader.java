@@ -47,7 +47,7 @@ import java.util.Map;
  * snapshot planned, once per reader.
  */
 @Internal
-final class IcebergTableReader implements LogReader<Record> {
+final class IcebergTableReader implements LogReader<TableRow> {
 
     private static final Logger LOG = LoggerFactory.getLogger(IcebergTableReader.class);
 
@@ -130,7 +130,7 @@ final class IcebergTableReader implements LogReader<Record> {
     }
 
     @Override
-    public void poll(Duration maxWait, LogRecordCollector<Record> collector) throws IOException {
+    public void poll(Duration maxWait, LogRecordCollector<TableRow> collector) throws IOException {
         int budget = maxRecordsPerPoll;
         boolean reading = false;
         for (Cursor cursor : cursors.values()) {
@@ -246,13 +246,12 @@ final class IcebergTableReader implements LogReader<Record> {
         }
 
         /** Delivers up to {@code budget} rows; returns how many it delivered. */
-        int read(int budget, LogRecordCollector<Record> collector) throws IOException {
+        int read(int budget, LogRecordCollector<TableRow> collector) throws IOException {
             int delivered = 0;
             while (delivered < budget && !ended()) {
                 HistoryFile file = history.files().get(fileIndex);
-                Record row;
+                TableRow row;
                 long offset;
-                long timestamp;
                 try {
                     if (rows == null) {
                         open = files.readRows(file.task(), history.schema());
@@ -264,9 +263,9 @@ final class IcebergTableReader implements LogReader<Record> {
                         position = file.end(); // past deleted rows at the file's end
                         continue;
                     }
-                    row = rows.next();
-                    offset = file.start() + columns.position(row);
-                    timestamp = columns.timestamp(row);
+                    Record next = rows.next();
+                    offset = file.start() + columns.position(next);
+                    row = TableRow.read(columns, next);
                 } catch (IOException | RuntimeException e) {
                     throw new IOException(
                             String.format(
@@ -283,7 +282,7 @@ final class IcebergTableReader implements LogReader<Record> {
                     continue; // below where the split was added: delivered before
                 }
                 position = offset + 1;
-                collector.collect(splitId, offset, timestamp, row);
+                collector.collect(splitId, offset, row.timestamp(), row);
                 delivered++;
             }
             return delivered;

@@ -135,9 +135,9 @@ final class RowColumns implements Serializable {
         return struct.get(positions[positions.length - 1], Object.class);
     }
 
+    /** The value at {@code accessor}, which must be of the row's struct: bind the row first. */
     @Nullable
-    private Object get(Record row, @Nullable int[] accessor) {
-        bind(row);
+    private static Object get(Record row, @Nullable int[] accessor) {
         return accessor == null ? null : at(row, accessor);
     }
 
@@ -267,16 +267,19 @@ final class RowColumns implements Serializable {
 
     @Nullable
     byte[] key(Record row) {
+        bind(row); // before keyAt is read: the row may be of another struct
         return bytes(get(row, keyAt));
     }
 
     @Nullable
     byte[] value(Record row) {
+        bind(row);
         return bytes(get(row, valueAt));
     }
 
     /** The headers as (key, value) pairs; none if the layout or the row has none. */
     List<?> headers(Record row) {
+        bind(row);
         Object list = get(row, headersAt);
         return list == null ? List.of() : (List<?>) list;
     }

@@ -131,7 +131,7 @@ class IcebergEdgeCasesTest {
 
         String split = TableHistorySplit.id("db.t", snapshot, List.of(TOPIC));
         List<long[]> delivered = new ArrayList<>();
-        LogRecordCollector<Record> out =
+        LogRecordCollector<TableRow> out =
                 (splitId, offset, timestamp, record) ->
                         delivered.add(new long[] {offset, timestamp});
         try (IcebergTableReader reader =
@@ -214,7 +214,7 @@ class IcebergEdgeCasesTest {
                     Duration.ofMillis(10),
                     (splitId, offset, timestamp, row) -> {
                         if (offset < first.records()) { // the split stops at 100
-                            delivered.add(columns.topic(row) + "@" + columns.offset(row));
+                            delivered.add(row.topic() + "@" + row.kafkaOffset());
                         }
                     });
         }
@@ -261,7 +261,7 @@ class IcebergEdgeCasesTest {
                         Duration.ofMillis(10),
                         (splitId, offset, timestamp, row) -> {
                             positions.add(offset);
-                            offsets.add(columns.offset(row));
+                            offsets.add(row.kafkaOffset());
                         });
             }
         }
@@ -322,7 +322,7 @@ class IcebergEdgeCasesTest {
                 assertThat(polls).isLessThan(100);
                 reader.poll(
                         Duration.ofMillis(10),
-                        (splitId, offset, timestamp, row) -> offsets.add(columns.offset(row)));
+                        (splitId, offset, timestamp, row) -> offsets.add(row.kafkaOffset()));
             }
             assertThat(reader.position(split)).isEqualTo(10);
         }
@@ -385,7 +385,10 @@ class IcebergEdgeCasesTest {
                                                 new RowColumns(layout, TOPIC),
                                                 (splitId, offset, record, out) -> got.add(record))
                                         .deserialize(
-                                                "iceberg:db.t@1", 0, row, new ListCollector<>()))
+                                                "iceberg:db.t@1",
+                                                0,
+                                                TableRow.read(new RowColumns(layout, TOPIC), row),
+                                                new ListCollector<>()))
                 .hasMessageContaining("value");
         assertThat(got).isEmpty();
     }
@@ -484,7 +487,11 @@ class IcebergEdgeCasesTest {
         IcebergRowValues.<String>throughKafkaDeserializer(
                         new RowColumns(IcebergLayout.redpanda(), TOPIC),
                         (splitId, offset, record, out) -> got.add(record))
-                .deserialize("iceberg:db.t@1", 0, row, new ListCollector<>());
+                .deserialize(
+                        "iceberg:db.t@1",
+                        0,
+                        TableRow.read(new RowColumns(IcebergLayout.redpanda(), TOPIC), row),
+                        new ListCollector<>());
 
         assertThat(got).hasSize(1);
         ConsumerRecord<byte[], byte[]> record = got.get(0);

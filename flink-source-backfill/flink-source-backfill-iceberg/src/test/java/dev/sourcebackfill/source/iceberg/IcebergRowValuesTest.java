@@ -24,6 +24,7 @@ import org.apache.flink.util.Collector;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
@@ -89,7 +90,12 @@ class IcebergRowValuesTest {
         Values out = new Values();
         IcebergRowValues.throughKafkaDeserializer(
                         new RowColumns(Kind.REDPANDA.layout, TOPIC), kafka)
-                .deserialize("iceberg:db.t@1", 7, redpandaRow("T|3|42"), out);
+                .deserialize(
+                        "iceberg:db.t@1",
+                        7,
+                        TableRow.read(
+                                new RowColumns(Kind.REDPANDA.layout, TOPIC), redpandaRow("T|3|42")),
+                        out);
 
         assertThat(out.values).containsExactly(TOPIC + "-3@42");
         ConsumerRecord<byte[], byte[]> record = seen.get(0);
@@ -103,6 +109,48 @@ class IcebergRowValuesTest {
         assertThat(header.value()).containsExactly(1, 2);
     }
 
+    /**
+     * A fresh column reader's first row, and the first row of another schema (a file written after
+     * the table's schema changed): the key, value and headers are the row's own (they were read at
+     * the positions of the struct bound before).
+     */
+    @Test
+    void theKeyValueAndHeadersOfTheFirstRowOfEachSchemaAreItsOwn() throws IOException {
+        RowColumns columns = new RowColumns(Kind.REDPANDA.layout, TOPIC);
+        List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+        LogRecordDeserializer<TableRow, String> values =
+                IcebergRowValues.throughKafkaDeserializer(
+                        columns, (splitId, offset, record, out) -> seen.add(record));
+        // another schema: a column added before the value, so every position moves
+        Schema wider =
+                new Schema(
+                        Types.NestedField.optional(99, "added", Types.StringType.get()),
+                        Kind.REDPANDA.schema().findField("redpanda"),
+                        Kind.REDPANDA.schema().findField("value"));
+        Record first = redpandaRow("first");
+        Record second = GenericRecord.create(wider);
+        second.setField("added", "x");
+        second.setField("redpanda", first.getField("redpanda"));
+        second.setField("value", ByteBuffer.wrap("second".getBytes(StandardCharsets.UTF_8)));
+        values.deserialize(
+                "s",
+                0,
+                TableRow.read(new RowColumns(Kind.REDPANDA.layout, TOPIC), first),
+                new Values());
+        values.deserialize(
+                "s",
+                1,
+                TableRow.read(new RowColumns(Kind.REDPANDA.layout, TOPIC), second),
+                new Values());
+
+        assertThat(seen).hasSize(2);
+        assertThat(new String(seen.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("first");
+        assertThat(new String(seen.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("k42");
+        assertThat(seen.get(0).headers().lastHeader("trace")).isNotNull();
+        assertThat(new String(seen.get(1).value(), StandardCharsets.UTF_8)).isEqualTo("second");
+        assertThat(new String(seen.get(1).key(), StandardCharsets.UTF_8)).isEqualTo("k42");
+    }
+
     /** Rows alternating between partitions and topics each go with their own partition's id. */
     @Test
     void eachRowGoesWithTheSplitIdOfItsOwnTopicAndPartition() throws IOException {
@@ -110,8 +158,9 @@ class IcebergRowValuesTest {
         Schema schema = kind.schema();
         LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, String> kafka =
                 (splitId, offset, record, out) -> out.collect(splitId + "@" + offset);
-        LogRecordDeserializer<Record, String> values =
-                IcebergRowValues.throughKafkaDeserializer(new RowColumns(kind.layout, null), kafka);
+        RowColumns columns = new RowColumns(kind.layout, null);
+        LogRecordDeserializer<TableRow, String> values =
+                IcebergRowValues.throughKafkaDeserializer(columns, kafka);
         Values out = new Values();
         String[][] rows = {{"a", "0"}, {"a", "1"}, {"b", "1"}, {"a", "40"}, {"a", "1"}, {"b", "0"}};
         long offset = 0;
@@ -119,8 +168,10 @@ class IcebergRowValuesTest {
             values.deserialize(
                     "iceberg:db.t@1",
                     offset,
-                    IcebergTestTables.row(
-                            kind, schema, row[0], Integer.parseInt(row[1]), offset, "v"),
+                    TableRow.read(
+                            columns,
+                            IcebergTestTables.row(
+                                    kind, schema, row[0], Integer.parseInt(row[1]), offset, "v")),
                     out);
             offset++;
         }
@@ -134,7 +185,12 @@ class IcebergRowValuesTest {
         IcebergRowValues.<String>throughKafkaDeserializer(
                         new RowColumns(Kind.REDPANDA.layout, TOPIC),
                         (splitId, offset, record, out) -> seen.add(record))
-                .deserialize("iceberg:db.t@1", 7, redpandaRow(null), new Values());
+                .deserialize(
+                        "iceberg:db.t@1",
+                        7,
+                        TableRow.read(
+                                new RowColumns(Kind.REDPANDA.layout, TOPIC), redpandaRow(null)),
+                        new Values());
 
         assertThat(seen.get(0).value()).isNull();
         assertThat(seen.get(0).serializedValueSize()).isEqualTo(ConsumerRecord.NULL_SIZE);
@@ -143,7 +199,10 @@ class IcebergRowValuesTest {
     @Test
     void aMapperMakesAnyNumberOfValuesAndItsFailureNamesTheRecord() throws IOException {
         RowColumns columns = new RowColumns(Kind.AIVEN.layout, TOPIC);
-        Record row = IcebergTestTables.row(Kind.AIVEN, Kind.AIVEN.schema(), TOPIC, 1, 9, "v");
+        TableRow row =
+                TableRow.read(
+                        columns,
+                        IcebergTestTables.row(Kind.AIVEN, Kind.AIVEN.schema(), TOPIC, 1, 9, "v"));
         Values out = new Values();
         IcebergRowValues.<String>mapped(
                         (r, o) -> {
@@ -171,7 +230,10 @@ class IcebergRowValuesTest {
     @Test
     void aFailureDownstreamOfTheMapperIsPassedOnAsItIs() {
         RowColumns columns = new RowColumns(Kind.AIVEN.layout, TOPIC);
-        Record row = IcebergTestTables.row(Kind.AIVEN, Kind.AIVEN.schema(), TOPIC, 1, 9, "v");
+        TableRow row =
+                TableRow.read(
+                        columns,
+                        IcebergTestTables.row(Kind.AIVEN, Kind.AIVEN.schema(), TOPIC, 1, 9, "v"));
         IllegalStateException downstream = new IllegalStateException("sink failed");
         Collector<String> failing =
                 new Collector<>() {

@@ -54,7 +54,7 @@ class IcebergTableReaderTest {
     /** One delivered row: its position, the Kafka partition and offset it holds, its time. */
     record Delivered(long position, int partition, long offset, long timestamp) {}
 
-    private static final class Collecting implements LogRecordCollector<Record> {
+    private static final class Collecting implements LogRecordCollector<TableRow> {
         final List<Delivered> rows = new ArrayList<>();
         final RowColumns columns;
 
@@ -63,10 +63,11 @@ class IcebergTableReaderTest {
         }
 
         @Override
-        public void collect(String splitId, long offset, long timestamp, Record record) {
-            rows.add(
-                    new Delivered(
-                            offset, columns.partition(record), columns.offset(record), timestamp));
+        public void collect(String splitId, long offset, long timestamp, TableRow record) {
+            // the fetcher's reading of the row's Kafka columns is the row's own
+            assertThat(record).isEqualTo(TableRow.read(columns, record.row()));
+            assertThat(timestamp).isEqualTo(record.timestamp());
+            rows.add(new Delivered(offset, record.partition(), record.kafkaOffset(), timestamp));
         }
     }
 
