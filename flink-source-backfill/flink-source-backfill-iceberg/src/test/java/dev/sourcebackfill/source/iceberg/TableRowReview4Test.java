@@ -1,0 +1,237 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
+import dev.sourcebackfill.source.spi.LogRecordCollector;
+import dev.sourcebackfill.source.spi.LogRecordDeserializer;
+
+import org.apache.flink.api.common.functions.util.ListCollector;
+import org.apache.flink.util.Collector;
+
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Review of commit 84d9629 (the fetcher reads each row's Kafka columns once, {@link TableRow}). */
+class TableRowReview4Test {
+
+    private static final String TOPIC = "orders";
+
+    @TempDir Path warehouse;
+    private Map<String, String> properties;
+    private Catalog catalog;
+
+    @BeforeEach
+    void openCatalog() {
+        properties = IcebergTestTables.hadoopCatalog(warehouse);
+        catalog = IcebergTestTables.open("local", properties);
+    }
+
+    private IcebergTableReader reader(Kind kind, int maxRecordsPerPoll) {
+        return new IcebergTableReader(
+                new IcebergTableRef("local", properties, "db.t"),
+                new RowColumns(kind.layout, TOPIC),
+                maxRecordsPerPoll);
+    }
+
+    private static List<TableRow> readToEnd(IcebergTableReader reader, String split)
+            throws IOException {
+        List<TableRow> rows = new ArrayList<>();
+        LogRecordCollector<TableRow> out = (s, offset, timestamp, row) -> rows.add(row);
+        for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
+            assertThat(polls).as("polls until the end").isLessThan(1_000);
+            reader.poll(Duration.ofMillis(10), out);
+        }
+        return rows;
+    }
+
+    /**
+     * Guard (passes today): the rows the fetcher delivered are made values of later, in the task
+     * thread, after the fetcher read further rows (the hand-over queue). The Kafka columns of a
+     * {@link TableRow} are read in the fetcher, its key and value in the task thread: if the
+     * fetcher's Iceberg reader ever reused its records (Parquet's {@code reuseContainers()}, a
+     * likely speed-up), a row would go with another row's value. IcebergTableReaderTest's collector
+     * checks each row as it is delivered, before the next is read, and cannot see that. Checked:
+     * with {@code .reuseContainers()} added in {@link TableFiles#readRows} this test fails, every
+     * other test of IcebergTableReaderTest passes.
+     */
+    @Test
+    void rowsMadeValuesOfAfterTheFetcherReadOnKeepTheirOwnValues() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.REDPANDA);
+        for (int file = 0; file < 2; file++) {
+            List<Record> rows = new ArrayList<>();
+            for (long i = 0; i < 40; i++) {
+                int partition = (int) (i % 4);
+                long offset = file * 10 + i / 4;
+                rows.add(
+                        IcebergTestTables.row(
+                                Kind.REDPANDA,
+                                table.schema(),
+                                TOPIC,
+                                partition,
+                                offset,
+                                partition + "@" + offset));
+            }
+            IcebergTestTables.append(table, rows);
+        }
+        table.refresh();
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
+        List<TableRow> delivered;
+        try (IcebergTableReader reader = reader(Kind.REDPANDA, 7)) {
+            reader.addSplit(split, 0);
+            delivered = readToEnd(reader, split);
+        }
+        assertThat(delivered).hasSize(80);
+
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        LogRecordDeserializer<TableRow, String> values =
+                IcebergRowValues.throughKafkaDeserializer(
+                        new RowColumns(Kind.REDPANDA.layout, TOPIC),
+                        (splitId, offset, record, out) -> records.add(record));
+        for (TableRow row : delivered) {
+            values.deserialize(split, 0, row, new ListCollector<>(new ArrayList<>()));
+        }
+        assertThat(records)
+                .allSatisfy(
+                        record -> {
+                            assertThat(new String(record.value(), StandardCharsets.UTF_8))
+                                    .isEqualTo(record.partition() + "@" + record.offset());
+                            assertThat(new String(record.key(), StandardCharsets.UTF_8))
+                                    .isEqualTo("k" + record.offset());
+                        });
+    }
+
+    /** An AutoMQ table (a record mapper's layout): one file of partition 0, offsets 0-4. */
+    private Table autoMqTableWithANullOffsetAt(int nullAt) {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.AUTOMQ);
+        List<Record> rows = new ArrayList<>();
+        for (long o = 0; o < 5; o++) {
+            Record row = IcebergTestTables.row(Kind.AUTOMQ, table.schema(), TOPIC, 0, o, "v" + o);
+            if (o == nullAt) {
+                ((Record) row.getField("_kafka_metadata")).setField("offset", null);
+            }
+            rows.add(row);
+        }
+        IcebergTestTables.append(table, rows);
+        table.refresh();
+        return table;
+    }
+
+    /**
+     * Finding: with a record mapper the fetcher now reads every row's partition and offset (it read
+     * only {@code _pos} and the timestamp before): a row whose offset column is null, in a file
+     * whose column bounds name one partition, was the mapper's to map and now fails the reading.
+     * The enumerator accepts the table (it does not read such a file), so the job fails at the
+     * backfill, after it started. Passed before 84d9629 (the mapper got all 5 rows).
+     */
+    @Test
+    void withARecordMapperARowWithANullOffsetStillReachesTheMapper() throws Exception {
+        Table table = autoMqTableWithANullOffsetAt(2);
+        long snapshot = table.currentSnapshot().snapshotId();
+        // the enumerator's side: the file names one partition, its highest offset from the bounds
+        TableHistory history =
+                TableHistory.plan(table, "db.t", snapshot, Kind.AUTOMQ.layout, List.of(TOPIC));
+        assertThat(
+                        history.lastOffsets(
+                                new RowColumns(Kind.AUTOMQ.layout, TOPIC),
+                                List.of(TOPIC),
+                                new TableFiles(table.io(), "db.t")))
+                .containsExactly(Map.entry(new TopicPartition(TOPIC, 0), 4L));
+
+        String split = TableHistorySplit.id("db.t", snapshot, List.of(TOPIC));
+        LogRecordDeserializer<TableRow, String> mapper =
+                IcebergRowValues.mapped(
+                        (row, out) -> out.collect(String.valueOf(row.getField("payload"))),
+                        new RowColumns(Kind.AUTOMQ.layout, TOPIC));
+        List<String> mapped = new ArrayList<>();
+        Collector<String> out = new ListCollector<>(mapped);
+        try (IcebergTableReader reader = reader(Kind.AUTOMQ, 100)) {
+            reader.addSplit(split, 0);
+            for (TableRow row : readToEnd(reader, split)) {
+                mapper.deserialize(split, 0, row, out);
+            }
+        }
+        assertThat(mapped).containsExactly("v0", "v1", "v2", "v3", "v4");
+    }
+
+    /**
+     * Finding (the restore path): a chunk restored at position 3 reads and drops the rows below it,
+     * and now reads their Kafka columns too: a row below the restore position, delivered to the
+     * mapper before the checkpoint (by the version before 84d9629), now fails the restore.
+     */
+    @Test
+    void aRowBelowTheRestorePositionIsSkippedWithoutReadingItsKafkaColumns() throws Exception {
+        Table table = autoMqTableWithANullOffsetAt(1);
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
+        try (IcebergTableReader reader = reader(Kind.AUTOMQ, 100)) {
+            reader.addSplit(split, 3);
+            assertThat(readToEnd(reader, split))
+                    .extracting(TableRow::kafkaOffset)
+                    .containsExactly(3L, 4L);
+        }
+    }
+
+    /**
+     * Finding (error context): a row the fetcher now fails on is named by the cursor's position
+     * (the position after the last row delivered), not its own. Rows 5-8 deleted, row 9 with a null
+     * partition: the message says "position 5". Before 84d9629 the row failed in the task thread,
+     * where the source names "the record at offset 9 of split ...".
+     */
+    @Test
+    void aRowTheFetcherFailsOnIsNamedByItsOwnPosition() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.AIVEN);
+        List<Record> rows = new ArrayList<>();
+        for (long o = 0; o < 10; o++) {
+            Record row = IcebergTestTables.row(Kind.AIVEN, table.schema(), TOPIC, 0, o, "v");
+            if (o == 9) {
+                ((Record) row.getField("kafka")).setField("partition", null);
+            }
+            rows.add(row);
+        }
+        List<DataFile> files = IcebergTestTables.append(table, rows);
+        IcebergTestTables.deletePositions(table, files.get(0), 5, 6, 7, 8);
+        table.refresh();
+        String split =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
+        try (IcebergTableReader reader = reader(Kind.AIVEN, 100)) {
+            reader.addSplit(split, 0);
+            assertThatThrownBy(() -> readToEnd(reader, split))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("partition")
+                    .hasMessageContaining("position 9");
+        }
+    }
+}
