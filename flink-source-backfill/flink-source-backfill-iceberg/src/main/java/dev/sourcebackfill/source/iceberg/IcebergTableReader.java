@@ -251,7 +251,7 @@ final class IcebergTableReader implements LogReader<TableRow> {
             while (delivered < budget && !ended()) {
                 HistoryFile file = history.files().get(fileIndex);
                 TableRow row;
-                long offset;
+                long offset = -1; // the row's position, once known
                 try {
                     if (rows == null) {
                         open = files.readRows(file.task(), history.schema());
@@ -265,21 +265,23 @@ final class IcebergTableReader implements LogReader<TableRow> {
                     }
                     Record next = rows.next();
                     offset = file.start() + columns.position(next);
+                    if (offset < position) {
+                        continue; // below where the split was added: delivered before
+                    }
                     row = TableRow.read(columns, next);
                 } catch (IOException | RuntimeException e) {
                     throw new IOException(
                             String.format(
-                                    "Reading data file %s of snapshot %d of Iceberg table %s (split %s, position %d) failed: %s",
+                                    "Reading data file %s of snapshot %d of Iceberg table %s (split %s, %s) failed: %s",
                                     file.task().file().location(),
                                     history.snapshotId(),
                                     tableRef.name(),
                                     splitId,
-                                    position,
+                                    offset < 0
+                                            ? "from position " + position
+                                            : "the row at position " + offset,
                                     e.getMessage()),
                             e);
-                }
-                if (offset < position) {
-                    continue; // below where the split was added: delivered before
                 }
                 position = offset + 1;
                 collector.collect(splitId, offset, row.timestamp(), row);

@@ -20,7 +20,6 @@ import dev.sourcebackfill.source.spi.LogRecordCollector;
 import dev.sourcebackfill.source.spi.LogRecordDeserializer;
 
 import org.apache.flink.api.common.functions.util.ListCollector;
-import org.apache.flink.util.Collector;
 
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
@@ -43,8 +42,12 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Review of commit 84d9629 (the fetcher reads each row's Kafka columns once, {@link TableRow}). */
-class TableRowReview4Test {
+/**
+ * The fetcher reading each row's Kafka columns once ({@link TableRow}; written by the adversarial
+ * review of that change): rows keep their own values after the fetcher read on, rows without an
+ * offset fail naming themselves, rows below a restore position are not read.
+ */
+class TableRowTest {
 
     private static final String TOPIC = "orders";
 
@@ -77,14 +80,13 @@ class TableRowReview4Test {
     }
 
     /**
-     * Guard (passes today): the rows the fetcher delivered are made values of later, in the task
-     * thread, after the fetcher read further rows (the hand-over queue). The Kafka columns of a
-     * {@link TableRow} are read in the fetcher, its key and value in the task thread: if the
-     * fetcher's Iceberg reader ever reused its records (Parquet's {@code reuseContainers()}, a
-     * likely speed-up), a row would go with another row's value. IcebergTableReaderTest's collector
-     * checks each row as it is delivered, before the next is read, and cannot see that. Checked:
-     * with {@code .reuseContainers()} added in {@link TableFiles#readRows} this test fails, every
-     * other test of IcebergTableReaderTest passes.
+     * The rows the fetcher delivered are made values of later, in the task thread, after the
+     * fetcher read further rows (the hand-over queue). The Kafka columns of a {@link TableRow} are
+     * read in the fetcher, its key and value in the task thread: if the fetcher's Iceberg reader
+     * ever reused its records (Parquet's {@code reuseContainers()}, a likely speed-up), a row would
+     * go with another row's value (with {@code .reuseContainers()} added in {@link
+     * TableFiles#readRows} this test fails; IcebergTableReaderTest's collector checks each row
+     * before the next is read and cannot see it).
      */
     @Test
     void rowsMadeValuesOfAfterTheFetcherReadOnKeepTheirOwnValues() throws Exception {
@@ -150,14 +152,14 @@ class TableRowReview4Test {
     }
 
     /**
-     * Finding: with a record mapper the fetcher now reads every row's partition and offset (it read
-     * only {@code _pos} and the timestamp before): a row whose offset column is null, in a file
-     * whose column bounds name one partition, was the mapper's to map and now fails the reading.
-     * The enumerator accepts the table (it does not read such a file), so the job fails at the
-     * backfill, after it started. Passed before 84d9629 (the mapper got all 5 rows).
+     * A row without an offset cannot be placed against its partition's live records: it fails the
+     * read naming the file and the row's position, also with a record mapper (which does not need
+     * the offset to make its values), though the enumerator accepted the table (the file's bounds
+     * name one partition, nulls not counted). Chosen over handing the mapper a row no offset places
+     * (found by the review of the change that reads a row's Kafka columns in the fetcher).
      */
     @Test
-    void withARecordMapperARowWithANullOffsetStillReachesTheMapper() throws Exception {
+    void aRowWithoutAnOffsetFailsTheReadNamingItsFileAndPosition() throws Exception {
         Table table = autoMqTableWithANullOffsetAt(2);
         long snapshot = table.currentSnapshot().snapshotId();
         // the enumerator's side: the file names one partition, its highest offset from the bounds
@@ -171,25 +173,18 @@ class TableRowReview4Test {
                 .containsExactly(Map.entry(new TopicPartition(TOPIC, 0), 4L));
 
         String split = TableHistorySplit.id("db.t", snapshot, List.of(TOPIC));
-        LogRecordDeserializer<TableRow, String> mapper =
-                IcebergRowValues.mapped(
-                        (row, out) -> out.collect(String.valueOf(row.getField("payload"))),
-                        new RowColumns(Kind.AUTOMQ.layout, TOPIC));
-        List<String> mapped = new ArrayList<>();
-        Collector<String> out = new ListCollector<>(mapped);
         try (IcebergTableReader reader = reader(Kind.AUTOMQ, 100)) {
             reader.addSplit(split, 0);
-            for (TableRow row : readToEnd(reader, split)) {
-                mapper.deserialize(split, 0, row, out);
-            }
+            assertThatThrownBy(() -> readToEnd(reader, split))
+                    .hasMessageContaining("the row at position 2")
+                    .hasMessageContaining(".parquet")
+                    .hasMessageContaining("offset");
         }
-        assertThat(mapped).containsExactly("v0", "v1", "v2", "v3", "v4");
     }
 
     /**
-     * Finding (the restore path): a chunk restored at position 3 reads and drops the rows below it,
-     * and now reads their Kafka columns too: a row below the restore position, delivered to the
-     * mapper before the checkpoint (by the version before 84d9629), now fails the restore.
+     * A chunk restored at position 3 drops the rows below it without reading their Kafka columns: a
+     * row below the restore position (delivered before the checkpoint) does not fail the restore.
      */
     @Test
     void aRowBelowTheRestorePositionIsSkippedWithoutReadingItsKafkaColumns() throws Exception {
@@ -205,10 +200,8 @@ class TableRowReview4Test {
     }
 
     /**
-     * Finding (error context): a row the fetcher now fails on is named by the cursor's position
-     * (the position after the last row delivered), not its own. Rows 5-8 deleted, row 9 with a null
-     * partition: the message says "position 5". Before 84d9629 the row failed in the task thread,
-     * where the source names "the record at offset 9 of split ...".
+     * A row the fetcher fails on is named by its own position, not the cursor's (rows 5-8 deleted,
+     * row 9 with a null partition: "position 9", not 5).
      */
     @Test
     void aRowTheFetcherFailsOnIsNamedByItsOwnPosition() throws Exception {
