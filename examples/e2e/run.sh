@@ -162,6 +162,9 @@ else:
 
 broker_ready() { grep -q 'BROKER READY' "$work/log/broker.out"; }
 start_broker() { # topic, records per partition: a broker process with 4 partitions of them
+  # the file goes before the broker starts: the background redirect truncates it later, and the
+  # READY line of an earlier phase's broker must not be read for this one's
+  rm -f "$work/log/broker.out"
   java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/broker.log" \
     -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
     dev.sourcebackfill.source.kafka.InProcessKafka "$1" "$2" > "$work/log/broker.out" 2>&1 &
@@ -338,6 +341,7 @@ start_broker orders 100000
 # table|p|o), the topic all of [0, 100000); 10,000 offsets per commit, files by the hour of the
 # timestamp, each mixing partitions 0-2
 table_rows=(80000 60000 40000 0)
+rm -f "$work/log/catalog.out"
 java -Xmx512m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/catalog.log" \
   -cp "$(cat "$repo/examples/e2e/iceberg-catalog/target/runtime.classpath"):$repo/examples/e2e/iceberg-catalog/target/classes" \
   dev.sourcebackfill.examples.iceberg.IcebergCatalogServer "$work/warehouse" redpanda.orders \
