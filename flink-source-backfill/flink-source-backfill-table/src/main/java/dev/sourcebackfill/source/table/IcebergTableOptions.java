@@ -548,8 +548,14 @@ record IcebergTableOptions(
         private final int[] targets;
         private final int physicalArity;
         private final ReadableMetadata[] metadata;
-        private final IcebergLayout layout;
         @Nullable private final String topic;
+
+        /** The layout's metadata columns as paths of field names, split once. */
+        @Nullable private final String[] topicPath;
+
+        private final String[] partitionPath;
+        private final String[] offsetPath;
+        private final String[] timestampPath;
         @Nullable private transient Types.StructType checked;
 
         ColumnsMapper(
@@ -567,8 +573,11 @@ record IcebergTableOptions(
             this.targets = targets;
             this.physicalArity = physicalArity;
             this.metadata = metadata;
-            this.layout = layout;
             this.topic = topic;
+            this.topicPath = layout.topicColumn().map(c -> c.split("\\.")).orElse(null);
+            this.partitionPath = layout.partitionColumn().split("\\.");
+            this.offsetPath = layout.offsetColumn().split("\\.");
+            this.timestampPath = layout.timestampColumn().split("\\.");
         }
 
         @Override
@@ -625,14 +634,14 @@ record IcebergTableOptions(
         private Object metadataValue(ReadableMetadata column, Record row) {
             switch (column) {
                 case TOPIC:
-                    Object rowTopic = layout.topicColumn().map(c -> field(row, c)).orElse(topic);
+                    Object rowTopic = topicPath == null ? topic : field(row, topicPath);
                     return rowTopic == null ? null : StringData.fromString(rowTopic.toString());
                 case PARTITION:
-                    return ((Number) field(row, layout.partitionColumn())).intValue();
+                    return ((Number) field(row, partitionPath)).intValue();
                 case OFFSET:
-                    return ((Number) field(row, layout.offsetColumn())).longValue();
+                    return ((Number) field(row, offsetPath)).longValue();
                 case TIMESTAMP:
-                    Object timestamp = field(row, layout.timestampColumn());
+                    Object timestamp = field(row, timestampPath);
                     return timestamp == null ? null : instant(timestamp);
                 default:
                     // origin: written as the source emits the row
@@ -640,11 +649,11 @@ record IcebergTableOptions(
             }
         }
 
-        /** A column by its dotted path. */
+        /** A column by its path of field names. */
         @Nullable
-        private static Object field(Record row, String path) {
+        private static Object field(Record row, String[] path) {
             Object value = row;
-            for (String name : path.split("\\.")) {
+            for (String name : path) {
                 if (value == null) {
                     return null;
                 }
