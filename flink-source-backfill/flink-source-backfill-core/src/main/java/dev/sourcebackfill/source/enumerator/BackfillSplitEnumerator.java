@@ -166,9 +166,11 @@ public final class BackfillSplitEnumerator
                 Math.min(
                         split.liveEndOffset(),
                         split.stoppingOffset().orElse(split.liveEndOffset()));
-        if (to - from <= chunkSize.getAsLong()) {
+        if (to <= from) {
             return List.of();
         }
+        // the log is asked whatever the history's length: a log of files cuts where a file of
+        // another partition starts, also in a history no longer than one chunk
         List<Long> cuts = discoverer.cutHistory(split, from, to, chunkSize.getAsLong());
         long previous = from;
         for (long cut : cuts) {
@@ -255,7 +257,11 @@ public final class BackfillSplitEnumerator
         long start = cuts.isEmpty() ? found.backfillStartOffset() : cuts.get(cuts.size() - 1);
         BackfillSplit split =
                 new BackfillSplit(found.splitId(), state, start, found.liveEndOffset(), stop);
-        return cuts.isEmpty() ? split : split.withHistoryInChunks();
+        // history below its start read by other splits (its chunks, or another split of the
+        // log): its position says nothing of what was emitted until forward mode
+        return cuts.isEmpty() && !found.hasHistoryElsewhere()
+                ? split
+                : split.withHistoryElsewhere();
     }
 
     /**

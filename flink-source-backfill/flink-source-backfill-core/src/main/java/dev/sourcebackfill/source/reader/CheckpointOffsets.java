@@ -56,8 +56,9 @@ final class CheckpointOffsets implements AutoCloseable {
         Map<String, Long> offsets = new HashMap<>(splits.size() * 2);
         for (BackfillSplit split : splits) {
             // a chunk's position says nothing of its log split's; and until every chunk ended, a
-            // log split whose history was cut has not emitted everything below its position
-            if (!split.isHistoryChunk() && (forward || !split.hasHistoryInChunks())) {
+            // log split whose history is read elsewhere (its chunks, a table's history split) has
+            // not emitted everything below its position
+            if (!split.isHistoryChunk() && (forward || !split.hasHistoryElsewhere())) {
                 offsets.put(split.splitId(), split.nextOffset());
             }
         }

@@ -41,15 +41,23 @@ public final class DiscoveredSplit implements Serializable {
     private final long liveEndOffset;
     private final boolean liveReadsWholeSplit;
 
+    /** Whether other splits of the log read the history below {@link #backfillStartOffset}. */
+    private final boolean historyElsewhere;
+
     /** {@code null} for an unbounded split; OptionalLong is not serializable. */
     @Nullable private final Long stoppingOffset;
+
+    /** The log's end offset at discovery, if the log told it; {@code null} if not. */
+    @Nullable private final Long logEndOffset;
 
     private DiscoveredSplit(
             String splitId,
             long backfillStartOffset,
             long liveEndOffset,
             boolean liveReadsWholeSplit,
-            @Nullable Long stoppingOffset) {
+            boolean historyElsewhere,
+            @Nullable Long stoppingOffset,
+            @Nullable Long logEndOffset) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
         if (backfillStartOffset < 0 || liveEndOffset < 0) {
             throw new IllegalArgumentException(
@@ -60,13 +68,16 @@ public final class DiscoveredSplit implements Serializable {
         this.backfillStartOffset = backfillStartOffset;
         this.liveEndOffset = liveEndOffset;
         this.liveReadsWholeSplit = liveReadsWholeSplit;
+        this.historyElsewhere = historyElsewhere;
         this.stoppingOffset = stoppingOffset;
+        this.logEndOffset = logEndOffset;
     }
 
     /** A split whose history [start, liveEnd) is backfilled before the live reader takes over. */
     public static DiscoveredSplit backfilled(
             String splitId, long backfillStartOffset, long liveEndOffset) {
-        return new DiscoveredSplit(splitId, backfillStartOffset, liveEndOffset, false, null);
+        return new DiscoveredSplit(
+                splitId, backfillStartOffset, liveEndOffset, false, false, null, null);
     }
 
     /**
@@ -74,7 +85,7 @@ public final class DiscoveredSplit implements Serializable {
      * after the job started): it starts {@code FINISHED}.
      */
     public static DiscoveredSplit readByLive(String splitId, long startOffset) {
-        return new DiscoveredSplit(splitId, startOffset, startOffset, true, null);
+        return new DiscoveredSplit(splitId, startOffset, startOffset, true, false, null, null);
     }
 
     /** The same split, bounded: it ends once every offset below {@code stoppingOffset} was read. */
@@ -86,7 +97,50 @@ public final class DiscoveredSplit implements Serializable {
                             splitId, stoppingOffset, backfillStartOffset));
         }
         return new DiscoveredSplit(
-                splitId, backfillStartOffset, liveEndOffset, liveReadsWholeSplit, stoppingOffset);
+                splitId,
+                backfillStartOffset,
+                liveEndOffset,
+                liveReadsWholeSplit,
+                historyElsewhere,
+                stoppingOffset,
+                logEndOffset);
+    }
+
+    /**
+     * The same split, whose history below its start is read by another split of the log (a table or
+     * an archive read as splits of their own): its position is committed to the log only once the
+     * source is in forward mode, when that history has been read.
+     */
+    public DiscoveredSplit withHistoryElsewhere() {
+        return new DiscoveredSplit(
+                splitId,
+                backfillStartOffset,
+                liveEndOffset,
+                liveReadsWholeSplit,
+                true,
+                stoppingOffset,
+                logEndOffset);
+    }
+
+    /**
+     * The same split, with the log's end offset (exclusive) at discovery. The live end offset may
+     * differ from it: a start beyond the end raises it, a stopping offset lowers it. For adapters
+     * that check other history against the log's real end.
+     */
+    public DiscoveredSplit withLogEndOffset(long logEndOffset) {
+        return new DiscoveredSplit(
+                splitId,
+                backfillStartOffset,
+                liveEndOffset,
+                liveReadsWholeSplit,
+                historyElsewhere,
+                stoppingOffset,
+                logEndOffset);
+    }
+
+    /** The log's end offset at discovery, if the log told it ({@link #withLogEndOffset}). */
+    public OptionalLong logEndOffset() {
+        return logEndOffset == null ? OptionalLong.empty() : OptionalLong.of(logEndOffset);
     }
 
     public String splitId() {
@@ -105,6 +159,11 @@ public final class DiscoveredSplit implements Serializable {
         return liveReadsWholeSplit;
     }
 
+    /** Whether other splits of the log read the history below {@link #backfillStartOffset}. */
+    public boolean hasHistoryElsewhere() {
+        return historyElsewhere;
+    }
+
     public OptionalLong stoppingOffset() {
         return stoppingOffset == null ? OptionalLong.empty() : OptionalLong.of(stoppingOffset);
     }
@@ -118,7 +177,9 @@ public final class DiscoveredSplit implements Serializable {
                 + ", liveEnd="
                 + liveEndOffset
                 + (liveReadsWholeSplit ? ", live reads whole split" : "")
+                + (historyElsewhere ? ", history read elsewhere" : "")
                 + (stoppingOffset != null ? ", stop=" + stoppingOffset : "")
+                + (logEndOffset != null ? ", logEnd=" + logEndOffset : "")
                 + '}';
     }
 }

@@ -58,10 +58,11 @@ public final class BackfillSplit implements SourceSplit {
     @Nullable private final HistoryChunk chunk;
 
     /**
-     * A log split whose history below its start was cut into chunks: its position says nothing of
-     * theirs (an offset committed for it would claim history not yet read).
+     * A log split whose history below its start is read by other splits (its chunks, or another
+     * split of the log such as a table's history): its position says nothing of theirs (an offset
+     * committed for it would claim history not yet read).
      */
-    private final boolean historyInChunks;
+    private final boolean historyElsewhere;
 
     public BackfillSplit(
             String splitId,
@@ -99,7 +100,7 @@ public final class BackfillSplit implements SourceSplit {
             OptionalLong stoppingOffset,
             long backfilledRecords,
             @Nullable HistoryChunk chunk,
-            boolean historyInChunks) {
+            boolean historyElsewhere) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
         this.state = Objects.requireNonNull(state, "state");
         this.nextOffset = nextOffset;
@@ -118,8 +119,8 @@ public final class BackfillSplit implements SourceSplit {
         }
         this.backfilledRecords = backfilledRecords;
         this.chunk = chunk;
-        this.historyInChunks = historyInChunks;
-        if (chunk != null && historyInChunks) {
+        this.historyElsewhere = historyElsewhere;
+        if (chunk != null && historyElsewhere) {
             throw new IllegalArgumentException(
                     "Chunk " + splitId + " cannot have chunks of its own");
         }
@@ -169,10 +170,10 @@ public final class BackfillSplit implements SourceSplit {
     }
 
     /**
-     * The same log split, its history below its start offset read by chunks of its own (cut by the
-     * enumerator at discovery).
+     * The same log split, its history below its start offset read by other splits: chunks of its
+     * own (cut by the enumerator at discovery) or another split of the log.
      */
-    public BackfillSplit withHistoryInChunks() {
+    public BackfillSplit withHistoryElsewhere() {
         if (chunk != null) {
             throw new IllegalStateException("Chunk " + splitId + " cannot have chunks of its own");
         }
@@ -187,9 +188,9 @@ public final class BackfillSplit implements SourceSplit {
                 true);
     }
 
-    /** Whether this log split's history below its start is read by chunks of its own. */
-    public boolean hasHistoryInChunks() {
-        return historyInChunks;
+    /** Whether this log split's history below its start is read by other splits. */
+    public boolean hasHistoryElsewhere() {
+        return historyElsewhere;
     }
 
     /** What this split is a chunk of; empty for one of the log's splits. */
@@ -253,7 +254,7 @@ public final class BackfillSplit implements SourceSplit {
                 stoppingOffset,
                 newBackfilledRecords,
                 chunk,
-                historyInChunks);
+                historyElsewhere);
     }
 
     /**
@@ -285,7 +286,7 @@ public final class BackfillSplit implements SourceSplit {
                 && state == that.state
                 && stoppingOffset.equals(that.stoppingOffset)
                 && Objects.equals(chunk, that.chunk)
-                && historyInChunks == that.historyInChunks;
+                && historyElsewhere == that.historyElsewhere;
     }
 
     @Override
@@ -298,7 +299,7 @@ public final class BackfillSplit implements SourceSplit {
                 stoppingOffset,
                 backfilledRecords,
                 chunk,
-                historyInChunks);
+                historyElsewhere);
     }
 
     @Override
@@ -315,7 +316,7 @@ public final class BackfillSplit implements SourceSplit {
                 + ", backfilled="
                 + backfilledRecords
                 + (chunk != null ? ", chunk " + chunk.index() + " of " + chunk.logSplitId() : "")
-                + (historyInChunks ? ", history below its start in chunks" : "")
+                + (historyElsewhere ? ", history below its start read elsewhere" : "")
                 + '}';
     }
 }

@@ -94,7 +94,7 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
             out.writeUTF(chunk.get().logSplitId());
             out.writeInt(chunk.get().index());
         }
-        out.writeBoolean(split.hasHistoryInChunks());
+        out.writeBoolean(split.hasHistoryElsewhere());
     }
 
     /** Reads a split written by {@link #write} in the given version. */
@@ -118,8 +118,8 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
                 version >= VERSION_3 && in.readBoolean()
                         ? new HistoryChunk(in.readUTF(), in.readInt())
                         : null;
-        boolean historyInChunks = version >= VERSION_3 && in.readBoolean();
+        boolean historyElsewhere = version >= VERSION_3 && in.readBoolean();
         return new BackfillSplit(
-                splitId, state, next, target, stop, backfilled, chunk, historyInChunks);
+                splitId, state, next, target, stop, backfilled, chunk, historyElsewhere);
     }
 }

@@ -253,7 +253,59 @@ class HistoryChunksEnumeratorTest {
         discoverer.splits.add(DiscoveredSplit.backfilled("s-0", 0, 100));
         discoverer.splits.add(DiscoveredSplit.backfilled("s-1", 0, 20));
         start(30, null);
-        assertThat(assigned().get("s-0").hasHistoryInChunks()).isTrue();
-        assertThat(assigned().get("s-1").hasHistoryInChunks()).isFalse();
+        assertThat(assigned().get("s-0").hasHistoryElsewhere()).isTrue();
+        assertThat(assigned().get("s-1").hasHistoryElsewhere()).isFalse();
+    }
+
+    /**
+     * The log is asked where to cut whatever the history's length: a log of files cuts a history no
+     * longer than one chunk where a file of another partition starts (a table of 400 rows, a file
+     * per partition, in chunks of 1,000,000 rows is read as two runs of one partition each).
+     */
+    @Test
+    void aHistoryNoLongerThanAChunkIsCutWhereTheLogSays() throws Throwable {
+        BackfillSplitEnumeratorTest.FakeDiscoverer files =
+                new BackfillSplitEnumeratorTest.FakeDiscoverer() {
+                    @Override
+                    public List<Long> cutHistory(
+                            DiscoveredSplit split, long from, long to, long chunkSize) {
+                        return List.of(200L); // where the second partition's file starts
+                    }
+                };
+        files.splits.add(DiscoveredSplit.backfilled("table", 0, 400).withStoppingOffset(400));
+        enumerator =
+                new BackfillSplitEnumerator(
+                        context, files, false, Duration.ZERO, OptionalLong.of(1_000_000), null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            context.registerReader(new ReaderInfo(subtask, "localhost"));
+            enumerator.addReader(subtask);
+        }
+        Map<String, BackfillSplit> splits = assigned();
+        assertThat(splits.keySet()).containsExactlyInAnyOrder("table", "table#chunk-0");
+        assertThat(splits.get("table#chunk-0").nextOffset()).isZero();
+        assertThat(splits.get("table#chunk-0").stoppingOffset()).hasValue(200);
+        assertThat(splits.get("table").nextOffset()).isEqualTo(200);
+    }
+
+    /**
+     * A split whose history another split of the log reads (a partition whose history is a table's)
+     * says so, chunks or not: its position is not committed before forward mode.
+     */
+    @Test
+    void aSplitWhoseHistoryIsReadElsewhereSaysSo() throws Throwable {
+        discoverer.splits.add(DiscoveredSplit.readByLive("p-0", 250).withHistoryElsewhere());
+        discoverer.splits.add(DiscoveredSplit.readByLive("p-1", 0));
+        enumerator = new BackfillSplitEnumerator(context, discoverer, false, Duration.ZERO, null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            context.registerReader(new ReaderInfo(subtask, "localhost"));
+            enumerator.addReader(subtask);
+        }
+        assertThat(assigned().get("p-0").hasHistoryElsewhere()).isTrue();
+        assertThat(assigned().get("p-0").state()).isEqualTo(HandoverState.FINISHED);
+        assertThat(assigned().get("p-1").hasHistoryElsewhere()).isFalse();
     }
 }

@@ -85,7 +85,7 @@ class CheckpointOffsetsTest {
      */
     @Test
     void aPartitionWhoseHistoryIsInChunksIsCommittedOnlyInForwardModeAndChunksNever() {
-        BackfillSplit own = split("a", 90).withHistoryInChunks();
+        BackfillSplit own = split("a", 90).withHistoryElsewhere();
         offsets.snapshotted(
                 1,
                 List.of(

@@ -66,7 +66,7 @@ class BackfillSplitSerializerTest {
     static BackfillSplit v3WithHistoryInChunks() {
         return new BackfillSplit(
                         "part-12", HandoverState.BACKFILLING, 900, 1000, OptionalLong.empty())
-                .withHistoryInChunks();
+                .withHistoryElsewhere();
     }
 
     static BackfillSplit v3Chunk() {
@@ -125,7 +125,7 @@ class BackfillSplitSerializerTest {
         BackfillSplit inChunks =
                 serializer.deserialize(3, HexFormat.of().parseHex(V3_HISTORY_IN_CHUNKS_BYTES));
         assertThat(inChunks).isEqualTo(v3WithHistoryInChunks());
-        assertThat(inChunks.hasHistoryInChunks()).isTrue();
+        assertThat(inChunks.hasHistoryElsewhere()).isTrue();
         assertThat(HexFormat.of().formatHex(serializer.serialize(v3WithHistoryInChunks())))
                 .isEqualTo(V3_HISTORY_IN_CHUNKS_BYTES);
     }

@@ -30,6 +30,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import javax.annotation.Nullable;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -45,6 +46,10 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     private final BackfillLog<T> live;
     private final IcebergTableRef tableRef;
     private final RowColumns columns;
+
+    /** The live topics, as the builder was given them. */
+    private final List<String> topics;
+
     @Nullable private final IcebergRecordMapper<T> recordMapper;
     private final int maxRecordsPerPoll;
 
@@ -56,11 +61,13 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
             BackfillLog<T> live,
             IcebergTableRef tableRef,
             RowColumns columns,
+            List<String> topics,
             @Nullable IcebergRecordMapper<T> recordMapper,
             int maxRecordsPerPoll) {
         this.live = live;
         this.tableRef = tableRef;
         this.columns = columns;
+        this.topics = List.copyOf(topics);
         this.recordMapper = recordMapper;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
     }
@@ -75,7 +82,8 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     @Override
     public LogReading<TableRow, T> backfillReading() {
         return LogReading.of(
-                context -> new IcebergTableReader(tableRef, columns.copy(), maxRecordsPerPoll),
+                context ->
+                        new IcebergTableReader(tableRef, columns.copy(), topics, maxRecordsPerPoll),
                 this::createRowValues);
     }
 

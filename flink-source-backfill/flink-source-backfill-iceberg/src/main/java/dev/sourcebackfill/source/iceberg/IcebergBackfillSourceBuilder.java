@@ -143,7 +143,7 @@ public final class IcebergBackfillSourceBuilder<T>
         return live.build(
                 kafka ->
                         new IcebergBackfillLog<>(
-                                kafka, tableRef, columns, recordMapper, maxRecordsPerPoll));
+                                kafka, tableRef, columns, topics, recordMapper, maxRecordsPerPoll));
     }
 
     private void sanityCheck() {

@@ -75,27 +75,30 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
 
     @Override
     public List<DiscoveredSplit> discoverSplits(boolean initial) throws Exception {
-        List<DiscoveredSplit> liveSplits = live.discoverSplits(initial);
         if (!initial) {
-            return liveSplits;
-        }
-        Set<String> topics = new TreeSet<>();
-        Map<String, DiscoveredSplit> byId = new HashMap<>();
-        for (DiscoveredSplit split : liveSplits) {
-            topics.add(KafkaSplitIds.parse(split.splitId()).topic());
-            byId.put(split.splitId(), split);
-        }
-        if (columns.topicColumn().isEmpty() && topics.size() > 1) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "The source reads topics %s, but the layout of Iceberg table %s has no topic column: set one (IcebergLayout.withTopicColumn)",
-                            topics, tableRef.name()));
+            return live.discoverSplits(false);
         }
         Map<TopicPartition, Long> lastOffsets;
+        List<DiscoveredSplit> liveSplits;
+        Set<String> topics = new TreeSet<>();
+        Map<String, DiscoveredSplit> byId = new HashMap<>();
         Catalog catalog = tableRef.openCatalog();
         try {
             Table table = tableRef.load(catalog);
+            // pinned before the topic's end offsets are looked up: a writer's commit in between
+            // adds rows below the ends, never above them
             Snapshot snapshot = table.currentSnapshot();
+            liveSplits = live.discoverSplits(true);
+            for (DiscoveredSplit split : liveSplits) {
+                topics.add(KafkaSplitIds.parse(split.splitId()).topic());
+                byId.put(split.splitId(), split);
+            }
+            if (columns.topicColumn().isEmpty() && topics.size() > 1) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "The source reads topics %s, but the layout of Iceberg table %s has no topic column: set one (IcebergLayout.withTopicColumn)",
+                                topics, tableRef.name()));
+            }
             if (snapshot == null) {
                 LOG.info(
                         "Iceberg table {} has no snapshot yet: every partition is read from the topic",
@@ -146,11 +149,13 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
                 continue;
             }
             long liveStart = last + 1;
-            if (liveStart > split.liveEndOffset()) {
+            // the topic's own end, not the live end (a starting offset beyond the end raises it)
+            long topicEnd = split.logEndOffset().orElse(split.liveEndOffset());
+            if (liveStart > topicEnd) {
                 throw new IllegalStateException(
                         String.format(
                                 "Iceberg table %s has offset %d of partition %s, beyond the topic's end offset %d: is it the table of another incarnation of the topic?",
-                                tableRef.name(), last, split.splitId(), split.liveEndOffset()));
+                                tableRef.name(), last, split.splitId(), topicEnd));
             }
             LOG.info(
                     "Partition {}: rows up to offset {} in Iceberg table {}; the topic is read from offset {} (its end is {} now)",
@@ -158,8 +163,9 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
                     last,
                     tableRef.name(),
                     liveStart,
-                    split.liveEndOffset());
-            splits.add(fromTopic(split, liveStart));
+                    topicEnd);
+            // its history is the table's: its position is committed once that was read
+            splits.add(fromTopic(split, liveStart).withHistoryElsewhere());
         }
         if (planned.records() > 0) {
             String id = TableHistorySplit.id(tableRef.name(), planned.snapshotId(), topics);

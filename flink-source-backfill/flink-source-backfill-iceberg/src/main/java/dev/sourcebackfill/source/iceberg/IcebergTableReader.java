@@ -37,6 +37,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -53,6 +54,10 @@ final class IcebergTableReader implements LogReader<TableRow> {
 
     private final IcebergTableRef tableRef;
     private final RowColumns columns;
+
+    /** The source's topics: those of a split whose id names them by their digest. */
+    private final List<String> sourceTopics;
+
     private final int maxRecordsPerPoll;
 
     @Nullable private Catalog catalog;
@@ -67,9 +72,14 @@ final class IcebergTableReader implements LogReader<TableRow> {
     private final Object idle = new Object();
     private boolean wokenUp;
 
-    IcebergTableReader(IcebergTableRef tableRef, RowColumns columns, int maxRecordsPerPoll) {
+    IcebergTableReader(
+            IcebergTableRef tableRef,
+            RowColumns columns,
+            List<String> sourceTopics,
+            int maxRecordsPerPoll) {
         this.tableRef = tableRef;
         this.columns = columns;
+        this.sourceTopics = sourceTopics;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
     }
 
@@ -108,7 +118,7 @@ final class IcebergTableReader implements LogReader<TableRow> {
                             tableRef.name(),
                             snapshotId,
                             columns.layout(),
-                            TableHistorySplit.topicsOf(splitId));
+                            TableHistorySplit.topicsOf(splitId, sourceTopics));
             LOG.info(
                     "Snapshot {} of Iceberg table {} (split {}): {} data files, {} rows",
                     snapshotId,

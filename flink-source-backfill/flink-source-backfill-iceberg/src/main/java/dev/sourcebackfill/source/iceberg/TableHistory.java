@@ -123,7 +123,14 @@ final class TableHistory {
         // the bounds of the Kafka columns only: a wide table's other statistics stay unread
         TableScan scan = table.newScan().useSnapshot(snapshotId).includeColumnStats(kafkaColumns);
         if (layout.topicColumn().isPresent()) {
-            scan = scan.filter(Expressions.in(layout.topicColumn().get(), topics.toArray()));
+            // rows without a topic are kept: their read fails naming file and position (a row
+            // the filter dropped for its null topic would be lost silently)
+            String topicColumn = layout.topicColumn().get();
+            scan =
+                    scan.filter(
+                            Expressions.or(
+                                    Expressions.isNull(topicColumn),
+                                    Expressions.in(topicColumn, topics.toArray())));
         }
         Bounds bounds = new Bounds(schema, layout);
         List<FileScanTask> tasks = new ArrayList<>();

@@ -17,7 +17,11 @@ package dev.sourcebackfill.source.iceberg;
 
 import org.apache.flink.annotation.Internal;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -27,16 +31,48 @@ import java.util.TreeSet;
  * snapshot it is pinned to and the topics whose rows it holds are in its id, and so in the
  * enumerator's state with it: a job restored with another topic list reads the history the split
  * was planned with.
+ *
+ * <p>A split id is written with {@code writeUTF} and named in metrics and logs, so its length is
+ * bounded: topics that do not fit in {@value #MAX_TOPICS_IN_ID} characters are named by their count
+ * and the SHA-256 digest of their sorted list ({@code #<count>-<digest>}; Kafka topic names hold no
+ * {@code #}), and the reader takes the list from the source's topics, which must then be those the
+ * history was planned with.
  */
 @Internal
 final class TableHistorySplit {
 
     static final String PREFIX = "iceberg:";
 
+    /** The longest list of topics (joined with ',') that an id names one by one. */
+    static final int MAX_TOPICS_IN_ID = 1_000;
+
+    private static final char DIGEST_MARK = '#';
+
     private TableHistorySplit() {}
 
     static String id(String table, long snapshotId, Collection<String> topics) {
-        return PREFIX + table + '@' + snapshotId + '/' + String.join(",", new TreeSet<>(topics));
+        String named = String.join(",", new TreeSet<>(topics));
+        return PREFIX
+                + table
+                + '@'
+                + snapshotId
+                + '/'
+                + (named.length() <= MAX_TOPICS_IN_ID ? named : digestOf(topics));
+    }
+
+    /** {@code #<count>-<SHA-256 of the sorted topics joined with ','>}. */
+    static String digestOf(Collection<String> topics) {
+        TreeSet<String> sorted = new TreeSet<>(topics);
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            byte[] hash = sha.digest(String.join(",", sorted).getBytes(StandardCharsets.UTF_8));
+            return DIGEST_MARK
+                    + Integer.toString(sorted.size())
+                    + '-'
+                    + HexFormat.of().formatHex(hash);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("This JVM has no SHA-256", e);
+        }
     }
 
     static boolean isTableHistory(String splitId) {
@@ -58,10 +94,31 @@ final class TableHistorySplit {
         }
     }
 
-    /** The topics whose rows the split holds (Kafka topic names hold no ',' or '/'). */
-    static List<String> topicsOf(String splitId) {
+    /**
+     * The topics whose rows the split holds (Kafka topic names hold no ',' or '/'): those its id
+     * names, or, for an id with their digest, {@code sourceTopics} if they are the same.
+     *
+     * @throws IllegalStateException naming the split and both counts if the id holds the digest of
+     *     other topics than {@code sourceTopics} (a restore with another topic list)
+     */
+    static List<String> topicsOf(String splitId, Collection<String> sourceTopics) {
         snapshotOf(splitId); // checks the form
         String topics = splitId.substring(splitId.indexOf('/', splitId.lastIndexOf('@')) + 1);
-        return topics.isEmpty() ? List.of() : List.of(topics.split(","));
+        if (topics.isEmpty()) {
+            return List.of();
+        }
+        if (topics.charAt(0) != DIGEST_MARK) {
+            return List.of(topics.split(","));
+        }
+        String digest = digestOf(sourceTopics);
+        if (!digest.equals(topics)) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Split %s holds the rows of the %s topics the job read at its first start (named by their digest), but the source reads %d other topics now: a job restored with another topic list cannot read the history it planned; restore it with the topics it started with, or start it without its state",
+                            splitId,
+                            topics.substring(1, topics.indexOf('-')),
+                            new TreeSet<>(sourceTopics).size()));
+        }
+        return List.copyOf(new TreeSet<>(sourceTopics));
     }
 }

@@ -15,9 +15,15 @@
  */
 package dev.sourcebackfill.source.iceberg;
 
+import dev.sourcebackfill.source.enumerator.BackfillSplitEnumerator;
 import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
+import dev.sourcebackfill.source.split.BackfillSplit;
+
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
 
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -27,9 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -177,5 +186,124 @@ class IcebergDiscovererTest {
         assertThatThrownBy(() -> discoverer(bounded).discoverSplits(true))
                 .hasMessageContaining("Partition " + TOPIC + "-0 stops at offset 30")
                 .hasMessageContaining("rows up to offset 49");
+    }
+
+    /**
+     * Issue 34, defect 1: the enumerator asks the table where to cut whatever the history's length.
+     * A table of 400 rows, a file per 100 rows of one partition, in chunks of 1,000,000 rows (the
+     * default): two runs, each of one partition, so no split's event time goes back where the
+     * partition changes (one split holding both partitions' files made 199 of partition 1's 200
+     * rows late).
+     */
+    @Test
+    void theEnumeratorCutsATableNoLongerThanAChunkWhereThePartitionChanges() throws Throwable {
+        tableWith(Map.of(0, 200L, 1, 200L));
+        try (MockSplitEnumeratorContext<BackfillSplit> context =
+                        new MockSplitEnumeratorContext<>(2);
+                BackfillSplitEnumerator enumerator =
+                        new BackfillSplitEnumerator(
+                                context,
+                                discoverer(topic(200, 200)),
+                                false,
+                                Duration.ZERO,
+                                OptionalLong.of(1_000_000),
+                                null)) {
+            enumerator.start();
+            context.runNextOneTimeCallable();
+            for (int subtask = 0; subtask < 2; subtask++) {
+                context.registerReader(new ReaderInfo(subtask, "localhost"));
+                enumerator.addReader(subtask);
+            }
+            List<BackfillSplit> history = new ArrayList<>();
+            for (SplitsAssignment<BackfillSplit> assignment :
+                    context.getSplitsAssignmentSequence()) {
+                assignment
+                        .assignment()
+                        .values()
+                        .forEach(
+                                splits ->
+                                        splits.stream()
+                                                .filter(
+                                                        s ->
+                                                                TableHistorySplit.isTableHistory(
+                                                                        s.logSplitId()))
+                                                .forEach(history::add));
+            }
+            history.sort(Comparator.comparingLong(BackfillSplit::nextOffset));
+            assertThat(history).hasSize(2);
+            assertThat(history.get(0).isHistoryChunk()).isTrue();
+            assertThat(history.get(0).nextOffset()).isZero();
+            assertThat(history.get(0).stoppingOffset()).hasValue(200);
+            assertThat(history.get(1).isHistoryChunk()).isFalse();
+            assertThat(history.get(1).nextOffset()).isEqualTo(200);
+            assertThat(history.get(1).stoppingOffset()).hasValue(400);
+        }
+    }
+
+    /**
+     * Issue 34, defect 4: a partition whose history is the table's says so (its position is not
+     * committed to Kafka before forward mode); one without rows in the table does not.
+     */
+    @Test
+    void partitionsWithRowsInTheTableHaveTheirHistoryElsewhere() throws Exception {
+        tableWith(Map.of(0, 250L, 1, 100L));
+        try (IcebergDiscoverer discoverer = discoverer(topic(400, 100, 30))) {
+            List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
+            assertThat(splits.get(0).hasHistoryElsewhere()).isTrue();
+            assertThat(splits.get(1).hasHistoryElsewhere()).isTrue();
+            assertThat(splits.get(2).hasHistoryElsewhere()).as("no rows in the table").isFalse();
+            assertThat(splits.get(3).hasHistoryElsewhere()).as("the table's history").isFalse();
+        }
+    }
+
+    /**
+     * Issue 34, defect 5: the check against another incarnation of the topic compares with the
+     * topic's own end, also where a starting offset beyond the end raised the live end.
+     */
+    @Test
+    void aTableBeyondTheTopicsEndFailsAlsoWhenTheStartingOffsetIsBeyondTheEnd() {
+        tableWith(Map.of(0, 50L));
+        LogSplitDiscoverer startBeyondTheEnd =
+                initial ->
+                        List.of(
+                                DiscoveredSplit.backfilled(TOPIC + "-0", 100, 100)
+                                        .withLogEndOffset(40));
+        assertThatThrownBy(() -> discoverer(startBeyondTheEnd).discoverSplits(true))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("offset 49 of partition " + TOPIC + "-0")
+                .hasMessageContaining("end offset 40");
+    }
+
+    /**
+     * Issue 34, defect 6: the snapshot is pinned before the topic's ends are looked up, so a
+     * writer's commit right after the look-up (rows the ends do not cover) is not in the history.
+     */
+    @Test
+    void theSnapshotIsPinnedBeforeTheTopicsEndsAreLookedUp() throws Exception {
+        Table table = tableWith(Map.of(0, 50L));
+        long before = table.currentSnapshot().snapshotId();
+        LogSplitDiscoverer endsThenACommit =
+                initial -> {
+                    List<DiscoveredSplit> ends =
+                            List.of(
+                                    DiscoveredSplit.backfilled(TOPIC + "-0", 0, 50)
+                                            .withLogEndOffset(50));
+                    List<Record> later = new ArrayList<>();
+                    for (long o = 50; o < 60; o++) {
+                        later.add(
+                                IcebergTestTables.row(
+                                        Kind.KAFKA_CONNECT, table.schema(), TOPIC, 0, o, "v"));
+                    }
+                    IcebergTestTables.append(table, later);
+                    return ends;
+                };
+        try (IcebergDiscoverer discoverer = discoverer(endsThenACommit)) {
+            List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
+            assertThat(splits.get(0).backfillStartOffset()).isEqualTo(50);
+            assertThat(splits.get(1).splitId()).isEqualTo("iceberg:db.t@" + before + "/" + TOPIC);
+            assertThat(splits.get(1).stoppingOffset()).hasValue(50);
+        }
+        table.refresh();
+        assertThat(table.currentSnapshot().snapshotId()).isNotEqualTo(before);
     }
 }

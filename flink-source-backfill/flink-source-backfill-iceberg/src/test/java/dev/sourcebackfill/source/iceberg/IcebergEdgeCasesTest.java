@@ -138,6 +138,7 @@ class IcebergEdgeCasesTest {
                 new IcebergTableReader(
                         new IcebergTableRef("local", properties, "db.t"),
                         new RowColumns(kind.layout, TOPIC),
+                        List.of(TOPIC),
                         1_000)) {
             reader.addSplit(split, 0);
             for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
@@ -208,7 +209,10 @@ class IcebergEdgeCasesTest {
         List<String> delivered = new ArrayList<>();
         try (IcebergTableReader reader =
                 new IcebergTableReader(
-                        new IcebergTableRef("local", properties, "db.t"), columns, 1_000)) {
+                        new IcebergTableRef("local", properties, "db.t"),
+                        columns,
+                        List.of(TOPIC),
+                        1_000)) {
             reader.addSplit(split, 50);
             reader.poll(
                     Duration.ofMillis(10),
@@ -253,7 +257,10 @@ class IcebergEdgeCasesTest {
         List<Long> offsets = new ArrayList<>();
         try (IcebergTableReader reader =
                 new IcebergTableReader(
-                        new IcebergTableRef("local", properties, "db.t"), columns, 1_000)) {
+                        new IcebergTableRef("local", properties, "db.t"),
+                        columns,
+                        List.of(TOPIC),
+                        1_000)) {
             reader.addSplit(split, 0);
             for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
                 assertThat(polls).isLessThan(100);
@@ -316,7 +323,10 @@ class IcebergEdgeCasesTest {
         List<Long> offsets = new ArrayList<>();
         try (IcebergTableReader reader =
                 new IcebergTableReader(
-                        new IcebergTableRef("local", properties, "db.t"), columns, 1_000)) {
+                        new IcebergTableRef("local", properties, "db.t"),
+                        columns,
+                        List.of(TOPIC),
+                        1_000)) {
             reader.addSplit(split, 0);
             for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
                 assertThat(polls).isLessThan(100);

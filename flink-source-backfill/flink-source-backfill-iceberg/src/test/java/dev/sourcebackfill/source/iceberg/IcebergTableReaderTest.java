@@ -75,6 +75,7 @@ class IcebergTableReaderTest {
         return new IcebergTableReader(
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(kind.layout, TOPIC),
+                List.of(TOPIC),
                 maxRecordsPerPoll);
     }
 

@@ -159,9 +159,12 @@ final class KafkaPartitionDiscoverer implements LogSplitDiscoverer {
                 target = Math.min(target, until);
                 splits.add(
                         DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target)
-                                .withStoppingOffset(until));
+                                .withStoppingOffset(until)
+                                .withLogEndOffset(end.get(tp)));
             } else {
-                splits.add(DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target));
+                splits.add(
+                        DiscoveredSplit.backfilled(KafkaSplitIds.of(tp), from, target)
+                                .withLogEndOffset(end.get(tp)));
             }
             if (beyondEnd) {
                 LOG.info(
