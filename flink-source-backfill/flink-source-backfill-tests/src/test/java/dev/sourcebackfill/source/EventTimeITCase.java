@@ -50,6 +50,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
@@ -279,6 +280,87 @@ class EventTimeITCase {
             WINDOWS.remove(run);
             LATE.remove(run);
             WINDOW_CONFLICTS.remove(run);
+        }
+    }
+
+    /**
+     * Issue 34, defect 2: chunks waiting for their turn under a watermark strategy with idleness
+     * ({@code withIdleness}, the usual advice for Kafka sources). A waiting chunk's split output is
+     * marked idle by the strategy, so it no longer holds the reader's watermark back; older splits
+     * read first (a log split's chunks in offset order, then its own last part, which goes live),
+     * so the split that reads holds it below every waiting chunk's records, and a chunk whose turn
+     * starts is marked active before the one before it lets go. One partition, two chunks and its
+     * own part, its backfill rate-limited so that every part reads for longer than the idle
+     * timeout, the records counted behind the watermark where they arrive: at parallelism 1 every
+     * chunk waits on the reader that also has the partition's own part, at 2 the chunks wait on the
+     * other reader. No record is late, none is lost, no restart. (Before: the partition's own part
+     * read first and went live, and the rows of the chunks after it came late.)
+     */
+    @ParameterizedTest(name = "parallelism {0}")
+    @ValueSource(ints = {1, 2})
+    void chunksWaitingForTheirTurnUnderIdlenessMakeNoRecordLate(int parallelism) throws Exception {
+        DatagenLog log =
+                DatagenLog.builder()
+                        .partitions(1)
+                        .historyPerPartition(3_000)
+                        .archiveBackfill(true)
+                        .liveRatePerSecond(400)
+                        .boundedAfterLiveRecords(400)
+                        // small polls: the chunk that reads emits every few milliseconds
+                        .maxRecordsPerPoll(20)
+                        .build();
+        String run = UUID.randomUUID().toString();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        env.enableCheckpointing(100);
+        BackfillSource<DatagenRecord> source =
+                BackfillSource.<DatagenRecord>builder()
+                        .setLog(log)
+                        .setBounded()
+                        .setPollTimeout(Duration.ofMillis(20))
+                        .setBackfillChunkSize(1_000)
+                        // a chunk reads for a second, so the waiting ones are idle long before
+                        // their turn (the idle timeout is 100 ms, checked every 200 ms)
+                        .setBackfillRecordsPerSecond(1_000)
+                        .build();
+        env.fromSource(
+                        source,
+                        WatermarkStrategy.<DatagenRecord>forMonotonousTimestamps()
+                                .withTimestampAssigner((r, previous) -> r.timestamp)
+                                .withIdleness(Duration.ofMillis(100)),
+                        "backfill-source")
+                .process(new CountBehindTheWatermark(run))
+                .sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync("chunks under idleness");
+        try {
+            job.getJobExecutionResult().get();
+            assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(60))).as("restarts").isZero();
+            assertThat(SEEN.get(run).get()).as("records").isEqualTo(3_400);
+            assertThat(LATE.getOrDefault(run, new AtomicLong()).get())
+                    .as("records behind the watermark")
+                    .isZero();
+        } finally {
+            SEEN.remove(run);
+            LATE.remove(run);
+        }
+    }
+
+    private static final Map<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
+
+    /** Counts the records, and those behind the watermark (late for any event-time operator). */
+    static final class CountBehindTheWatermark extends ProcessFunction<DatagenRecord, Long> {
+        private final String run;
+
+        CountBehindTheWatermark(String run) {
+            this.run = run;
+        }
+
+        @Override
+        public void processElement(DatagenRecord record, Context ctx, Collector<Long> out) {
+            SEEN.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
+            if (record.timestamp < ctx.timerService().currentWatermark()) {
+                LATE.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
+            }
         }
     }
 

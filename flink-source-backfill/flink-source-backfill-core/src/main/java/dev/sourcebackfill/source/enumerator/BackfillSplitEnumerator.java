@@ -266,12 +266,18 @@ public final class BackfillSplitEnumerator
 
     /**
      * The fixed reader of a split: stable across restarts for a given parallelism. The chunks of a
-     * log split go round the readers after the log split's own, so that one split's history is
-     * spread over all of them.
+     * log split go round the other readers (all of them at parallelism 1), so that one split's
+     * history is spread over them, and the log split's own reader has none of its chunks: a reader
+     * reads a log split's chunks before the log split's own last part (oldest first, see
+     * docs/design.md), so that would hold the split's live records back.
      */
     static int ownerOf(BackfillSplit split, int parallelism) {
-        int chunkStep = split.chunk().map(chunk -> chunk.index() + 1).orElse(0);
-        return Math.floorMod(ownerOf(split.logSplitId(), parallelism) + chunkStep, parallelism);
+        int own = ownerOf(split.logSplitId(), parallelism);
+        if (split.chunk().isEmpty() || parallelism == 1) {
+            return own;
+        }
+        int step = 1 + split.chunk().get().index() % (parallelism - 1);
+        return Math.floorMod(own + step, parallelism);
     }
 
     /** The fixed reader of a log split (not a chunk). */

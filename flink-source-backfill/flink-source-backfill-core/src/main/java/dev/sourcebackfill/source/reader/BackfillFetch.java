@@ -53,6 +53,12 @@ final class BackfillFetch implements RecordsWithSplitIds<BackfillRecord> {
          */
         void gapSkipped(String splitId, long from, long to);
 
+        /**
+         * The split reads on the backfill reader from here on, after it waited for its turn (task
+         * thread).
+         */
+        default void turnStarted(String splitId) {}
+
         /** Every record and transition of a fetch went out (task thread). */
         default void fetchEmitted() {}
     }
@@ -224,7 +230,14 @@ final class BackfillFetch implements RecordsWithSplitIds<BackfillRecord> {
         void addGapSkip(long from, long to) {
             transitions.add(new PendingTransition(size, new GapSkip(from, to)));
         }
+
+        /** The split starts its turn on the backfill reader, before its next record. */
+        void addTurnStart() {
+            transitions.add(new PendingTransition(size, TURN_START));
+        }
     }
+
+    private static final SplitUpdate TURN_START = (splitId, sink) -> sink.turnStarted(splitId);
 
     /** What the task thread applies to a split's state between two of its records. */
     private interface SplitUpdate {

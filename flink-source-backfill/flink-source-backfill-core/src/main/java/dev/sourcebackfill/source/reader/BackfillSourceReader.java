@@ -78,6 +78,7 @@ public final class BackfillSourceReader<T>
     private final Map<String, BackfillSplit> endedSplits = new LinkedHashMap<>();
 
     private final StatusReporter reporter;
+    private final TransitionApplier transitions;
     private final BackfillReaderMetrics metrics;
     private final BackfillListener listener;
     private final BackfillRateLimit rateLimit;
@@ -106,6 +107,7 @@ public final class BackfillSourceReader<T>
             Map<String, BackfillSplitState> heldSplits,
             BackfillReaderMetrics metrics,
             StatusReporter reporter,
+            TransitionApplier transitions,
             ReaderMode mode,
             Configuration config,
             SourceReaderContext context,
@@ -117,6 +119,7 @@ public final class BackfillSourceReader<T>
         this.heldSplits = heldSplits;
         this.metrics = metrics;
         this.reporter = reporter;
+        this.transitions = transitions;
         this.mode = mode;
         this.listener = listener;
         this.checkpointOffsets = checkpointOffsets;
@@ -176,6 +179,7 @@ public final class BackfillSourceReader<T>
                 heldSplits,
                 metrics,
                 reporter,
+                transitions,
                 mode,
                 config,
                 context,
@@ -285,6 +289,7 @@ public final class BackfillSourceReader<T>
     @Override
     public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
         InputStatus status = super.pollNext(output);
+        markTurnsActive(output);
         if (status == InputStatus.NOTHING_AVAILABLE) {
             // kept here, not on every poll: a poll emits one record
             mainOutput = output;
@@ -297,6 +302,21 @@ public final class BackfillSourceReader<T>
             return InputStatus.NOTHING_AVAILABLE;
         }
         return status;
+    }
+
+    /**
+     * A split that waited for its turn on the backfill reader may have been marked idle by the
+     * job's watermark strategy ({@code withIdleness}): its output is marked active again before the
+     * next periodic watermark, in the same call in which the split that read before it may have
+     * ended and let go of its output. Older splits read first, so until then the one that read held
+     * the watermark below the waiting split's records; after it, the waiting split does.
+     */
+    private void markTurnsActive(ReaderOutput<T> output) {
+        for (String splitId : transitions.takeTurnsStarted()) {
+            if (heldSplits.containsKey(splitId)) {
+                output.createOutputForSplit(splitId).markActive();
+            }
+        }
     }
 
     @Override

@@ -327,7 +327,7 @@ final class BackfillSplitReader<T>
         backfillHolders.remove(logSplitId);
         backfillWaiting.get(logSplitId).remove(next.backfillTurn());
         backfillWaiting.get(logSplitId).put(holder.backfillTurn(), holder);
-        startBackfill(next);
+        startBackfill(next, true);
     }
 
     /**
@@ -529,8 +529,36 @@ final class BackfillSplitReader<T>
      * wait while another split of the same log split is read.
      */
     private void startBackfill(SplitHandover<Object> handover) throws IOException {
+        startBackfill(handover, false);
+    }
+
+    /**
+     * @param waited whether the split waited for its turn: its split output may have been marked
+     *     idle meanwhile
+     */
+    private void startBackfill(SplitHandover<Object> handover, boolean waited) throws IOException {
         String logSplitId = handover.logSplitId();
-        if (backfillHolders.containsKey(logSplitId)) {
+        SplitHandover<Object> holder = backfillHolders.get(logSplitId);
+        if (holder != null
+                && handover.backfillTurn() < holder.backfillTurn()
+                && onBackfill.contains(holder.splitId())
+                && !paused.contains(handover.splitId())) {
+            // an older split of the log split came (a chunk after the log split's own, or after
+            // a restore): it reads first, the one that read waits for its turn (one that stopped
+            // backfilling in this fetch is let go of after it; the older one then comes next)
+            LOG.debug(
+                    "Split {} reads {} before {} on subtask {}: it is older",
+                    handover.splitId(),
+                    logSplitId,
+                    holder.splitId(),
+                    context.getIndexOfSubtask());
+            onBackfill.remove(holder.splitId());
+            backfillReader.removeSplit(logSplitId);
+            backfillHolders.remove(logSplitId);
+            backfillWaiting
+                    .computeIfAbsent(logSplitId, k -> new TreeMap<>())
+                    .put(holder.backfillTurn(), holder);
+        } else if (holder != null) {
             backfillWaiting
                     .computeIfAbsent(logSplitId, k -> new TreeMap<>())
                     .put(handover.backfillTurn(), handover);
@@ -547,6 +575,11 @@ final class BackfillSplitReader<T>
         backfill().addSplit(logSplitId, handover.nextOffset());
         backfillHolders.put(logSplitId, handover);
         onBackfill.add(handover.splitId());
+        if (waited) {
+            // its split output may have been marked idle while it waited: the task thread marks
+            // it active before the split that read before it lets go of the reader's watermark
+            runOf(handover.splitId()).addTurnStart();
+        }
         if (paused.contains(handover.splitId())) {
             pauseOnBackfill(handover.splitId(), logSplitId);
         }
@@ -565,7 +598,7 @@ final class BackfillSplitReader<T>
             if (waiting.isEmpty()) {
                 backfillWaiting.remove(logSplitId);
             }
-            startBackfill(next);
+            startBackfill(next, true);
         }
     }
 

@@ -20,6 +20,7 @@ import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.OffsetRegressionException;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.split.HistoryChunk;
 
 import org.apache.flink.annotation.Internal;
 
@@ -140,7 +141,7 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
         this.splitId = split.splitId();
         this.logSplitId = split.logSplitId();
         this.historyChunk = split.isHistoryChunk();
-        this.backfillTurn = split.chunk().map(chunk -> chunk.index() + 1).orElse(0);
+        this.backfillTurn = split.chunk().map(HistoryChunk::index).orElse(Integer.MAX_VALUE);
         OptionalLong stop = split.stoppingOffset();
         this.bounded = stop.isPresent();
         this.stoppingOffset = stop.orElse(0);
@@ -163,8 +164,11 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
     }
 
     /**
-     * The split's turn on the backfill reader among the splits of its log split a reader holds: the
-     * log split's own split first (it goes live after it), then its chunks in offset order.
+     * The split's turn on the backfill reader among the splits of its log split a reader holds: its
+     * chunks in offset order, then the log split's own split (it goes live after its last part).
+     * Oldest first: the split that reads is older than every split waiting for it, so the reader's
+     * watermark, which a waiting split marked idle no longer holds back, never passes the waiting
+     * splits' records (their event time follows their offsets, as Kafka's partitions' does).
      */
     int backfillTurn() {
         return backfillTurn;

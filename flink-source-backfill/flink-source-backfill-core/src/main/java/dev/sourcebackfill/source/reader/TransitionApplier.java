@@ -26,6 +26,8 @@ import org.apache.flink.annotation.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,6 +43,9 @@ final class TransitionApplier implements BackfillFetch.TransitionSink {
     private final Map<String, BackfillSplitState> heldSplits;
     private final StatusReporter reporter;
     private final BackfillListener listener;
+
+    /** Splits whose turn on the backfill reader started, for the reader to mark active. */
+    private final List<String> turnsStarted = new ArrayList<>();
 
     /**
      * @param heldSplits the states of the splits the reader reads, by id (the reader keeps it)
@@ -60,6 +65,25 @@ final class TransitionApplier implements BackfillFetch.TransitionSink {
     @Override
     public void fetchEmitted() {
         reporter.flush();
+    }
+
+    /**
+     * Noted for the reader, which marks the split's output active ({@link #takeTurnsStarted}) once
+     * the fetch is emitted: a split that waited for its turn may have been marked idle meanwhile.
+     */
+    @Override
+    public void turnStarted(String splitId) {
+        turnsStarted.add(splitId);
+    }
+
+    /** The splits whose turn started since the last call, in order; the list is then empty. */
+    List<String> takeTurnsStarted() {
+        if (turnsStarted.isEmpty()) {
+            return List.of();
+        }
+        List<String> started = new ArrayList<>(turnsStarted);
+        turnsStarted.clear();
+        return started;
     }
 
     @Override

@@ -31,9 +31,11 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -102,8 +104,9 @@ class HistoryChunksEnumeratorTest {
 
     /**
      * History [0, 100) in chunks of 30: chunks [0, 30), [30, 60), [60, 90) as splits of their own,
-     * and the split keeps [90, 100) and its handover; the chunks go round the readers from the one
-     * after the split's own.
+     * and the split keeps [90, 100) and its handover; the chunks go round the readers other than
+     * the split's own (a reader reads a log split's chunks before its own part: on the split's own
+     * reader they would hold its live records back).
      */
     @Test
     void aSplitsHistoryIsCutIntoChunksSpreadOverTheReadersAndTheSplitKeepsTheLastPart()
@@ -128,8 +131,30 @@ class HistoryChunksEnumeratorTest {
         }
         int ownOwner = BackfillSplitEnumerator.ownerOf("s-0", PARALLELISM);
         int other = 1 - ownOwner;
-        assertThat(owned(ownOwner)).containsExactlyInAnyOrder("s-0", "s-0#chunk-1");
-        assertThat(owned(other)).containsExactlyInAnyOrder("s-0#chunk-0", "s-0#chunk-2");
+        assertThat(owned(ownOwner)).containsExactlyInAnyOrder("s-0");
+        assertThat(owned(other))
+                .containsExactlyInAnyOrder("s-0#chunk-0", "s-0#chunk-1", "s-0#chunk-2");
+    }
+
+    /** Chunks go round the readers other than the split's own; at parallelism 1 to that one. */
+    @Test
+    void chunksGoRoundTheReadersOtherThanTheSplitsOwn() {
+        for (int parallelism = 1; parallelism <= 5; parallelism++) {
+            int own = BackfillSplitEnumerator.ownerOf("s-0", parallelism);
+            Set<Integer> chunkOwners = new HashSet<>();
+            for (int i = 0; i < 12; i++) {
+                BackfillSplit chunk = BackfillSplit.historyChunk("s-0", i, 10L * i, 10L * i + 10);
+                int owner = BackfillSplitEnumerator.ownerOf(chunk, parallelism);
+                assertThat(owner).isBetween(0, parallelism - 1);
+                if (parallelism > 1) {
+                    assertThat(owner)
+                            .as("chunk %d at parallelism %d", i, parallelism)
+                            .isNotEqualTo(own);
+                }
+                chunkOwners.add(owner);
+            }
+            assertThat(chunkOwners).hasSize(Math.max(1, parallelism - 1));
+        }
     }
 
     /**

@@ -30,8 +30,10 @@ import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
 import dev.sourcebackfill.source.testutils.IdleAwareReaderOutput;
 
+import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
@@ -44,6 +46,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -505,5 +508,69 @@ class BackfillSourceReaderTest {
         assertThat(reader.isForwardMode()).isTrue();
         reader.addSplits(List.of(split("new", FINISHED, 0, 0)));
         assertThat(reader.isForwardMode()).isTrue();
+    }
+
+    /**
+     * Issue 34, defect 2: a chunk that waited for its turn on the backfill reader may have had its
+     * split output marked idle by the job's idleness; it is marked active in the very call in which
+     * the chunk before it ended and let go of its output (before any periodic watermark could run
+     * with neither holding the watermark back), and the log split's own part, which reads last, is
+     * marked active when its turn comes.
+     */
+    @Test
+    void aChunkWhoseTurnStartsIsMarkedActiveInTheCallInWhichTheOneBeforeItEnded() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4, 5);
+        List<String> events = new ArrayList<>();
+        TestingReaderOutput<String> outputs =
+                new TestingReaderOutput<>() {
+                    @Override
+                    public SourceOutput<String> createOutputForSplit(String splitId) {
+                        TestingReaderOutput<String> main = this;
+                        return new TestingReaderOutput<>() {
+                            @Override
+                            public void collect(String record) {
+                                main.collect(record);
+                            }
+
+                            @Override
+                            public void collect(String record, long timestamp) {
+                                main.collect(record);
+                            }
+
+                            @Override
+                            public void markActive() {
+                                events.add("active " + splitId);
+                            }
+                        };
+                    }
+
+                    @Override
+                    public void releaseOutputForSplit(String splitId) {
+                        events.add("release " + splitId);
+                    }
+                };
+        start(log);
+        reader.addSplits(
+                List.of(
+                        BackfillSplit.historyChunk("a", 0, 0, 2),
+                        BackfillSplit.historyChunk("a", 1, 2, 4),
+                        split("a", BACKFILLING, 4, 6)));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!events.contains("active a")) {
+            assertThat(System.nanoTime()).as("waiting for a's turn").isLessThan(deadline);
+            reader.pollNext(outputs);
+            events.add("poll");
+            Thread.sleep(1);
+        }
+        List<String> turns =
+                events.stream().filter(e -> !e.equals("poll")).collect(Collectors.toList());
+        assertThat(turns)
+                .containsExactly(
+                        "release a#chunk-0", "active a#chunk-1", "release a#chunk-1", "active a");
+        // each activation in the same call as the release before it
+        assertThat(String.join(",", events))
+                .contains("release a#chunk-0,active a#chunk-1")
+                .contains("release a#chunk-1,active a");
+        assertThat(outputs.getEmittedRecords()).startsWith("a@0", "a@1", "a@2", "a@3");
     }
 }
