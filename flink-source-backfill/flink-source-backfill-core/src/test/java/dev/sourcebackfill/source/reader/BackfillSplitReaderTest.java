@@ -1063,4 +1063,36 @@ class BackfillSplitReaderTest {
         assertThat(fetchBySplit(reader))
                 .containsExactly("a#chunk-1:a@4", "a#chunk-1:a@5", "a#chunk-1:ended");
     }
+
+    /**
+     * Review of issue 34 (defect 2, oldest first): with a feed (a live reader that is not seekable)
+     * and a backfill that ends where an archive ends, the log split's own part used to read its
+     * short last part first and hand over to the feed at once. Now it waits for every chunk of it
+     * on the same reader (parallelism 1, or a rescale): meanwhile the feed delivers the partition's
+     * new records, which a backfilling split drops (the backfill is to cover them), and the archive
+     * cannot: the handover is a gap (FAIL: the job fails, again after each restore; SKIP: the
+     * records the feed delivered while the own part waited are lost). Before the change this test
+     * passed: a@2 and a@3 from the archive, FINISHED@4, then a@4 and a@5 from the feed.
+     */
+    @Test
+    void aFeedsOwnPartWaitingBehindItsChunksLosesNothingTheFeedDeliversMeanwhile()
+            throws Exception {
+        FakeLog log = new FakeLog(false).write("a", 0, 1, 2, 3);
+        log.backfillEnds.put("a", 4L); // an archive holding 0..3
+        BackfillSplitReader<String> reader = reader(log);
+        // as the enumerator assigns them at parallelism 1: the split, then its chunk
+        BackfillSplit own = backfilling("a", 2, 4);
+        BackfillSplit chunk0 = BackfillSplit.historyChunk("a", 0, 0, 2);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(own, chunk0)));
+
+        List<String> out = new ArrayList<>(fetchBySplit(reader));
+        // live records come while the history is read (at parallelism 1: all of it)
+        log.write("a", 4, 5);
+        for (int i = 0; i < 4; i++) {
+            out.addAll(fetchBySplit(reader));
+        }
+        assertThat(out)
+                .contains("a#chunk-0:a@0", "a#chunk-0:a@1", "a#chunk-0:ended")
+                .containsSubsequence("a:a@2", "a:a@3", "a:a@4", "a:a@5");
+    }
 }

@@ -267,4 +267,88 @@ class TableRowTest {
                     .hasMessageContaining("no topic");
         }
     }
+
+    /**
+     * Review of issue 34 (defect 3, rows without a topic): the scan now keeps files whose topic is
+     * null, so the same pinned snapshot is planned into other positions than before the change. A
+     * table history split is restored with positions of the plan it was cut and read with: a
+     * checkpoint written before the change holds the split (or its chunks) at positions of the old
+     * plan, in which a file of rows without a topic was left out. Here files M1 and M2 mix
+     * partitions (positions [0, 10) and [10, 20) in the old plan) and a file without Kafka columns
+     * sorts first among the files mixing partitions: the restored split at position 10 (its part
+     * [10, 20) as the enumerator cut it) reads the last three rows of M1 again and never the last
+     * three of M2, silently (no row without a topic is read). Expected: the rows at [10, 20) are
+     * M2's, or the reader fails, naming the changed plan.
+     */
+    @Test
+    void aTableHistorySplitPlannedBeforeTheChangeReadsTheRowsItWasPlannedWith() throws Exception {
+        Kind kind = Kind.KAFKA_CONNECT_NESTED; // a topic column, files mixing partitions
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        List<Record> m1 = new ArrayList<>();
+        for (long o = 0; o < 5; o++) {
+            for (int p = 0; p < 2; p++) {
+                m1.add(IcebergTestTables.row(kind, table.schema(), TOPIC, p, o, p + "@" + o));
+            }
+        }
+        IcebergTestTables.append(table, m1);
+        List<Record> orphans = new ArrayList<>();
+        for (long o = 0; o < 3; o++) {
+            Record row = IcebergTestTables.row(kind, table.schema(), TOPIC, 0, o, "orphan" + o);
+            row.setField("_kafka_metadata", null); // written by another writer: no Kafka columns
+            orphans.add(row);
+        }
+        IcebergTestTables.append(table, orphans);
+        List<Record> m2 = new ArrayList<>();
+        for (long o = 5; o < 10; o++) {
+            for (int p = 0; p < 2; p++) {
+                m2.add(IcebergTestTables.row(kind, table.schema(), TOPIC, p, o, p + "@" + o));
+            }
+        }
+        IcebergTestTables.append(table, m2);
+        table.refresh();
+        long snapshot = table.currentSnapshot().snapshotId();
+
+        // the plan before the change: the topic filter alone left the file without topics out
+        List<org.apache.iceberg.FileScanTask> before = new ArrayList<>();
+        try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+                table.newScan()
+                        .useSnapshot(snapshot)
+                        .filter(
+                                org.apache.iceberg.expressions.Expressions.in(
+                                        kind.layout.topicColumn().get(), TOPIC))
+                        .planFiles()) {
+            tasks.forEach(before::add);
+        }
+        assertThat(before).as("files planned before the change").hasSize(2);
+        TableHistory now = TableHistory.plan(table, "db.t", snapshot, kind.layout, List.of(TOPIC));
+        assertThat(now.records()).as("positions planned now").isEqualTo(23);
+
+        // restored from a checkpoint written before the change: the part [10, 20) at 10
+        String split = TableHistorySplit.id("db.t", snapshot, List.of(TOPIC));
+        List<String> delivered = new ArrayList<>();
+        Throwable failure;
+        try (IcebergTableReader reader = reader(kind, 100)) {
+            reader.addSplit(split, 10);
+            LogRecordCollector<TableRow> out =
+                    (s, position, timestamp, row) -> {
+                        if (position < 20) {
+                            delivered.add(row.partition() + "@" + row.kafkaOffset());
+                        }
+                    };
+            failure =
+                    org.assertj.core.api.Assertions.catchThrowable(
+                            () -> {
+                                for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
+                                    assertThat(polls).isLessThan(1_000);
+                                    reader.poll(Duration.ofMillis(10), out);
+                                }
+                            });
+        }
+        if (failure == null) {
+            assertThat(delivered)
+                    .as("the rows at positions [10, 20), M2's when the split was planned")
+                    .containsExactlyInAnyOrder(
+                            "0@5", "1@5", "0@6", "1@6", "0@7", "1@7", "0@8", "1@8", "0@9", "1@9");
+        }
+    }
 }
