@@ -124,7 +124,9 @@ class HistoryChunksITCase {
                         .historyPerPartition(8_000)
                         .compactionHoleEvery(7)
                         .liveRatePerSecond(400)
-                        .boundedAfterLiveRecords(1_200)
+                        // live long enough for a checkpoint to confirm forward mode after the
+                        // three chunk readers (the partitions' own readers read no chunk) end
+                        .boundedAfterLiveRecords(3_000)
                         .build();
         BackfillTestJobs.Spec spec = spec(log, 4);
         run(spec, "chunks over 4 readers, 2 partitions");

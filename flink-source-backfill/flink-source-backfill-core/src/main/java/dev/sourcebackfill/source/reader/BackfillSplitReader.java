@@ -119,6 +119,14 @@ final class BackfillSplitReader<T>
     private final Map<String, NavigableMap<Integer, SplitHandover<Object>>> backfillWaiting =
             new HashMap<>();
 
+    /**
+     * Whether a log split's own part reads before its chunks: with a feed (a live reader that is
+     * given every split at once and cannot seek), the own part must reach its handover before the
+     * feed runs past what its backfill can cover, so it goes first; with a seekable live reader the
+     * chunks go first, oldest first ({@link SplitHandover#backfillTurn}).
+     */
+    private final boolean ownPartFirst;
+
     /** Splits currently given to the live reader. */
     private final Set<String> onLive = new LinkedHashSet<>();
 
@@ -189,6 +197,7 @@ final class BackfillSplitReader<T>
         this.mode = mode;
         this.pollTimeout = sourceConfig.pollTimeout();
         this.newHandover = log.isLiveSeekable() ? SeekableLiveHandover::new : LiveFeedHandover::new;
+        this.ownPartFirst = !log.isLiveSeekable();
         this.allowUnalignedSplits =
                 context.getConfiguration().get(PipelineOptions.ALLOW_UNALIGNED_SOURCE_SPLITS);
     }
@@ -325,8 +334,8 @@ final class BackfillSplitReader<T>
         onBackfill.remove(holder.splitId());
         backfillReader.removeSplit(logSplitId);
         backfillHolders.remove(logSplitId);
-        backfillWaiting.get(logSplitId).remove(next.backfillTurn());
-        backfillWaiting.get(logSplitId).put(holder.backfillTurn(), holder);
+        backfillWaiting.get(logSplitId).remove(turnOf(next));
+        backfillWaiting.get(logSplitId).put(turnOf(holder), holder);
         startBackfill(next, true);
     }
 
@@ -540,7 +549,7 @@ final class BackfillSplitReader<T>
         String logSplitId = handover.logSplitId();
         SplitHandover<Object> holder = backfillHolders.get(logSplitId);
         if (holder != null
-                && handover.backfillTurn() < holder.backfillTurn()
+                && turnOf(handover) < turnOf(holder)
                 && onBackfill.contains(holder.splitId())
                 && !paused.contains(handover.splitId())) {
             // an older split of the log split came (a chunk after the log split's own, or after
@@ -557,11 +566,11 @@ final class BackfillSplitReader<T>
             backfillHolders.remove(logSplitId);
             backfillWaiting
                     .computeIfAbsent(logSplitId, k -> new TreeMap<>())
-                    .put(holder.backfillTurn(), holder);
+                    .put(turnOf(holder), holder);
         } else if (holder != null) {
             backfillWaiting
                     .computeIfAbsent(logSplitId, k -> new TreeMap<>())
-                    .put(handover.backfillTurn(), handover);
+                    .put(turnOf(handover), handover);
             LOG.debug(
                     "Split {} waits on subtask {} while {} is read for {}",
                     handover.splitId(),
@@ -594,7 +603,7 @@ final class BackfillSplitReader<T>
         SplitHandover<Object> next = nextToBackfill(logSplitId, false);
         if (next != null) {
             NavigableMap<Integer, SplitHandover<Object>> waiting = backfillWaiting.get(logSplitId);
-            waiting.remove(next.backfillTurn());
+            waiting.remove(turnOf(next));
             if (waiting.isEmpty()) {
                 backfillWaiting.remove(logSplitId);
             }
@@ -613,6 +622,11 @@ final class BackfillSplitReader<T>
             paused.remove(splitId);
             LOG.debug("The backfill reader cannot pause split {}; it reads it unaligned", splitId);
         }
+    }
+
+    /** The split's turn among those of its log split on the backfill reader: lowest first. */
+    private int turnOf(SplitHandover<Object> handover) {
+        return ownPartFirst && !handover.isHistoryChunk() ? -1 : handover.backfillTurn();
     }
 
     /** The log split read for a split this reader holds. */
