@@ -22,9 +22,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Two jobs with a JDBC catalog (Iceberg's {@code JdbcCatalog} on SQLite) and its driver in each
@@ -52,6 +54,58 @@ class JdbcCatalogDriversTest {
 
         assertThat(first).as("the first job").isEqualTo("lake.ns.t own driver");
         assertThat(second).as("the second job").isEqualTo("lake.ns.t own driver");
+    }
+
+    @Test
+    void aUriNoDriverAcceptsFailsNamingTheCatalogTheUriAndWhereTheDriverGoes() {
+        IcebergTableRef ref =
+                new IcebergTableRef(
+                        "lake",
+                        Map.of(
+                                "type",
+                                "jdbc",
+                                "uri",
+                                "jdbc:nosuchdb://admin:s3cret@db:5432/cat?password=s3cret&ssl=true"),
+                        "ns.t");
+        assertThatThrownBy(ref::openCatalog)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Iceberg catalog lake is a JDBC catalog")
+                .hasMessageContaining(
+                        "no JDBC driver accepts its uri"
+                                + " jdbc:nosuchdb://[hidden]@db:5432/cat?password=[hidden]&ssl=true")
+                .hasMessageContaining("org.sqlite.JDBC")
+                .hasMessageContaining("into the job jar")
+                .hasMessageContaining("lib/")
+                .hasMessageNotContaining("s3cret");
+    }
+
+    @Test
+    void jdbcCatalogsAreKnownByTypeImplOrUri() {
+        assertThat(JdbcDrivers.isJdbcCatalog(Map.of("type", "jdbc", "uri", "x"))).isTrue();
+        assertThat(JdbcDrivers.isJdbcCatalog(Map.of("type", "JDBC"))).isTrue();
+        assertThat(
+                        JdbcDrivers.isJdbcCatalog(
+                                Map.of("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog")))
+                .isTrue();
+        assertThat(
+                        JdbcDrivers.isJdbcCatalog(
+                                Map.of("catalog-impl", "com.example.Cat", "uri", "jdbc:pg:x")))
+                .isTrue();
+        assertThat(JdbcDrivers.isJdbcCatalog(Map.of("type", "rest", "uri", "http://c:8181")))
+                .isFalse();
+        assertThat(JdbcDrivers.isJdbcCatalog(Map.of("type", "hadoop", "warehouse", "/w")))
+                .isFalse();
+    }
+
+    @Test
+    void credentialsInTheUriAreHidden() {
+        assertThat(
+                        JdbcDrivers.withoutCredentials(
+                                "jdbc:mysql://u:p@h/db;user=u;password=p;sslKey=k;x=1"))
+                .isEqualTo(
+                        "jdbc:mysql://[hidden]@h/db;user=u;password=[hidden];sslKey=[hidden];x=1");
+        assertThat(JdbcDrivers.withoutCredentials("jdbc:sqlite:/w/catalog.db"))
+                .isEqualTo("jdbc:sqlite:/w/catalog.db");
     }
 
     private static ClassLoader job() {
