@@ -137,8 +137,8 @@ final class JdbcDrivers {
         return String.format(
                 "Iceberg catalog %s is a JDBC catalog, and no JDBC driver accepts its uri %s"
                         + " (the drivers the job's class loader has: %s%s). Put the driver's jar"
-                        + " where Iceberg's jars are: into the job jar (as a dependency of the job),"
-                        + " or into the cluster's lib/ if Iceberg is there.",
+                        + " where Iceberg's classes see it: into the job jar beside Iceberg's (as a"
+                        + " dependency of the job), or into the cluster's lib/.",
                 catalogName, withoutCredentials(uri), seen, failed);
     }
 
