@@ -399,6 +399,36 @@ if [ "$(grep -c '^VIOLATION' "$work/out-iceberg.txt" || true)" -ne 0 ] || [ "$(g
   echo "[e2e] FAILED (Iceberg phase): expected exactly these lines and no VIOLATION:" >&2; echo "$expected" >&2; exit 1
 fi
 step "PASSED (Iceberg phase): 4 partitions complete exactly once, the table's offsets from the table through the REST catalog, the topic's from the handover on, a TaskManager killed during the table read"
+
+# Two jobs in a row on this session cluster, each reading the table through Iceberg's JDBC catalog
+# (JdbcCatalog on the REST catalog's own SQLite file, where its backend catalog "backend" keeps
+# the table) with SQLite's JDBC driver in its own job jar (issue 34, defect 8: DriverManager
+# registers drivers once per JVM from the first job's class loader, and the second job's catalog
+# found "No suitable driver" and restarted once). Neither may fail or restart, and each output
+# must be exact.
+jdbc_job() { # the run's name
+  step "Iceberg phase, JDBC catalog: submitting the Iceberg check job ($1) with the driver in its jar"
+  submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.IcebergCheckJob "$jar" --catalog-type jdbc \
+    --catalog-name backend --catalog-uri "jdbc:sqlite:$work/warehouse/catalog.db" \
+    --catalog-warehouse "file://$work/warehouse" --table redpanda.orders --bootstrap-servers "$bootstrap" \
+    --topic orders --records 100000 --output "file://$work/out-iceberg-$1" --chunk-size 20000)
+  job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
+  [ -n "$job" ] || { echo "$submit_out"; exit 1; }
+  wait_for "the Iceberg check job ($1) to finish" 180 job_finished
+  step "Iceberg phase, JDBC catalog: job $1 $(rest "/jobs/$job" | json "'%s, RESTARTING at %s' % (d['state'], d['timestamps'].get('RESTARTING', 0))"), exception history: $(rest "/jobs/$job/exceptions" | json "len(d['exceptionHistory']['entries'])") entries"
+  expect_failures "$job" none "the Iceberg check job ($1, JDBC catalog)"
+  [ "$(rest "/jobs/$job" | json "d['timestamps'].get('RESTARTING', 0)")" = 0 ] \
+    || { echo "[e2e] FAILED (Iceberg phase, JDBC catalog): the job ($1) restarted" >&2; exit 1; }
+  committed=$(find "$work/out-iceberg-$1" -type f ! -name '.*' | sort)
+  cat /dev/null $committed > "$work/out-iceberg-$1.txt"
+  if [ "$(sort "$work/out-iceberg-$1.txt")" != "$expected" ]; then
+    cat "$work/out-iceberg-$1.txt" >&2
+    echo "[e2e] FAILED (Iceberg phase, JDBC catalog, $1): expected exactly these lines:" >&2; echo "$expected" >&2; exit 1
+  fi
+}
+jdbc_job jdbc-first
+jdbc_job jdbc-second
+step "PASSED (Iceberg phase, JDBC catalog): two jobs in a row on one session cluster, each with SQLite's JDBC driver in its own jar, 4 partitions complete exactly once each, neither failed nor restarted"
 fi
 
 if [ "${E2E_ONLY:-}" != iceberg ]; then

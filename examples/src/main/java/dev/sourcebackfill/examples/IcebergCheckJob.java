@@ -40,16 +40,17 @@ import org.apache.flink.util.ParameterTool;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
  * The end-to-end check of the Iceberg adapter: a bounded job that reads each partition's history
- * from an Iceberg table in Redpanda's layout through a REST catalog (rows whose value is {@code
- * table|<partition>|<offset>}), then the live topic (to its end at start; values {@code v<offset>},
- * as {@code InProcessKafka} writes them), and checks per partition, in keyed checkpointed state,
- * that every offset arrives exactly once. It writes {@code COMPLETE <p> <count> expected <count>
- * table <n>} per partition ({@code n} of them from the table) and {@code VIOLATION ...} lines to an
- * exactly-once file sink.
+ * from an Iceberg table in Redpanda's layout through a REST (or JDBC) catalog (rows whose value is
+ * {@code table|<partition>|<offset>}), then the live topic (to its end at start; values {@code
+ * v<offset>}, as {@code InProcessKafka} writes them), and checks per partition, in keyed
+ * checkpointed state, that every offset arrives exactly once. It writes {@code COMPLETE <p> <count>
+ * expected <count> table <n>} per partition ({@code n} of them from the table) and {@code VIOLATION
+ * ...} lines to an exactly-once file sink.
  *
  * <p>Unlike {@link ArchiveCheckJob}'s checker, this one does not want each partition's offsets in
  * order: the table's history is read in chunks, in parallel, while each partition is already live
@@ -58,12 +59,14 @@ import java.util.Map;
  * highest offset of it (the handover); every value the row or record of its own partition and
  * offset.
  *
- * <p>Options: {@code --catalog-uri URI --table NS.T --bootstrap-servers HOST:PORT --topic T
- * --records N} (offsets per partition) {@code --output DIR --backfill-rate-per-subtask 0} (table
- * rows per second per reader, the source's own backfill rate limit; the topic is not throttled)
- * {@code --chunk-size 1000000 --max-records-per-poll 10000} (table rows one fetch reads: the rate
- * limit is asked once per fetch, so smaller fetches make the read steadier) {@code
- * --checkpoint-interval-ms 1000}.
+ * <p>Options: {@code --catalog-uri URI} (and {@code --catalog-type rest}, or {@code jdbc} with a
+ * {@code jdbc:} URI, whose driver this jar holds: SQLite's; {@code --catalog-name lake}, the name a
+ * JDBC catalog keeps its tables under; {@code --catalog-warehouse DIR}) {@code --table NS.T
+ * --bootstrap-servers HOST:PORT --topic T --records N} (offsets per partition) {@code --output DIR
+ * --backfill-rate-per-subtask 0} (table rows per second per reader, the source's own backfill rate
+ * limit; the topic is not throttled) {@code --chunk-size 1000000 --max-records-per-poll 10000}
+ * (table rows one fetch reads: the rate limit is asked once per fetch, so smaller fetches make the
+ * read steadier) {@code --checkpoint-interval-ms 1000}.
  */
 public final class IcebergCheckJob {
 
@@ -77,9 +80,7 @@ public final class IcebergCheckJob {
         double rate = params.getDouble("backfill-rate-per-subtask", 0);
         var builder =
                 IcebergBackfill.<String>sourceBuilder()
-                        .setCatalog(
-                                "lake",
-                                Map.of("type", "rest", "uri", params.getRequired("catalog-uri")))
+                        .setCatalog(params.get("catalog-name", "lake"), catalog(params))
                         .setTable(params.getRequired("table"))
                         .setLayout(IcebergLayout.redpanda())
                         .setBackfillChunkSize(params.getLong("chunk-size", 1_000_000))
@@ -107,6 +108,21 @@ public final class IcebergCheckJob {
                         .process(new Checker(records))
                         .uid("checker"),
                 "flink-source-backfill iceberg check");
+    }
+
+    /**
+     * Iceberg's catalog properties: {@code type} from {@code --catalog-type} ({@code rest} by
+     * default, or {@code jdbc}: the driver must be in this jar), {@code uri} from {@code
+     * --catalog-uri}, {@code warehouse} from {@code --catalog-warehouse} if given.
+     */
+    static Map<String, String> catalog(ParameterTool params) {
+        Map<String, String> properties = new HashMap<>();
+        properties.put("type", params.get("catalog-type", "rest"));
+        properties.put("uri", params.getRequired("catalog-uri"));
+        if (params.has("catalog-warehouse")) {
+            properties.put("warehouse", params.get("catalog-warehouse"));
+        }
+        return properties;
     }
 
     /**

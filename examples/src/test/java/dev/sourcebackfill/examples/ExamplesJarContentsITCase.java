@@ -42,7 +42,8 @@ class ExamplesJarContentsITCase {
                             "org.apache.kafka:kafka-clients",
                             "com.github.luben:zstd-jni",
                             "org.apache.iceberg:iceberg-api",
-                            "org.apache.hadoop:hadoop-client-api")
+                            "org.apache.hadoop:hadoop-client-api",
+                            "org.xerial:sqlite-jdbc")
                     .doesNotContain("${");
             assertThat(read(file, "META-INF/LICENSE")).contains("Apache License");
             assertThat(file.getJarEntry("META-INF/DEPENDENCIES")).as("DEPENDENCIES").isNull();

@@ -19,6 +19,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.GlobalConfiguration;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -55,8 +56,15 @@ final class IcebergTableRef implements Serializable {
         return table;
     }
 
-    /** The catalog, opened; the caller closes it (with {@link #close}). */
+    /**
+     * The catalog, opened; the caller closes it (with {@link #close}). A JDBC catalog's driver is
+     * made known to {@code DriverManager} from the job's own class loader first ({@link
+     * JdbcDrivers}), or this fails naming the catalog and its URI.
+     */
     Catalog openCatalog() {
+        if (JdbcDrivers.isJdbcCatalog(catalogProperties)) {
+            JdbcDrivers.ensureDriverFor(catalogName, catalogProperties.get(CatalogProperties.URI));
+        }
         return CatalogUtil.buildIcebergCatalog(catalogName, catalogProperties, new Configuration());
     }
 
