@@ -47,6 +47,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Owns the global per-split backfill status. It discovers splits, assigns each to a fixed reader,
@@ -421,7 +422,37 @@ public final class BackfillSplitEnumerator
                 }
             }
             signalBacklog();
+            callForwardModeHook(checkpointId);
         }
+    }
+
+    /**
+     * Tells the discoverer that forward mode is confirmed ({@link
+     * LogSplitDiscoverer#onForwardMode}), with the ids of the log splits in the status table (a
+     * restored discoverer knows them from nothing else). In the worker thread, where discoveries
+     * run: the log may do I/O (a catalog commit) that must not hold up the coordinator thread, and
+     * the discoverer is never called concurrently with itself. A failure is logged and counted.
+     */
+    private void callForwardModeHook(long checkpointId) {
+        Set<String> splitIds = new TreeSet<>();
+        for (TrackedSplit tracked : tracker.all()) {
+            splitIds.add(tracked.split().logSplitId());
+        }
+        context.callAsync(
+                () -> {
+                    discoverer.onForwardMode(checkpointId, splitIds);
+                    return null;
+                },
+                (ignored, error) -> {
+                    if (error != null) {
+                        metrics.forwardModeHookFailed();
+                        LOG.warn(
+                                "The log's action on forward mode (confirmed by checkpoint {}) "
+                                        + "failed; the job goes on",
+                                checkpointId,
+                                error);
+                    }
+                });
     }
 
     /** A bounded reader that was told no more splits come and holds no split that goes on. */
@@ -484,6 +515,11 @@ public final class BackfillSplitEnumerator
     @VisibleForTesting
     boolean isForwardMode() {
         return gate.isForward();
+    }
+
+    @VisibleForTesting
+    long forwardModeHookFailures() {
+        return metrics.forwardModeHookFailures();
     }
 
     @VisibleForTesting

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.metrics;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 
@@ -25,7 +26,7 @@ import java.util.OptionalLong;
  * Metrics of one enumerator (the whole source), in the group {@value #GROUP} under the enumerator's
  * metric group: {@value #SPLITS_BACKFILLING}, {@value #SPLITS_CACHING_UP}, {@value
  * #SPLITS_FINISHED}, {@value #SPLITS_ENDED}, {@value #SPLITS_UNCONFIRMED}, {@value #FORWARD_MODE}
- * (0 or 1) and {@value #FORWARD_MODE_CHECKPOINT}.
+ * (0 or 1), {@value #FORWARD_MODE_CHECKPOINT} and the counter {@value #FORWARD_MODE_HOOK_FAILURES}.
  *
  * <p>The coordinator thread publishes the figures with {@link #update}; reporters read them from
  * their own threads, so the gauges never touch the status table.
@@ -69,7 +70,15 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
      */
     public static final long NOT_IN_FORWARD_MODE = -1L;
 
+    /**
+     * How many times the log's action on forward mode ({@code LogSplitDiscoverer.onForwardMode})
+     * failed (the Iceberg adapter's removal of its snapshot tag); such a failure never fails the
+     * job.
+     */
+    public static final String FORWARD_MODE_HOOK_FAILURES = "forwardModeHookFailures";
+
     private final MetricGroup group;
+    private final Counter forwardModeHookFailures;
 
     private volatile int backfilling;
     private volatile int cachingUp;
@@ -92,6 +101,16 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
         group.gauge(FORWARD_MODE, () -> forwardModeCheckpoint.isPresent() ? 1 : 0);
         group.gauge(
                 FORWARD_MODE_CHECKPOINT, () -> forwardModeCheckpoint.orElse(NOT_IN_FORWARD_MODE));
+        forwardModeHookFailures = group.counter(FORWARD_MODE_HOOK_FAILURES);
+    }
+
+    /** Counts a failure of the log's action on forward mode. */
+    public void forwardModeHookFailed() {
+        forwardModeHookFailures.inc();
+    }
+
+    public long forwardModeHookFailures() {
+        return forwardModeHookFailures.getCount();
     }
 
     /**

@@ -19,6 +19,7 @@ import org.apache.flink.annotation.PublicEvolving;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** Lists the splits of a log. Runs in the enumerator, never concurrently with itself. */
 @PublicEvolving
@@ -65,6 +66,25 @@ public interface LogSplitDiscoverer extends AutoCloseable {
         }
         return cuts;
     }
+
+    /**
+     * Forward mode is confirmed: a completed checkpoint's own enumerator snapshot had every split
+     * {@code FINISHED} (or ended), so neither a restore from that checkpoint or a later one nor a
+     * failover reads any split's history again. A log may now release what it kept for reading its
+     * history (the Iceberg adapter removes the tag that kept its pinned snapshot from expiring).
+     *
+     * <p>Called in the enumerator's worker thread, the one {@link #discoverSplits} runs in (never
+     * concurrently with it), each time forward mode is confirmed: again after a failover made the
+     * source leave it. Also in an enumerator restored from a checkpoint, whose discoverer did not
+     * discover the splits itself: {@code splitIds} are those of the enumerator's state, which is
+     * all such a discoverer learns of the splits its first start made. An exception is logged and
+     * counted ({@code forwardModeHookFailures} in the enumerator's metrics) and never fails the
+     * job; the call is not retried until forward mode is confirmed again.
+     *
+     * @param checkpointId the completed checkpoint that confirmed forward mode
+     * @param splitIds the ids of every log split the enumerator tracks (not their history chunks)
+     */
+    default void onForwardMode(long checkpointId, Set<String> splitIds) throws Exception {}
 
     @Override
     default void close() throws Exception {}

@@ -39,6 +39,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
@@ -279,6 +280,35 @@ class BackfillSplitEnumeratorTest {
         // and the late notification of 1 is subsumed: it confirms nothing any more
         enumerator.notifyCheckpointComplete(1);
         assertThat(enumerator.isForwardMode()).isFalse();
+    }
+
+    /**
+     * Issue 34, item 2: the log learns that forward mode is confirmed (the Iceberg adapter then
+     * removes its snapshot tag), in the worker thread, with the log splits of the status table.
+     */
+    @Test
+    void confirmedForwardModeCallsTheLogsHookWithTheLogSplitsInTheWorkerThread() throws Throwable {
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        assertThat(context.getOneTimeCallables()).isEmpty();
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(discoverer.forwardModeCalls).as("not in the coordinator thread").isEmpty();
+        context.runNextOneTimeCallable();
+        assertThat(discoverer.forwardModeCalls).containsExactly("1 [s-0, s-1, s-2, s-3]");
+    }
+
+    /** A failing hook is counted, and the source stays in forward mode. */
+    @Test
+    void aFailingForwardModeHookIsCountedAndNeverFailsTheJob() throws Throwable {
+        discoverer.failOnForwardMode = true;
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        context.runNextOneTimeCallable();
+        assertThat(discoverer.forwardModeCalls).hasSize(1);
+        assertThat(enumerator.forwardModeHookFailures()).isOne();
+        assertThat(enumerator.isForwardMode()).isTrue();
+        assertThat(forwardEvents(0)).containsExactly(1L);
     }
 
     @Test
@@ -614,11 +644,14 @@ class BackfillSplitEnumeratorTest {
         registerReader(1);
     }
 
-    private void enterForwardMode(long checkpointId) {
+    /** Forward mode confirmed, and the log's hook on it run (in the worker thread). */
+    private void enterForwardMode(long checkpointId) throws Throwable {
         reportAll(FINISHED);
         enumerator.snapshotState(checkpointId);
         enumerator.notifyCheckpointComplete(checkpointId);
         assertThat(enumerator.isForwardMode()).isTrue();
+        context.runNextOneTimeCallable();
+        assertThat(discoverer.forwardModeCalls).last().asString().startsWith(checkpointId + " ");
     }
 
     private static List<SplitStatus> statuses(List<String> ids, HandoverState state) {
@@ -679,7 +712,17 @@ class BackfillSplitEnumeratorTest {
     static class FakeDiscoverer implements LogSplitDiscoverer {
         final List<DiscoveredSplit> splits = new CopyOnWriteArrayList<>();
         final List<Boolean> calls = new CopyOnWriteArrayList<>();
+        final List<String> forwardModeCalls = new CopyOnWriteArrayList<>();
         volatile boolean mayDiscoverMore = true;
+        volatile boolean failOnForwardMode;
+
+        @Override
+        public void onForwardMode(long checkpointId, Set<String> splitIds) {
+            forwardModeCalls.add(checkpointId + " " + splitIds);
+            if (failOnForwardMode) {
+                throw new IllegalStateException("the log's action failed");
+            }
+        }
 
         @Override
         public List<DiscoveredSplit> discoverSplits(boolean initial) {

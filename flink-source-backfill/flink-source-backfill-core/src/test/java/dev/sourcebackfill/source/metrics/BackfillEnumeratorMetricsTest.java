@@ -68,7 +68,8 @@ class BackfillEnumeratorMetricsTest {
                     "splitsEnded",
                     "splitsUnconfirmed",
                     "forwardMode",
-                    "forwardModeCheckpoint");
+                    "forwardModeCheckpoint",
+                    "forwardModeHookFailures");
 
     /** identifier -> the metrics registered under it and not unregistered, in order. */
     private final Map<String, List<Metric>> reported = new TreeMap<>();

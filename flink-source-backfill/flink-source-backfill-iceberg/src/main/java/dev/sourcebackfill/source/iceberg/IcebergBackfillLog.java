@@ -53,9 +53,13 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     @Nullable private final IcebergRecordMapper<T> recordMapper;
     private final int maxRecordsPerPoll;
 
+    /** The tag on the pinned snapshot until forward mode; {@code null}: none. */
+    @Nullable private final SnapshotTag snapshotTag;
+
     /**
      * @param recordMapper makes the values of a row; {@code null}: the live topic's deserializer
      *     makes them of the record the row keeps (the layout must have a value column)
+     * @param snapshotTag the tag on the pinned snapshot until forward mode; {@code null}: none
      */
     IcebergBackfillLog(
             BackfillLog<T> live,
@@ -63,19 +67,25 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
             RowColumns columns,
             List<String> topics,
             @Nullable IcebergRecordMapper<T> recordMapper,
-            int maxRecordsPerPoll) {
+            int maxRecordsPerPoll,
+            @Nullable SnapshotTag snapshotTag) {
         this.live = live;
         this.tableRef = tableRef;
         this.columns = columns;
         this.topics = List.copyOf(topics);
         this.recordMapper = recordMapper;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
+        this.snapshotTag = snapshotTag;
     }
 
     @Override
     public LogSplitDiscoverer createSplitDiscoverer() throws Exception {
         return new IcebergDiscoverer(
-                live.createSplitDiscoverer(), tableRef, columns.copy(), recordMapper == null);
+                live.createSplitDiscoverer(),
+                tableRef,
+                columns.copy(),
+                recordMapper == null,
+                snapshotTag);
     }
 
     /** The table's rows, read in the fetcher thread; values made in the task thread. */
@@ -83,7 +93,8 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     public LogReading<TableRow, T> backfillReading() {
         return LogReading.of(
                 context ->
-                        new IcebergTableReader(tableRef, columns.copy(), topics, maxRecordsPerPoll),
+                        new IcebergTableReader(
+                                tableRef, columns.copy(), topics, maxRecordsPerPoll, snapshotTag),
                 this::createRowValues);
     }
 
@@ -142,6 +153,7 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
                 + columns.layout()
                 + ", values "
                 + (recordMapper != null ? "by " + recordMapper : "by the topic's deserializer")
+                + (snapshotTag != null ? ", " + snapshotTag : ", no snapshot tag")
                 + ", live "
                 + live
                 + '}';

@@ -23,10 +23,12 @@ import org.apache.flink.annotation.PublicEvolving;
 
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 import javax.annotation.Nullable;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -64,6 +66,8 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  *   <tr><td>{@link #setBackfillChunkSize}</td><td>1,000,000</td><td>rows per chunk of the
  *       table's history: runs of whole data files, read in parallel by all readers</td></tr>
  *   <tr><td>{@link #setMaxRecordsPerPoll}</td><td>10,000</td><td>rows one fetch reads</td></tr>
+ *   <tr><td>{@link #setSnapshotTag}</td><td>none</td><td>an Iceberg tag that keeps the pinned
+ *       snapshot from expiring until forward mode, removed then</td></tr>
  * </table>
  */
 @PublicEvolving
@@ -75,6 +79,12 @@ public final class IcebergBackfillSourceBuilder<T>
     /** Rows per chunk of the table's history unless set. */
     public static final long DEFAULT_CHUNK_SIZE = 1_000_000L;
 
+    /**
+     * The SQL option of {@link #setSnapshotTag} (the table connector's {@code
+     * KafkaBackfillConnectorOptions.ICEBERG_SNAPSHOT_TAG}), named where a restore fails without it.
+     */
+    static final String SNAPSHOT_TAG_OPTION = "backfill.iceberg.snapshot-tag";
+
     @Nullable private String catalogName;
     @Nullable private Map<String, String> catalogProperties;
     @Nullable private String table;
@@ -82,6 +92,9 @@ public final class IcebergBackfillSourceBuilder<T>
     @Nullable private IcebergRecordMapper<T> recordMapper;
     @Nullable private KafkaBackfillSourceBuilder<T> live;
     private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
+    @Nullable private String snapshotTagName;
+    @Nullable private Duration snapshotTagMaxAge;
+    private boolean snapshotTagSet;
 
     IcebergBackfillSourceBuilder() {}
 
@@ -129,12 +142,56 @@ public final class IcebergBackfillSourceBuilder<T>
         return this;
     }
 
+    /**
+     * Keeps the pinned snapshot from expiring with an Iceberg tag until the source no longer needs
+     * it (off unless set).
+     *
+     * <p>The table's writer expires old snapshots (AutoMQ's after an hour, Confluent Tableflow's
+     * past its retention or beyond 100 snapshots), and with a snapshot the files a compaction
+     * replaced since. A job restored from a checkpoint reads the snapshot it pinned at its first
+     * start: once that expired, the restore fails. With a tag:
+     *
+     * <ul>
+     *   <li>at the job's first start, right after the snapshot is pinned and planned (and only if
+     *       it has rows of the topics), the tag {@code name} is set on it with the max age {@code
+     *       maxAge}; a tag of that name on the same snapshot (a first start retried) is kept, one
+     *       on another snapshot is moved to this one (an earlier first start of this job that
+     *       failed before its first checkpoint left it; a warning names both snapshots);
+     *   <li>once forward mode is confirmed (a completed checkpoint had every split finished, so no
+     *       restore from it or a later checkpoint reads the table), the tag is removed, also by a
+     *       job restored from a checkpoint, and only if it still points at the job's pinned
+     *       snapshot; a failed removal is logged and counted ({@code forwardModeHookFailures}) and
+     *       never fails the job, a tag already gone is fine;
+     *   <li>Iceberg's snapshot expiry keeps a tagged snapshot until the tag's max age, counted from
+     *       the snapshot's commit time, has passed: {@code maxAge} bounds how long a job that never
+     *       reaches forward mode (abandoned, or failing) keeps the snapshot's files. Choose it
+     *       longer than the history takes to read plus the time a failed job may wait for its
+     *       restore.
+     * </ul>
+     *
+     * <p>The name must be the job's own (like a consumer group): two jobs sharing it protect only
+     * the snapshot of the one that started last. Writing the tag needs the catalog's permission to
+     * update the table's refs. A checkpoint taken before forward mode and restored after the tag
+     * was removed is not protected.
+     *
+     * @param name the tag's name (not blank, not {@code main})
+     * @param maxAge at least a millisecond
+     */
+    public IcebergBackfillSourceBuilder<T> setSnapshotTag(String name, Duration maxAge) {
+        this.snapshotTagName = name;
+        this.snapshotTagMaxAge = maxAge;
+        this.snapshotTagSet = true;
+        return this;
+    }
+
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
         sanityCheck();
         List<String> topics = live.topics();
         IcebergTableRef tableRef = new IcebergTableRef(catalogName, catalogProperties, table);
         RowColumns columns = new RowColumns(layout, topics.size() == 1 ? topics.get(0) : null);
+        SnapshotTag snapshotTag =
+                snapshotTagSet ? new SnapshotTag(snapshotTagName, snapshotTagMaxAge) : null;
         // the settings set here win over the live builder's
         copySetSettingsTo(live);
         if (!isBackfillChunkSizeSet()) {
@@ -143,7 +200,13 @@ public final class IcebergBackfillSourceBuilder<T>
         return live.build(
                 kafka ->
                         new IcebergBackfillLog<>(
-                                kafka, tableRef, columns, topics, recordMapper, maxRecordsPerPoll));
+                                kafka,
+                                tableRef,
+                                columns,
+                                topics,
+                                recordMapper,
+                                maxRecordsPerPoll,
+                                snapshotTag));
     }
 
     private void sanityCheck() {
@@ -196,6 +259,23 @@ public final class IcebergBackfillSourceBuilder<T>
                 "max records per poll",
                 "setMaxRecordsPerPoll",
                 "must be at least 1, was " + maxRecordsPerPoll);
+        if (snapshotTagSet) {
+            checkOption(
+                    snapshotTagName != null && !snapshotTagName.isBlank(),
+                    "snapshot tag",
+                    "setSnapshotTag",
+                    "has an empty name");
+            checkOption(
+                    !SnapshotRef.MAIN_BRANCH.equals(snapshotTagName),
+                    "snapshot tag",
+                    "setSnapshotTag",
+                    "is named '" + SnapshotRef.MAIN_BRANCH + "', the table's main branch");
+            checkOption(
+                    snapshotTagMaxAge != null && snapshotTagMaxAge.toMillis() >= 1,
+                    "snapshot tag",
+                    "setSnapshotTag",
+                    "has the max age " + snapshotTagMaxAge + ": it must be at least a millisecond");
+        }
         checkSharedSettings();
     }
 

@@ -46,6 +46,13 @@ import java.util.TreeSet;
  * snapshot's row count. A partition with rows in the snapshot goes live at its highest offset there
  * plus one; a partition without rows where the live topic's starting offsets say. Partitions found
  * later come from the topic alone.
+ *
+ * <p>With a {@link SnapshotTag}, the pinned snapshot is tagged at the first discovery, once it is
+ * planned and has rows to read, and the tag is removed in {@link #onForwardMode}. That works the
+ * same in an enumerator restored from a checkpoint, whose discoverer planned nothing: the snapshot
+ * to release is the one in the id of the table history split among the split ids the enumerator
+ * passes (those of its state), and the tag's name comes from the builder. The tag is removed only
+ * if it still points at that snapshot.
  */
 @Internal
 final class IcebergDiscoverer implements LogSplitDiscoverer {
@@ -59,18 +66,37 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
     /** Whether the topic's deserializer makes the values of the layout's value column. */
     private final boolean valuesFromValueColumn;
 
+    /** The tag that keeps the pinned snapshot until forward mode; {@code null}: none. */
+    @Nullable private final SnapshotTag tag;
+
     /** The pinned snapshot's history, as the first discovery planned it; cut into chunks. */
     @Nullable private TableHistory planned;
+
+    /** Whether this discoverer has released the tag (removed, or found gone or elsewhere). */
+    private boolean tagReleased;
 
     IcebergDiscoverer(
             LogSplitDiscoverer live,
             IcebergTableRef tableRef,
             RowColumns columns,
             boolean valuesFromValueColumn) {
+        this(live, tableRef, columns, valuesFromValueColumn, null);
+    }
+
+    /**
+     * @param tag the tag to keep the pinned snapshot with until forward mode; {@code null}: none
+     */
+    IcebergDiscoverer(
+            LogSplitDiscoverer live,
+            IcebergTableRef tableRef,
+            RowColumns columns,
+            boolean valuesFromValueColumn,
+            @Nullable SnapshotTag tag) {
         this.live = live;
         this.tableRef = tableRef;
         this.columns = columns;
         this.valuesFromValueColumn = valuesFromValueColumn;
+        this.tag = tag;
     }
 
     @Override
@@ -115,6 +141,11 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
                             snapshot.snapshotId(),
                             columns.layout(),
                             topics);
+            if (tag != null && planned.records() > 0) {
+                // before any file is read: the snapshot was current a moment ago, and a job
+                // failing from here on keeps it until the tag's max age
+                tag.protect(table, tableRef.name(), snapshot.snapshotId());
+            }
             lastOffsets =
                     planned.lastOffsets(
                             columns, topics, new TableFiles(table.io(), tableRef.name()));
@@ -209,6 +240,47 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
             return List.of();
         }
         return planned.cuts(from, to, chunkSize);
+    }
+
+    /**
+     * Removes the tag from the pinned snapshot: the snapshot in the id of the table history split
+     * among {@code splitIds} (the enumerator's state), so also after a restore. Once per
+     * discoverer: a later confirmation (after a failover) does not ask the catalog again.
+     */
+    @Override
+    public void onForwardMode(long checkpointId, Set<String> splitIds) throws Exception {
+        try {
+            releaseTag(splitIds);
+        } finally {
+            live.onForwardMode(checkpointId, splitIds);
+        }
+    }
+
+    private void releaseTag(Set<String> splitIds) throws Exception {
+        if (tag == null || tagReleased) {
+            return;
+        }
+        List<Long> pinned = new ArrayList<>();
+        for (String splitId : splitIds) {
+            if (TableHistorySplit.isTableHistory(splitId)) {
+                pinned.add(TableHistorySplit.snapshotOf(splitId));
+            }
+        }
+        if (pinned.isEmpty()) {
+            // no history was read from the table: nothing was tagged
+            tagReleased = true;
+            return;
+        }
+        Catalog catalog = tableRef.openCatalog();
+        try {
+            Table table = tableRef.load(catalog);
+            for (long snapshotId : pinned) {
+                tag.release(table, tableRef.name(), snapshotId);
+            }
+        } finally {
+            IcebergTableRef.close(catalog);
+        }
+        tagReleased = true;
     }
 
     @Override

@@ -60,6 +60,9 @@ final class IcebergTableReader implements LogReader<TableRow> {
 
     private final int maxRecordsPerPoll;
 
+    /** The tag the source keeps the pinned snapshot with, for the error if it expired anyway. */
+    @Nullable private final SnapshotTag snapshotTag;
+
     @Nullable private Catalog catalog;
     @Nullable private Table table;
     @Nullable private TableFiles files;
@@ -77,10 +80,20 @@ final class IcebergTableReader implements LogReader<TableRow> {
             RowColumns columns,
             List<String> sourceTopics,
             int maxRecordsPerPoll) {
+        this(tableRef, columns, sourceTopics, maxRecordsPerPoll, null);
+    }
+
+    IcebergTableReader(
+            IcebergTableRef tableRef,
+            RowColumns columns,
+            List<String> sourceTopics,
+            int maxRecordsPerPoll,
+            @Nullable SnapshotTag snapshotTag) {
         this.tableRef = tableRef;
         this.columns = columns;
         this.sourceTopics = sourceTopics;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
+        this.snapshotTag = snapshotTag;
     }
 
     @Override
@@ -118,7 +131,8 @@ final class IcebergTableReader implements LogReader<TableRow> {
                             tableRef.name(),
                             snapshotId,
                             columns.layout(),
-                            TableHistorySplit.topicsOf(splitId, sourceTopics));
+                            TableHistorySplit.topicsOf(splitId, sourceTopics),
+                            snapshotTag);
             LOG.info(
                     "Snapshot {} of Iceberg table {} (split {}): {} data files, {} rows",
                     snapshotId,

@@ -103,12 +103,37 @@ final class TableHistory {
             long snapshotId,
             IcebergLayout layout,
             Collection<String> topics) {
+        return plan(table, tableName, snapshotId, layout, topics, null);
+    }
+
+    /**
+     * As {@link #plan(Table, String, long, IcebergLayout, Collection)}, for a source that keeps the
+     * snapshot with {@code tag} ({@code null}: none), which the error names.
+     *
+     * @throws IllegalStateException naming the table, the snapshot and the tag, or without one the
+     *     option that sets it, if the table no longer has the snapshot
+     */
+    static TableHistory plan(
+            Table table,
+            String tableName,
+            long snapshotId,
+            IcebergLayout layout,
+            Collection<String> topics,
+            @Nullable SnapshotTag tag) {
         Snapshot snapshot = table.snapshot(snapshotId);
         if (snapshot == null) {
             throw new IllegalStateException(
                     String.format(
-                            "The history of this source is snapshot %d of Iceberg table %s, which the table no longer has (expired?). A job restored from a checkpoint reads the snapshot it started on; start the job without its state to read the table as it is now",
-                            snapshotId, tableName));
+                            "The history of this source is snapshot %d of Iceberg table %s, which the table no longer has (expired?). A job restored from a checkpoint reads the snapshot it started on; start the job without its state to read the table as it is now. %s",
+                            snapshotId,
+                            tableName,
+                            tag == null
+                                    ? "To keep the snapshot until the source is in forward mode, tag it: IcebergBackfillSourceBuilder.setSnapshotTag, in SQL the option '"
+                                            + IcebergBackfillSourceBuilder.SNAPSHOT_TAG_OPTION
+                                            + "'"
+                                    : "The source kept it with "
+                                            + tag
+                                            + ": the tag's max age (counted from the snapshot's commit time) passed before forward mode, or the tag was removed"));
         }
         Schema schema =
                 snapshot.schemaId() != null && table.schemas().containsKey(snapshot.schemaId())

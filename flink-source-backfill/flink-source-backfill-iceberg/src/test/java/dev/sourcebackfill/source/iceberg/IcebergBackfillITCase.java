@@ -69,6 +69,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 
@@ -387,8 +388,89 @@ class IcebergBackfillITCase {
                                                         "snapshot "
                                                                 + pinned
                                                                 + " of Iceberg table db.expired"))
-                                        .isPresent());
+                                        .hasValueSatisfying(
+                                                named ->
+                                                        assertThat(named.getMessage())
+                                                                .as("the option that prevents it")
+                                                                .contains(
+                                                                        "'backfill.iceberg.snapshot-tag'")));
         assertThat(RESTARTS.restartsOf(second.getJobID())).as("restarts").isZero();
+    }
+
+    /**
+     * Issue 34, item 2: with a snapshot tag, the writer's expiry while the table is read (new
+     * commits, a compaction, every snapshot but the current expired, as AutoMQ does at each commit)
+     * keeps the pinned snapshot and its files; a failure after the expiry restarts the job, whose
+     * readers plan the pinned snapshot again and read on. Every offset once per partition, one
+     * restart, and the tag is gone once forward mode is confirmed.
+     */
+    @Test
+    void theTagKeepsThePinnedSnapshotThroughTheWritersExpiryAndGoesAtForwardMode()
+            throws Exception {
+        String topic = topic("tagged", 1_500, 1_500);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.tagged", Kind.KAFKA_CONNECT);
+        for (long from = 0; from < 1_000; from += 250) {
+            List<Record> commit = new ArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                commit.addAll(rows(Kind.KAFKA_CONNECT, table, topic, p, from, from + 250));
+            }
+            IcebergTestTables.append(table, commit);
+        }
+        long pinned = table.currentSnapshot().snapshotId();
+        String run = UUID.randomUUID().toString();
+        String tag = "backfill-" + run;
+        IcebergBackfillSourceBuilder<String> builder =
+                builder(topic, catalog, "db.tagged", Kind.KAFKA_CONNECT, false)
+                        .setRecordMapper(
+                                (row, out) -> out.collect((String) row.getField("payload")))
+                        .setBackfillChunkSize(500)
+                        .setMaxRecordsPerPoll(50)
+                        .setSnapshotTag(tag, Duration.ofHours(1));
+
+        // the failure waits for the expiry: the restart's readers plan the pinned snapshot after it
+        FailOnce.holdUntilReleased(run);
+        JobClient job = start(run, builder.build(), Set.of("T|1|600"), 2, 0, null);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!tags(table).contains(tag)) {
+            assertThat(System.nanoTime()).as("the tag set at the first start").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        assertThat(table.refs().get(tag).snapshotId()).isEqualTo(pinned);
+        IcebergTestTables.append(table, rows(Kind.KAFKA_CONNECT, table, topic, 0, 1_000, 1_100));
+        table.refresh();
+        IcebergTestTables.compact(table);
+        table.refresh();
+        table.expireSnapshots()
+                .expireOlderThan(System.currentTimeMillis() + 1)
+                .retainLast(1)
+                .commit();
+        table.refresh();
+        assertThat(table.snapshot(pinned)).as("the tagged snapshot after the expiry").isNotNull();
+        assertThat(table.snapshots()).as("the current snapshot and the tagged one").hasSize(2);
+        FailOnce.release(run);
+
+        while (Checker.total(run) < 3_000 || tags(table).contains(tag)) {
+            assertThat(System.nanoTime())
+                    .as("every record, and the tag removed at forward mode")
+                    .isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        job.cancel().get(60, TimeUnit.SECONDS);
+
+        Checker.assertNoViolations(run);
+        for (int p = 0; p < 2; p++) {
+            Checker.assertPartition(run, p, 0, 1_500, o -> o < 1_000, o -> true);
+        }
+        assertThat(FailOnce.fired(run)).containsExactly("T|1|600");
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
+    }
+
+    private static Set<String> tags(Table table) {
+        table.refresh();
+        return table.refs().keySet();
     }
 
     /**
@@ -520,14 +602,30 @@ class IcebergBackfillITCase {
             this.failAt = failAt;
         }
 
+        /** Runs whose failures wait until the test releases them. */
+        private static final Map<String, CountDownLatch> HELD = new ConcurrentHashMap<>();
+
         static Set<String> fired(String run) {
             return FIRED.getOrDefault(run, Set.of());
         }
 
+        /** The run's failures wait for {@link #release}. */
+        static void holdUntilReleased(String run) {
+            HELD.put(run, new CountDownLatch(1));
+        }
+
+        static void release(String run) {
+            HELD.get(run).countDown();
+        }
+
         @Override
-        public String map(String value) {
+        public String map(String value) throws InterruptedException {
             if (failAt.contains(value)
                     && FIRED.computeIfAbsent(run, k -> ConcurrentHashMap.newKeySet()).add(value)) {
+                CountDownLatch held = HELD.get(run);
+                if (held != null && !held.await(60, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test did not release " + value);
+                }
                 throw new IllegalStateException("injected failure at " + value);
             }
             return value;

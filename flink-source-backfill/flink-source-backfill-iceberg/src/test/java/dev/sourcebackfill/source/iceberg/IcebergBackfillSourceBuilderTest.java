@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.iceberg;
 
+import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
@@ -22,6 +23,8 @@ import org.apache.flink.api.common.serialization.SimpleStringSchema;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Field;
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -98,6 +101,47 @@ class IcebergBackfillSourceBuilderTest {
         fails(b -> b.setLive(live("a", "b")), "'layout' (setLayout)", "no topic column", "[a, b]");
         fails(b -> b.setMaxRecordsPerPoll(0), "'max records per poll'", "at least 1");
         fails(b -> b.setBackfillChunkSize(0), "'backfill chunk size'", "must be positive");
+    }
+
+    /** Issue 34, item 2: the snapshot tag's name and max age, checked at build time. */
+    @Test
+    void aWrongSnapshotTagFailsNamingTheOption() throws Exception {
+        fails(
+                b -> b.setSnapshotTag(" ", Duration.ofHours(1)),
+                "'snapshot tag' (setSnapshotTag)",
+                "empty name");
+        fails(
+                b -> b.setSnapshotTag(null, Duration.ofHours(1)),
+                "'snapshot tag' (setSnapshotTag)",
+                "empty name");
+        fails(
+                b -> b.setSnapshotTag("main", Duration.ofHours(1)),
+                "'snapshot tag' (setSnapshotTag)",
+                "main branch");
+        fails(
+                b -> b.setSnapshotTag("job-tag", Duration.ZERO),
+                "'snapshot tag' (setSnapshotTag)",
+                "max age PT0S",
+                "at least a millisecond");
+        fails(
+                b -> b.setSnapshotTag("job-tag", Duration.ofMinutes(-5)),
+                "'snapshot tag' (setSnapshotTag)",
+                "at least a millisecond");
+        fails(
+                b -> b.setSnapshotTag("job-tag", null),
+                "'snapshot tag' (setSnapshotTag)",
+                "max age null");
+        assertThat(logOf(valid().setSnapshotTag("job-tag", Duration.ofHours(6)).build()))
+                .as("the tag reaches the source's log")
+                .contains("snapshot tag 'job-tag' (max age PT6H)");
+        assertThat(logOf(valid().build())).contains("no snapshot tag");
+    }
+
+    /** The source's log, as its description shows it. */
+    static String logOf(BackfillSource<?> source) throws ReflectiveOperationException {
+        Field log = BackfillSource.class.getDeclaredField("log");
+        log.setAccessible(true);
+        return log.get(source).toString();
     }
 
     @Test

@@ -40,6 +40,7 @@ import org.apache.flink.util.Collector;
 
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
@@ -49,6 +50,7 @@ import javax.annotation.Nullable;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -78,7 +80,11 @@ record IcebergTableOptions(
         Map<String, String> catalogProperties,
         String table,
         IcebergLayout layout,
-        IcebergValues values) {
+        IcebergValues values,
+        @Nullable SnapshotTagOptions snapshotTag) {
+
+    /** {@code backfill.iceberg.snapshot-tag} and its max age. */
+    record SnapshotTagOptions(String name, Duration maxAge) implements Serializable {}
 
     /** The metadata columns a row read column by column has. */
     static final List<ReadableMetadata> COLUMNS_METADATA =
@@ -229,7 +235,55 @@ record IcebergTableOptions(
                         Map.copyOf(catalog),
                         table.get(),
                         layout,
-                        values));
+                        values,
+                        snapshotTag(options)));
+    }
+
+    /** The snapshot tag's options, checked, naming the option; {@code null} if not set. */
+    @Nullable
+    private static SnapshotTagOptions snapshotTag(ReadableConfig options) {
+        Optional<String> name =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_SNAPSHOT_TAG);
+        Optional<Duration> maxAge =
+                options.getOptional(KafkaBackfillConnectorOptions.ICEBERG_SNAPSHOT_TAG_MAX_AGE);
+        String tagKey = KafkaBackfillConnectorOptions.ICEBERG_SNAPSHOT_TAG.key();
+        String maxAgeKey = KafkaBackfillConnectorOptions.ICEBERG_SNAPSHOT_TAG_MAX_AGE.key();
+        if (name.isEmpty()) {
+            if (maxAge.isPresent()) {
+                throw new ValidationException(
+                        String.format(
+                                "Option '%s' is set without '%s': set the tag's name, or drop the"
+                                        + " max age.",
+                                maxAgeKey, tagKey));
+            }
+            return null;
+        }
+        if (name.get().isBlank()) {
+            throw new ValidationException(
+                    String.format("Option '%s' is empty: give the tag a name.", tagKey));
+        }
+        if (name.get().equals(SnapshotRef.MAIN_BRANCH)) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is '%s', the name of the table's main branch: choose"
+                                    + " another name for the tag.",
+                            tagKey, SnapshotRef.MAIN_BRANCH));
+        }
+        if (maxAge.isEmpty()) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is required with '%s': how long the tag may keep the"
+                                    + " snapshot if the job never reaches forward mode (for"
+                                    + " example '7 d').",
+                            maxAgeKey, tagKey));
+        }
+        if (maxAge.get().toMillis() < 1) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is %s: it must be at least a millisecond.",
+                            maxAgeKey, maxAge.get()));
+        }
+        return new SnapshotTagOptions(name.get(), maxAge.get());
     }
 
     /** The options that mean nothing without {@code backfill.iceberg.table}. */
@@ -381,6 +435,9 @@ record IcebergTableOptions(
                         .setLive(live);
         if (chunkSize != null) {
             builder.setBackfillChunkSize(chunkSize);
+        }
+        if (snapshotTag != null) {
+            builder.setSnapshotTag(snapshotTag.name(), snapshotTag.maxAge());
         }
         if (values == IcebergValues.COLUMNS) {
             ColumnValue[] converters = new ColumnValue[types.length];

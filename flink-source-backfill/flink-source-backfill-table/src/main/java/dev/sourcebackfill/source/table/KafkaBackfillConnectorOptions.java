@@ -161,6 +161,28 @@ public final class KafkaBackfillConnectorOptions {
                                     + " that kept the value's fields as columns). Default: FORMAT"
                                     + " when the layout has a value column, else COLUMNS.");
 
+    public static final ConfigOption<String> ICEBERG_SNAPSHOT_TAG =
+            ConfigOptions.key("backfill.iceberg.snapshot-tag")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "An Iceberg tag of this name keeps the snapshot pinned at the job's"
+                                    + " first start from the writer's snapshot expiry until the"
+                                    + " source is in forward mode, when the tag is removed (also"
+                                    + " by a job restored from a checkpoint). Without it, a job"
+                                    + " restored after its snapshot expired fails. One name per"
+                                    + " job; needs backfill.iceberg.snapshot-tag.max-age.");
+
+    public static final ConfigOption<Duration> ICEBERG_SNAPSHOT_TAG_MAX_AGE =
+            ConfigOptions.key("backfill.iceberg.snapshot-tag.max-age")
+                    .durationType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The max age of the tag set by backfill.iceberg.snapshot-tag, counted"
+                                    + " from the snapshot's commit time: how long the tag keeps"
+                                    + " the snapshot if the job never reaches forward mode"
+                                    + " (abandoned or failing). Required with it.");
+
     /** Every {@code backfill.iceberg.*} option ({@link #ICEBERG_TABLE} first). */
     static final List<ConfigOption<?>> ICEBERG_OPTIONS =
             List.of(
@@ -174,7 +196,9 @@ public final class KafkaBackfillConnectorOptions {
                     ICEBERG_TOPIC_COLUMN,
                     ICEBERG_KEY_COLUMN,
                     ICEBERG_VALUE_COLUMN,
-                    ICEBERG_HEADERS_COLUMN);
+                    ICEBERG_HEADERS_COLUMN,
+                    ICEBERG_SNAPSHOT_TAG,
+                    ICEBERG_SNAPSHOT_TAG_MAX_AGE);
 
     private static ConfigOption<String> icebergColumn(String what, String meaning) {
         return ConfigOptions.key("backfill.iceberg." + what + "-column")

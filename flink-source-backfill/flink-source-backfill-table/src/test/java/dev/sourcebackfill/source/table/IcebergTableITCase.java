@@ -439,6 +439,24 @@ class IcebergTableITCase {
                         + " 'redpanda', "
                         + catalogOptions,
                 "backfill.iceberg.topic-column");
+        // issue 34, item 2: the snapshot tag's options
+        assertPlanningFails(
+                "t14",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'redpanda', 'backfill.iceberg.snapshot-tag' = 'job',"
+                        + " 'backfill.iceberg.snapshot-tag.max-age' = '-1 h', "
+                        + catalogOptions,
+                "backfill.iceberg.snapshot-tag.max-age");
+        assertPlanningFails(
+                "t15",
+                "v STRING",
+                topic,
+                "'format' = 'raw', 'backfill.iceberg.table' = 'ns.t', 'backfill.iceberg.layout' ="
+                        + " 'redpanda', 'backfill.iceberg.snapshot-tag' = '', "
+                        + catalogOptions,
+                "backfill.iceberg.snapshot-tag");
         // a topic pattern: the table's history is per listed topic
         TableEnvironment tEnv = tables();
         tEnv.executeSql(

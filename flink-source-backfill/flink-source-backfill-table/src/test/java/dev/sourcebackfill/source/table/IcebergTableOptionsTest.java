@@ -43,6 +43,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.math.BigDecimal;
@@ -314,6 +315,112 @@ class IcebergTableOptionsTest {
         config.setAccessible(true);
         BackfillSourceConfig<?> settings = (BackfillSourceConfig<?>) config.invoke(backfill);
         assertThat(settings.backfillChunkSize()).hasValue(250L);
+    }
+
+    // ------------------------------------------------------------ the snapshot tag
+
+    /**
+     * Issue 34, item 2: the snapshot tag's options, each wrong value failing at planning naming the
+     * option: an empty name, the main branch's name, a max age that is not positive, a max age
+     * without a name, a name without a max age, either without a table.
+     */
+    @Test
+    void wrongSnapshotTagOptionsFailNamingTheOption() {
+        Map<String, String> table =
+                Map.of(
+                        "backfill.iceberg.table", "ns.t",
+                        "backfill.iceberg.layout", "redpanda",
+                        "backfill.iceberg.catalog.type", "rest");
+        assertIcebergOptionsFail(
+                table,
+                Map.of("backfill.iceberg.snapshot-tag", " "),
+                "'backfill.iceberg.snapshot-tag' is empty");
+        assertIcebergOptionsFail(
+                table,
+                Map.of(
+                        "backfill.iceberg.snapshot-tag", "main",
+                        "backfill.iceberg.snapshot-tag.max-age", "1 h"),
+                "'backfill.iceberg.snapshot-tag' is 'main'");
+        assertIcebergOptionsFail(
+                table,
+                Map.of(
+                        "backfill.iceberg.snapshot-tag", "job-tag",
+                        "backfill.iceberg.snapshot-tag.max-age", "0 s"),
+                "'backfill.iceberg.snapshot-tag.max-age'",
+                "at least a millisecond");
+        assertIcebergOptionsFail(
+                table,
+                Map.of("backfill.iceberg.snapshot-tag.max-age", "1 h"),
+                "'backfill.iceberg.snapshot-tag.max-age' is set without"
+                        + " 'backfill.iceberg.snapshot-tag'");
+        assertIcebergOptionsFail(
+                table,
+                Map.of("backfill.iceberg.snapshot-tag", "job-tag"),
+                "'backfill.iceberg.snapshot-tag.max-age' is required with"
+                        + " 'backfill.iceberg.snapshot-tag'");
+        assertIcebergOptionsFail(
+                Map.of(),
+                Map.of(
+                        "backfill.iceberg.snapshot-tag", "job-tag",
+                        "backfill.iceberg.snapshot-tag.max-age", "1 h"),
+                "'backfill.iceberg.snapshot-tag' needs 'backfill.iceberg.table'");
+        assertIcebergOptionsFail(
+                Map.of(),
+                Map.of("backfill.iceberg.snapshot-tag.max-age", "1 h"),
+                "'backfill.iceberg.snapshot-tag.max-age' needs 'backfill.iceberg.table'");
+    }
+
+    private static void assertIcebergOptionsFail(
+            Map<String, String> table, Map<String, String> more, String... named) {
+        Map<String, String> all = new java.util.HashMap<>(table);
+        all.putAll(more);
+        assertThatThrownBy(
+                        () ->
+                                KafkaBackfillDynamicTableFactory.iceberg(
+                                        Configuration.fromMap(all),
+                                        all,
+                                        DataTypes.ROW(DataTypes.FIELD("v", DataTypes.STRING())),
+                                        KafkaBackfillDynamicTableFactory.ICEBERG_MODULE_CLASS))
+                .as("%s", more)
+                .isInstanceOf(ValidationException.class)
+                .satisfies(
+                        e -> {
+                            for (String part : named) {
+                                assertThat(e.getMessage()).contains(part);
+                            }
+                        });
+    }
+
+    /** The tag's name and max age reach the planned source's Iceberg log. */
+    @Test
+    void theSnapshotTagReachesThePlannedSource() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.executeSql(
+                "CREATE TABLE tagged (v STRING) WITH ("
+                        + common()
+                        + ", 'format' = 'raw',"
+                        + " 'backfill.iceberg.table' = 'ns.t',"
+                        + " 'backfill.iceberg.layout' = 'redpanda',"
+                        + " 'backfill.iceberg.snapshot-tag' = 'orders-job',"
+                        + " 'backfill.iceberg.snapshot-tag.max-age' = '7 d',"
+                        + " 'backfill.iceberg.catalog.type' = 'hadoop',"
+                        + " 'backfill.iceberg.catalog.warehouse' = 'file:///tmp/none')");
+        Object backfill = plannedSource(tEnv.toDataStream(tEnv.from("tagged")));
+        Field log = BackfillSource.class.getDeclaredField("log");
+        log.setAccessible(true);
+        assertThat(log.get(backfill).toString())
+                .contains("snapshot tag 'orders-job' (max age PT168H)");
+    }
+
+    private static Object plannedSource(DataStream<Row> stream) {
+        List<Transformation<?>> all =
+                new ArrayList<>(stream.getTransformation().getTransitivePredecessors());
+        return all.stream()
+                .filter(t -> t instanceof SourceTransformation)
+                .map(t -> ((SourceTransformation<?, ?, ?>) t).getSource())
+                .findFirst()
+                .orElseThrow();
     }
 
     // ------------------------------------------------------------ helpers

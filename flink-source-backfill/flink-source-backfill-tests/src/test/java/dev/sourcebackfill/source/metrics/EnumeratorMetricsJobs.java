@@ -30,6 +30,7 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
@@ -271,7 +272,14 @@ final class EnumeratorMetricsJobs {
         long get(String name) {
             Metric m = metrics.get(name);
             assertThat(m).as("gauge %s in %s", name, metrics.keySet()).isNotNull();
-            return ((Number) ((Gauge<?>) m).getValue()).longValue();
+            return value(m);
+        }
+
+        /** A gauge's value, or a counter's count (forwardModeHookFailures). */
+        private static long value(Metric m) {
+            return m instanceof Counter
+                    ? ((Counter) m).getCount()
+                    : ((Number) ((Gauge<?>) m).getValue()).longValue();
         }
 
         String identifier(String name) {
@@ -279,18 +287,19 @@ final class EnumeratorMetricsJobs {
         }
 
         boolean inForwardModeWith(int splits) {
-            return metrics.size() == 7
+            return metrics.size() == 8
                     && get("splitsFinished") == splits
                     && get("splitsBackfilling") == 0
                     && get("splitsCachingUp") == 0
                     && get("splitsEnded") == 0
-                    && get("forwardMode") == 1;
+                    && get("forwardMode") == 1
+                    && get("forwardModeHookFailures") == 0;
         }
 
         @Override
         public String toString() {
             Map<String, Object> values = new TreeMap<>();
-            metrics.forEach((k, v) -> values.put(k, ((Gauge<?>) v).getValue()));
+            metrics.forEach((k, v) -> values.put(k, value(v)));
             return (isOpen() ? "open " : "closed ") + group.getMetricIdentifier("") + values;
         }
     }
