@@ -132,6 +132,7 @@ final class IcebergTableReader implements LogReader<TableRow> {
                             snapshotId,
                             columns.layout(),
                             TableHistorySplit.topicsOf(splitId, sourceTopics),
+                            TableHistorySplit.planOf(splitId),
                             snapshotTag);
             LOG.info(
                     "Snapshot {} of Iceberg table {} (split {}): {} data files, {} rows",

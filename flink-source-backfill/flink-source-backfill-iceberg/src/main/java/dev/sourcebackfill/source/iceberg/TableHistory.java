@@ -26,6 +26,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Conversions;
@@ -120,6 +121,22 @@ final class TableHistory {
             IcebergLayout layout,
             Collection<String> topics,
             @Nullable SnapshotTag tag) {
+        return plan(
+                table, tableName, snapshotId, layout, topics, TableHistorySplit.Plan.CURRENT, tag);
+    }
+
+    /**
+     * As {@link #plan(Table, String, long, IcebergLayout, Collection, SnapshotTag)}, with the files
+     * {@code plan} takes: a restored split's history is planned as the enumerator cut it.
+     */
+    static TableHistory plan(
+            Table table,
+            String tableName,
+            long snapshotId,
+            IcebergLayout layout,
+            Collection<String> topics,
+            TableHistorySplit.Plan plan,
+            @Nullable SnapshotTag tag) {
         Snapshot snapshot = table.snapshot(snapshotId);
         if (snapshot == null) {
             throw new IllegalStateException(
@@ -148,10 +165,17 @@ final class TableHistory {
         // the bounds of the Kafka columns only: a wide table's other statistics stay unread
         TableScan scan = table.newScan().useSnapshot(snapshotId).includeColumnStats(kafkaColumns);
         if (layout.topicColumn().isPresent()) {
-            // the positions of a split's history depend on this filter: changing it re-plans the
-            // history of restored splits at other positions (rows without a topic are dropped
-            // here; issue 34 keeps that open until ids carry a plan version)
-            scan = scan.filter(Expressions.in(layout.topicColumn().get(), topics.toArray()));
+            // the positions of a split's history depend on this filter: what it takes changes
+            // only with a new plan code (see TableHistorySplit.Plan)
+            String topicColumn = layout.topicColumn().get();
+            Expression ofTopics = Expressions.in(topicColumn, topics.toArray());
+            scan =
+                    scan.filter(
+                            plan == TableHistorySplit.Plan.TOPICS
+                                    ? ofTopics
+                                    // a row without a topic is read, and fails naming its file
+                                    // and position, instead of being left out silently
+                                    : Expressions.or(Expressions.isNull(topicColumn), ofTopics));
         }
         Bounds bounds = new Bounds(schema, layout);
         List<FileScanTask> tasks = new ArrayList<>();

@@ -26,17 +26,22 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * The split of a table's history: {@code iceberg:<table>@<snapshot id>/<topic>,<topic>...}. Its
- * offsets are the positions of {@link TableHistory}; its chunks are runs of whole files. The
- * snapshot it is pinned to and the topics whose rows it holds are in its id, and so in the
- * enumerator's state with it: a job restored with another topic list reads the history the split
- * was planned with.
+ * The split of a table's history: {@code iceberg:<table>@<snapshot
+ * id>/<topic>,<topic>...;plan=<code>}. Its offsets are the positions of {@link TableHistory}; its
+ * chunks are runs of whole files. The snapshot it is pinned to and the topics whose rows it holds
+ * are in its id, and so in the enumerator's state with it: a job restored with another topic list
+ * reads the history the split was planned with.
  *
  * <p>A split id is written with {@code writeUTF} and named in metrics and logs, so its length is
  * bounded: topics that do not fit in {@value #MAX_TOPICS_IN_ID} characters are named by their count
  * and the SHA-256 digest of their sorted list ({@code #<count>-<digest>}; Kafka topic names hold no
  * {@code #}), and the reader takes the list from the source's topics, which must then be those the
  * history was planned with.
+ *
+ * <p>The positions of a history depend on which files the plan takes, so the id names its {@link
+ * Plan}: a split restored from a checkpoint is planned as it was when the enumerator cut it, and a
+ * change of what a plan takes is a new plan code, never a change of an existing one. An id without
+ * a plan mark was written before plans had codes: {@link Plan#TOPICS}.
  */
 @Internal
 final class TableHistorySplit {
@@ -48,16 +53,87 @@ final class TableHistorySplit {
 
     private static final char DIGEST_MARK = '#';
 
+    /** Between the topics and the plan's code (Kafka topic names hold no {@code ;}). */
+    static final String PLAN_MARK = ";plan=";
+
+    /**
+     * Which data files of the pinned snapshot a history takes (in a layout with a topic column;
+     * without one, every file), by a stable code written in the split's id.
+     */
+    enum Plan {
+        /**
+         * The files whose topic column may hold one of the topics: a file whose rows have no topic
+         * is left out, and its rows are lost silently. Only restored ids, which have no plan mark.
+         */
+        TOPICS(1),
+        /**
+         * As {@link #TOPICS}, and the files whose rows may have no topic: reading such a row fails,
+         * naming its file and position.
+         */
+        TOPICS_AND_ROWS_WITHOUT_TOPIC(2);
+
+        /** The plan of every split the enumerator cuts now. */
+        static final Plan CURRENT = TOPICS_AND_ROWS_WITHOUT_TOPIC;
+
+        final int code;
+
+        Plan(int code) {
+            this.code = code;
+        }
+
+        static Plan ofCode(int code, String splitId) {
+            for (Plan plan : values()) {
+                if (plan.code == code) {
+                    return plan;
+                }
+            }
+            throw new IllegalStateException(
+                    String.format(
+                            "Split %s was planned with plan %d, which this version of flink-source-backfill does not know (plans %s): the state was written by a newer version",
+                            splitId, code, java.util.Arrays.toString(values())));
+        }
+    }
+
     private TableHistorySplit() {}
 
+    /**
+     * The id of a split of the history of {@code snapshotId}, planned with {@link Plan#CURRENT}.
+     */
     static String id(String table, long snapshotId, Collection<String> topics) {
+        return id(table, snapshotId, topics, Plan.CURRENT);
+    }
+
+    static String id(String table, long snapshotId, Collection<String> topics, Plan plan) {
         String named = String.join(",", new TreeSet<>(topics));
         return PREFIX
                 + table
                 + '@'
                 + snapshotId
                 + '/'
-                + (named.length() <= MAX_TOPICS_IN_ID ? named : digestOf(topics));
+                + (named.length() <= MAX_TOPICS_IN_ID ? named : digestOf(topics))
+                + (plan == Plan.TOPICS ? "" : PLAN_MARK + plan.code);
+    }
+
+    /**
+     * The plan the split's history was cut with: the code after {@value #PLAN_MARK}, or {@link
+     * Plan#TOPICS} for an id without one.
+     *
+     * @throws IllegalStateException naming the split if its plan code is unknown (newer state)
+     */
+    static Plan planOf(String splitId) {
+        snapshotOf(splitId); // checks the form
+        int mark = splitId.lastIndexOf(PLAN_MARK);
+        if (mark < 0) {
+            return Plan.TOPICS;
+        }
+        String code = splitId.substring(mark + PLAN_MARK.length());
+        try {
+            return Plan.ofCode(Integer.parseInt(code), splitId);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "Not a split of an Iceberg table's history (plan '" + code + "'): " + splitId,
+                    e);
+        }
     }
 
     /** {@code #<count>-<SHA-256 of the sorted topics joined with ','>}. */
@@ -104,6 +180,10 @@ final class TableHistorySplit {
     static List<String> topicsOf(String splitId, Collection<String> sourceTopics) {
         snapshotOf(splitId); // checks the form
         String topics = splitId.substring(splitId.indexOf('/', splitId.lastIndexOf('@')) + 1);
+        int mark = topics.lastIndexOf(PLAN_MARK);
+        if (mark >= 0) {
+            topics = topics.substring(0, mark);
+        }
         if (topics.isEmpty()) {
             return List.of();
         }

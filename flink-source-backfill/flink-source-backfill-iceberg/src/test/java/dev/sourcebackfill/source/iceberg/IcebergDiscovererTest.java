@@ -123,7 +123,8 @@ class IcebergDiscovererTest {
             assertThat(splits.get(2).backfillStartOffset()).isZero();
             assertThat(splits.get(2).liveReadsWholeSplit()).isTrue();
             DiscoveredSplit history = splits.get(3);
-            assertThat(history.splitId()).isEqualTo("iceberg:db.t@" + snapshot + "/" + TOPIC);
+            assertThat(history.splitId())
+                    .isEqualTo("iceberg:db.t@" + snapshot + "/" + TOPIC + ";plan=2");
             assertThat(history.liveReadsWholeSplit()).isFalse();
             assertThat(history.backfillStartOffset()).isZero();
             assertThat(history.liveEndOffset()).isEqualTo(350);
@@ -300,7 +301,8 @@ class IcebergDiscovererTest {
         try (IcebergDiscoverer discoverer = discoverer(endsThenACommit)) {
             List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
             assertThat(splits.get(0).backfillStartOffset()).isEqualTo(50);
-            assertThat(splits.get(1).splitId()).isEqualTo("iceberg:db.t@" + before + "/" + TOPIC);
+            assertThat(splits.get(1).splitId())
+                    .isEqualTo("iceberg:db.t@" + before + "/" + TOPIC + ";plan=2");
             assertThat(splits.get(1).stoppingOffset()).hasValue(50);
         }
         table.refresh();

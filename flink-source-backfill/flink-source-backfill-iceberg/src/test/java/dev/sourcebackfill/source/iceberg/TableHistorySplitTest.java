@@ -54,11 +54,39 @@ class TableHistorySplitTest {
     }
 
     @Test
-    void aFewTopicsAreNamedInTheIdAsBefore() {
+    void aFewTopicsAreNamedInTheIdWithThePlan() {
         String id = TableHistorySplit.id("db.t", 7, List.of("b", "a"));
-        assertThat(id).isEqualTo("iceberg:db.t@7/a,b");
+        assertThat(id).isEqualTo("iceberg:db.t@7/a,b;plan=2");
         assertThat(TableHistorySplit.topicsOf(id, List.of("x"))).containsExactly("a", "b");
         assertThat(TableHistorySplit.snapshotOf(id)).isEqualTo(7);
+        assertThat(TableHistorySplit.planOf(id))
+                .isEqualTo(TableHistorySplit.Plan.TOPICS_AND_ROWS_WITHOUT_TOPIC);
+    }
+
+    /** Issue 34, defect 3: an id restored from before plans had codes keeps its plan. */
+    @Test
+    void anIdWithoutAPlanMarkIsOfTheTopicsOnlyPlan() {
+        String restored = "iceberg:db.t@7/a,b";
+        assertThat(TableHistorySplit.planOf(restored)).isEqualTo(TableHistorySplit.Plan.TOPICS);
+        assertThat(TableHistorySplit.topicsOf(restored, List.of("x"))).containsExactly("a", "b");
+        assertThat(
+                        TableHistorySplit.id(
+                                "db.t", 7, List.of("a", "b"), TableHistorySplit.Plan.TOPICS))
+                .isEqualTo(restored);
+        assertThat(TableHistorySplit.planOf("iceberg:db.t@7/;plan=1"))
+                .isEqualTo(TableHistorySplit.Plan.TOPICS);
+    }
+
+    @Test
+    void anUnknownPlanFailsNamingTheSplit() {
+        assertThatThrownBy(() -> TableHistorySplit.planOf("iceberg:db.t@7/a;plan=9"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Split iceberg:db.t@7/a;plan=9")
+                .hasMessageContaining("plan 9")
+                .hasMessageContaining("newer version");
+        assertThatThrownBy(() -> TableHistorySplit.planOf("iceberg:db.t@7/a;plan=x"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("plan 'x'");
     }
 
     @Test
@@ -67,8 +95,10 @@ class TableHistorySplitTest {
         String id = TableHistorySplit.id("db.t", 42, topics);
         assertThat(id.length())
                 .isLessThan("iceberg:db.t@42/".length() + TableHistorySplit.MAX_TOPICS_IN_ID);
-        assertThat(id).startsWith("iceberg:db.t@42/#2000-");
+        assertThat(id).startsWith("iceberg:db.t@42/#2000-").endsWith(";plan=2");
         assertThat(TableHistorySplit.snapshotOf(id)).isEqualTo(42);
+        assertThat(TableHistorySplit.planOf(id))
+                .isEqualTo(TableHistorySplit.Plan.TOPICS_AND_ROWS_WITHOUT_TOPIC);
 
         BackfillSplit split =
                 new BackfillSplit(id, HandoverState.BACKFILLING, 0, 10, OptionalLong.of(10));

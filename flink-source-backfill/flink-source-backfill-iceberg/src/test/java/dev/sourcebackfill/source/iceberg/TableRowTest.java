@@ -230,6 +230,47 @@ class TableRowTest {
     }
 
     /**
+     * Issue 34, defect 3: a row whose Kafka columns are all null in a layout with a topic column
+     * (Kafka Connect's) is not left out by the topic filter of a split cut now: the read fails
+     * naming its file and position, as a row without an offset does in every layout.
+     */
+    @Test
+    void aRowWithoutKafkaColumnsFailsTheReadAlsoWithATopicColumn() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
+        List<Record> rows = new ArrayList<>();
+        for (long o = 0; o < 5; o++) {
+            Record row =
+                    IcebergTestTables.row(Kind.KAFKA_CONNECT, table.schema(), TOPIC, 0, o, "v" + o);
+            if (o == 3) {
+                row.setField("_kafka_metadata_topic", null);
+                row.setField("_kafka_metadata_partition", null);
+                row.setField("_kafka_metadata_offset", null);
+            }
+            rows.add(row);
+        }
+        IcebergTestTables.append(table, rows);
+        table.refresh();
+        long snapshot = table.currentSnapshot().snapshotId();
+        TableHistory history =
+                TableHistory.plan(
+                        table, "db.t", snapshot, Kind.KAFKA_CONNECT.layout, List.of(TOPIC));
+        assertThat(history.records()).isEqualTo(5);
+
+        String split = TableHistorySplit.id("db.t", snapshot, List.of(TOPIC));
+        assertThat(TableHistorySplit.planOf(split))
+                .isEqualTo(TableHistorySplit.Plan.TOPICS_AND_ROWS_WITHOUT_TOPIC);
+        try (IcebergTableReader reader = reader(Kind.KAFKA_CONNECT, 100)) {
+            reader.addSplit(split, 0);
+            // the table is partitioned by the Kafka partition: the row without one is a file of
+            // its own, planned after the four rows of partition 0
+            assertThatThrownBy(() -> readToEnd(reader, split))
+                    .hasMessageContaining("the row at position 4")
+                    .hasMessageContaining("_kafka_metadata_partition=null")
+                    .hasMessageContaining("no topic");
+        }
+    }
+
+    /**
      * Review of issue 34 (defect 3, rows without a topic): the scan now keeps files whose topic is
      * null, so the same pinned snapshot is planned into other positions than before the change. A
      * table history split is restored with positions of the plan it was cut and read with: a
@@ -284,8 +325,10 @@ class TableRowTest {
         TableHistory now = TableHistory.plan(table, "db.t", snapshot, kind.layout, List.of(TOPIC));
         assertThat(now.records()).as("positions planned now").isEqualTo(23);
 
-        // restored from a checkpoint written before the change: the part [10, 20) at 10
-        String split = TableHistorySplit.id("db.t", snapshot, List.of(TOPIC));
+        // restored from a checkpoint written before the change: the part [10, 20) at 10, in the
+        // id's form then (no plan mark)
+        String split = "iceberg:db.t@" + snapshot + "/" + TOPIC;
+        assertThat(TableHistorySplit.planOf(split)).isEqualTo(TableHistorySplit.Plan.TOPICS);
         List<String> delivered = new ArrayList<>();
         Throwable failure;
         try (IcebergTableReader reader = reader(kind, 100)) {
