@@ -54,6 +54,12 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     private final int maxRecordsPerPoll;
 
     /**
+     * Ordered mode: each partition's rows read by its own split in offset order, handed over at
+     * their end; otherwise the table's history as one split read in chunks.
+     */
+    private final boolean ordered;
+
+    /**
      * @param recordMapper makes the values of a row; {@code null}: the live topic's deserializer
      *     makes them of the record the row keeps (the layout must have a value column)
      */
@@ -63,24 +69,40 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
             RowColumns columns,
             List<String> topics,
             @Nullable IcebergRecordMapper<T> recordMapper,
-            int maxRecordsPerPoll) {
+            int maxRecordsPerPoll,
+            boolean ordered) {
         this.live = live;
         this.tableRef = tableRef;
         this.columns = columns;
         this.topics = List.copyOf(topics);
         this.recordMapper = recordMapper;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
+        this.ordered = ordered;
     }
 
     @Override
     public LogSplitDiscoverer createSplitDiscoverer() throws Exception {
         return new IcebergDiscoverer(
-                live.createSplitDiscoverer(), tableRef, columns.copy(), recordMapper == null);
+                live.createSplitDiscoverer(),
+                tableRef,
+                columns.copy(),
+                recordMapper == null,
+                ordered);
     }
 
-    /** The table's rows, read in the fetcher thread; values made in the task thread. */
+    /**
+     * The table's rows, read in the fetcher thread (in ordered mode per partition, in offset
+     * order); values made in the task thread.
+     */
     @Override
     public LogReading<TableRow, T> backfillReading() {
+        if (ordered) {
+            return LogReading.of(
+                    context ->
+                            new OrderedTableReader(
+                                    tableRef, columns.copy(), topics, maxRecordsPerPoll),
+                    this::createRowValues);
+        }
         return LogReading.of(
                 context ->
                         new IcebergTableReader(tableRef, columns.copy(), topics, maxRecordsPerPoll),
@@ -106,10 +128,17 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
         return live.liveReading();
     }
 
-    /** The table's history is cut at file starts ({@link IcebergDiscoverer#cutHistory}). */
+    /**
+     * The table's history is cut at file starts ({@link IcebergDiscoverer#cutHistory}); in ordered
+     * mode a partition's history is read by its own split only, in one piece.
+     */
     @Override
     public boolean supportsHistoryChunks() {
-        return true;
+        return !ordered;
+    }
+
+    boolean isOrdered() {
+        return ordered;
     }
 
     @Override
@@ -142,6 +171,7 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
                 + columns.layout()
                 + ", values "
                 + (recordMapper != null ? "by " + recordMapper : "by the topic's deserializer")
+                + (ordered ? ", ordered" : "")
                 + ", live "
                 + live
                 + '}';

@@ -62,7 +62,11 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  *   <tr><td>{@link #setLive}</td><td>required</td><td>the live topics, as a Kafka source builder
  *       with {@code setTopics}: its starting offsets apply to partitions with no rows</td></tr>
  *   <tr><td>{@link #setBackfillChunkSize}</td><td>1,000,000</td><td>rows per chunk of the
- *       table's history: runs of whole data files, read in parallel by all readers</td></tr>
+ *       table's history: runs of whole data files, read in parallel by all readers (not in
+ *       ordered mode)</td></tr>
+ *   <tr><td>{@link #setOrdered}</td><td>off</td><td>each partition's history read by its own
+ *       split in offset order, then its live records: a per-key state without event time sees
+ *       each partition's records in offset order</td></tr>
  *   <tr><td>{@link #setMaxRecordsPerPoll}</td><td>10,000</td><td>rows one fetch reads</td></tr>
  * </table>
  */
@@ -82,6 +86,7 @@ public final class IcebergBackfillSourceBuilder<T>
     @Nullable private IcebergRecordMapper<T> recordMapper;
     @Nullable private KafkaBackfillSourceBuilder<T> live;
     private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
+    private boolean ordered;
 
     IcebergBackfillSourceBuilder() {}
 
@@ -124,6 +129,27 @@ public final class IcebergBackfillSourceBuilder<T>
         return this;
     }
 
+    /**
+     * Ordered mode (off by default): each partition with rows in the table is a split of its own
+     * whose history the table gives in offset order, and which goes on with the topic at the first
+     * offset after its rows there, as the Kafka and archive adapters hand over. Every partition's
+     * records then come in offset order, history before live records: what a job keeping per-key
+     * state without event time needs (the latest value per key, a CDC-style materialization).
+     *
+     * <p>Off by default, because it costs: a partition's history is read by one reader (no chunks:
+     * {@link #setBackfillChunkSize} is refused), a data file mixing partitions is read once per
+     * partition it holds (each reader skips the others' rows), each reader scans the Kafka columns
+     * of such files once to find its partitions' offsets in them, and a partition's live records
+     * wait for its history. Without it (the table's history read in chunks of whole files by all
+     * readers while every partition is live at once) each file is read once and the history is read
+     * in parallel, but a partition's live records come before its history rows, and history rows in
+     * no offset order across chunks.
+     */
+    public IcebergBackfillSourceBuilder<T> setOrdered(boolean ordered) {
+        this.ordered = ordered;
+        return this;
+    }
+
     public IcebergBackfillSourceBuilder<T> setMaxRecordsPerPoll(int maxRecordsPerPoll) {
         this.maxRecordsPerPoll = maxRecordsPerPoll;
         return this;
@@ -137,13 +163,19 @@ public final class IcebergBackfillSourceBuilder<T>
         RowColumns columns = new RowColumns(layout, topics.size() == 1 ? topics.get(0) : null);
         // the settings set here win over the live builder's
         copySetSettingsTo(live);
-        if (!isBackfillChunkSizeSet()) {
+        if (!ordered && !isBackfillChunkSizeSet()) {
             live.setBackfillChunkSize(DEFAULT_CHUNK_SIZE);
         }
         return live.build(
                 kafka ->
                         new IcebergBackfillLog<>(
-                                kafka, tableRef, columns, topics, recordMapper, maxRecordsPerPoll));
+                                kafka,
+                                tableRef,
+                                columns,
+                                topics,
+                                recordMapper,
+                                maxRecordsPerPoll,
+                                ordered));
     }
 
     private void sanityCheck() {
@@ -196,6 +228,11 @@ public final class IcebergBackfillSourceBuilder<T>
                 "max records per poll",
                 "setMaxRecordsPerPoll",
                 "must be at least 1, was " + maxRecordsPerPoll);
+        checkOption(
+                !ordered || !isBackfillChunkSizeSet(),
+                "ordered",
+                "setOrdered",
+                "reads each partition's history by its own split, in one piece: it takes no chunk size (setBackfillChunkSize)");
         checkSharedSettings();
     }
 

@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.iceberg;
 
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
@@ -22,6 +24,7 @@ import org.apache.flink.api.common.serialization.SimpleStringSchema;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -98,6 +101,38 @@ class IcebergBackfillSourceBuilderTest {
         fails(b -> b.setLive(live("a", "b")), "'layout' (setLayout)", "no topic column", "[a, b]");
         fails(b -> b.setMaxRecordsPerPoll(0), "'max records per poll'", "at least 1");
         fails(b -> b.setBackfillChunkSize(0), "'backfill chunk size'", "must be positive");
+    }
+
+    @Test
+    void orderedModeIsOffByDefaultAndWhenOnReadsWithoutChunks() throws Exception {
+        BackfillSource<String> chunked = valid().build();
+        IcebergBackfillLog<String> chunkedLog = (IcebergBackfillLog<String>) chunked.getLog();
+        assertThat(chunkedLog.isOrdered()).isFalse();
+        assertThat(chunkedLog.supportsHistoryChunks()).isTrue();
+        assertThat(configOf(chunked).backfillChunkSize())
+                .hasValue(IcebergBackfillSourceBuilder.DEFAULT_CHUNK_SIZE);
+
+        BackfillSource<String> ordered = valid().setOrdered(true).build();
+        IcebergBackfillLog<String> orderedLog = (IcebergBackfillLog<String>) ordered.getLog();
+        assertThat(orderedLog.isOrdered()).isTrue();
+        assertThat(orderedLog.supportsHistoryChunks()).isFalse();
+        assertThat(configOf(ordered).backfillChunkSize()).isEmpty();
+        assertThat(orderedLog.backfillReading().createReader(null))
+                .isInstanceOf(OrderedTableReader.class);
+    }
+
+    @Test
+    void orderedModeRefusesAChunkSizeNamingBothOptions() {
+        fails(
+                b -> b.setOrdered(true).setBackfillChunkSize(1_000),
+                "'ordered' (setOrdered)",
+                "setBackfillChunkSize");
+    }
+
+    private static BackfillSourceConfig<?> configOf(BackfillSource<?> source) throws Exception {
+        Method config = BackfillSource.class.getDeclaredMethod("config");
+        config.setAccessible(true);
+        return (BackfillSourceConfig<?>) config.invoke(source);
     }
 
     @Test

@@ -96,6 +96,7 @@ class IcebergEdgeCasesTest {
                 topic,
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(kind.layout, TOPIC),
+                false,
                 false);
     }
 
