@@ -78,7 +78,8 @@ record IcebergTableOptions(
         Map<String, String> catalogProperties,
         String table,
         IcebergLayout layout,
-        IcebergValues values) {
+        IcebergValues values,
+        boolean ordered) {
 
     /** The metadata columns a row read column by column has. */
     static final List<ReadableMetadata> COLUMNS_METADATA =
@@ -223,13 +224,34 @@ record IcebergTableOptions(
                 }
             }
         }
+        boolean ordered;
+        try {
+            ordered = options.get(KafkaBackfillConnectorOptions.ICEBERG_ORDERED);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' must be 'true' or 'false': %s",
+                            KafkaBackfillConnectorOptions.ICEBERG_ORDERED.key(), e.getMessage()),
+                    e);
+        }
+        if (ordered
+                && options.getOptional(KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE)
+                        .isPresent()) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' reads each partition's history in one piece, by its own"
+                                    + " split: remove '%s'.",
+                            KafkaBackfillConnectorOptions.ICEBERG_ORDERED.key(),
+                            KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE.key()));
+        }
         return Optional.of(
                 new IcebergTableOptions(
                         options.get(KafkaBackfillConnectorOptions.ICEBERG_CATALOG_NAME),
                         Map.copyOf(catalog),
                         table.get(),
                         layout,
-                        values));
+                        values,
+                        ordered));
     }
 
     /** The options that mean nothing without {@code backfill.iceberg.table}. */
@@ -378,6 +400,7 @@ record IcebergTableOptions(
                         .setCatalog(catalogName, catalogProperties)
                         .setTable(table)
                         .setLayout(layout)
+                        .setOrdered(ordered)
                         .setLive(live);
         if (chunkSize != null) {
             builder.setBackfillChunkSize(chunkSize);
