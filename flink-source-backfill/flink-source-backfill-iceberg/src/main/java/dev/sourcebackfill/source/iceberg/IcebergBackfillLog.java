@@ -57,6 +57,12 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     @Nullable private final SnapshotTag snapshotTag;
 
     /**
+     * Ordered mode: each partition's rows read by its own split in offset order, handed over at
+     * their end; otherwise the table's history as one split read in chunks.
+     */
+    private final boolean ordered;
+
+    /**
      * @param recordMapper makes the values of a row; {@code null}: the live topic's deserializer
      *     makes them of the record the row keeps (the layout must have a value column)
      * @param snapshotTag the tag on the pinned snapshot until forward mode; {@code null}: none
@@ -68,7 +74,8 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
             List<String> topics,
             @Nullable IcebergRecordMapper<T> recordMapper,
             int maxRecordsPerPoll,
-            @Nullable SnapshotTag snapshotTag) {
+            @Nullable SnapshotTag snapshotTag,
+            boolean ordered) {
         this.live = live;
         this.tableRef = tableRef;
         this.columns = columns;
@@ -76,6 +83,7 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
         this.recordMapper = recordMapper;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
         this.snapshotTag = snapshotTag;
+        this.ordered = ordered;
     }
 
     @Override
@@ -85,12 +93,23 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
                 tableRef,
                 columns.copy(),
                 recordMapper == null,
-                snapshotTag);
+                snapshotTag,
+                ordered);
     }
 
-    /** The table's rows, read in the fetcher thread; values made in the task thread. */
+    /**
+     * The table's rows, read in the fetcher thread (in ordered mode per partition, in offset
+     * order); values made in the task thread.
+     */
     @Override
     public LogReading<TableRow, T> backfillReading() {
+        if (ordered) {
+            return LogReading.of(
+                    context ->
+                            new OrderedTableReader(
+                                    tableRef, columns.copy(), topics, maxRecordsPerPoll),
+                    this::createRowValues);
+        }
         return LogReading.of(
                 context ->
                         new IcebergTableReader(
@@ -117,10 +136,17 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
         return live.liveReading();
     }
 
-    /** The table's history is cut at file starts ({@link IcebergDiscoverer#cutHistory}). */
+    /**
+     * The table's history is cut at file starts ({@link IcebergDiscoverer#cutHistory}); in ordered
+     * mode a partition's history is read by its own split only, in one piece.
+     */
     @Override
     public boolean supportsHistoryChunks() {
-        return true;
+        return !ordered;
+    }
+
+    boolean isOrdered() {
+        return ordered;
     }
 
     @Override
@@ -154,6 +180,7 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
                 + ", values "
                 + (recordMapper != null ? "by " + recordMapper : "by the topic's deserializer")
                 + (snapshotTag != null ? ", " + snapshotTag : ", no snapshot tag")
+                + (ordered ? ", ordered" : "")
                 + ", live "
                 + live
                 + '}';

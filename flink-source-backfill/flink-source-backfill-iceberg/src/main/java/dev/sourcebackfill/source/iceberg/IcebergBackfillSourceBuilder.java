@@ -64,7 +64,11 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  *   <tr><td>{@link #setLive}</td><td>required</td><td>the live topics, as a Kafka source builder
  *       with {@code setTopics}: its starting offsets apply to partitions with no rows</td></tr>
  *   <tr><td>{@link #setBackfillChunkSize}</td><td>1,000,000</td><td>rows per chunk of the
- *       table's history: runs of whole data files, read in parallel by all readers</td></tr>
+ *       table's history: runs of whole data files, read in parallel by all readers (not in
+ *       ordered mode)</td></tr>
+ *   <tr><td>{@link #setOrdered}</td><td>off</td><td>each partition's history read by its own
+ *       split in offset order, then its live records: a per-key state without event time sees
+ *       each partition's records in offset order</td></tr>
  *   <tr><td>{@link #setMaxRecordsPerPoll}</td><td>10,000</td><td>rows one fetch reads</td></tr>
  *   <tr><td>{@link #setSnapshotTag}</td><td>none</td><td>an Iceberg tag that keeps the pinned
  *       snapshot from expiring until forward mode, removed then</td></tr>
@@ -95,6 +99,7 @@ public final class IcebergBackfillSourceBuilder<T>
     @Nullable private String snapshotTagName;
     @Nullable private Duration snapshotTagMaxAge;
     private boolean snapshotTagSet;
+    private boolean ordered;
 
     IcebergBackfillSourceBuilder() {}
 
@@ -134,6 +139,27 @@ public final class IcebergBackfillSourceBuilder<T>
     /** The live topics; its starting offsets apply to partitions that have no rows. */
     public IcebergBackfillSourceBuilder<T> setLive(KafkaBackfillSourceBuilder<T> live) {
         this.live = live;
+        return this;
+    }
+
+    /**
+     * Ordered mode (off by default): each partition with rows in the table is a split of its own
+     * whose history the table gives in offset order, and which goes on with the topic at the first
+     * offset after its rows there, as the Kafka and archive adapters hand over. Every partition's
+     * records then come in offset order, history before live records: what a job keeping per-key
+     * state without event time needs (the latest value per key, a CDC-style materialization).
+     *
+     * <p>Off by default, because it costs: a partition's history is read by one reader (no chunks:
+     * {@link #setBackfillChunkSize} is refused), a data file mixing partitions is read once per
+     * partition it holds (each reader skips the others' rows), each reader scans the Kafka columns
+     * of such files once to find its partitions' offsets in them, and a partition's live records
+     * wait for its history. Without it (the table's history read in chunks of whole files by all
+     * readers while every partition is live at once) each file is read once and the history is read
+     * in parallel, but a partition's live records come before its history rows, and history rows in
+     * no offset order across chunks.
+     */
+    public IcebergBackfillSourceBuilder<T> setOrdered(boolean ordered) {
+        this.ordered = ordered;
         return this;
     }
 
@@ -194,7 +220,7 @@ public final class IcebergBackfillSourceBuilder<T>
                 snapshotTagSet ? new SnapshotTag(snapshotTagName, snapshotTagMaxAge) : null;
         // the settings set here win over the live builder's
         copySetSettingsTo(live);
-        if (!isBackfillChunkSizeSet()) {
+        if (!ordered && !isBackfillChunkSizeSet()) {
             live.setBackfillChunkSize(DEFAULT_CHUNK_SIZE);
         }
         return live.build(
@@ -206,7 +232,8 @@ public final class IcebergBackfillSourceBuilder<T>
                                 topics,
                                 recordMapper,
                                 maxRecordsPerPoll,
-                                snapshotTag));
+                                snapshotTag,
+                                ordered));
     }
 
     private void sanityCheck() {
@@ -276,6 +303,16 @@ public final class IcebergBackfillSourceBuilder<T>
                     "setSnapshotTag",
                     "has the max age " + snapshotTagMaxAge + ": it must be at least a millisecond");
         }
+        checkOption(
+                !ordered || !isBackfillChunkSizeSet(),
+                "ordered",
+                "setOrdered",
+                "reads each partition's history by its own split, in one piece: it takes no chunk size (setBackfillChunkSize)");
+        checkOption(
+                !ordered || !snapshotTagSet,
+                "ordered",
+                "setOrdered",
+                "reads the table's current snapshot at each reader's start, not a pinned one: it takes no snapshot tag (setSnapshotTag)");
         checkSharedSettings();
     }
 

@@ -53,6 +53,10 @@ import java.util.TreeSet;
  * to release is the one in the id of the table history split among the split ids the enumerator
  * passes (those of its state), and the tag's name comes from the builder. The tag is removed only
  * if it still points at that snapshot.
+ *
+ * <p>In ordered mode there is no history split: a partition with rows in the snapshot is backfilled
+ * from the table ({@link OrderedTableReader}) and handed over to the topic after its rows there;
+ * the rest is the same.
  */
 @Internal
 final class IcebergDiscoverer implements LogSplitDiscoverer {
@@ -69,6 +73,9 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
     /** The tag that keeps the pinned snapshot until forward mode; {@code null}: none. */
     @Nullable private final SnapshotTag tag;
 
+    /** Ordered mode: partitions with rows are backfilled from the table, no history split. */
+    private final boolean ordered;
+
     /** The pinned snapshot's history, as the first discovery planned it; cut into chunks. */
     @Nullable private TableHistory planned;
 
@@ -80,23 +87,27 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
             IcebergTableRef tableRef,
             RowColumns columns,
             boolean valuesFromValueColumn) {
-        this(live, tableRef, columns, valuesFromValueColumn, null);
+        this(live, tableRef, columns, valuesFromValueColumn, null, false);
     }
 
     /**
      * @param tag the tag to keep the pinned snapshot with until forward mode; {@code null}: none
+     * @param ordered ordered mode: each partition with rows in the snapshot is backfilled from the
+     *     table by its own split
      */
     IcebergDiscoverer(
             LogSplitDiscoverer live,
             IcebergTableRef tableRef,
             RowColumns columns,
             boolean valuesFromValueColumn,
-            @Nullable SnapshotTag tag) {
+            @Nullable SnapshotTag tag,
+            boolean ordered) {
         this.live = live;
         this.tableRef = tableRef;
         this.columns = columns;
         this.valuesFromValueColumn = valuesFromValueColumn;
         this.tag = tag;
+        this.ordered = ordered;
     }
 
     @Override
@@ -195,10 +206,14 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
                     tableRef.name(),
                     liveStart,
                     topicEnd);
+            if (ordered) {
+                splits.add(fromTable(split, last));
+                continue;
+            }
             // its history is the table's: its position is committed once that was read
             splits.add(fromTopic(split, liveStart).withHistoryElsewhere());
         }
-        if (planned.records() > 0) {
+        if (!ordered && planned.records() > 0) {
             String id = TableHistorySplit.id(tableRef.name(), planned.snapshotId(), topics);
             splits.add(
                     DiscoveredSplit.backfilled(id, 0, planned.records())
@@ -231,6 +246,30 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
             fromTopic = fromTopic.withStoppingOffset(stop);
         }
         return fromTopic;
+    }
+
+    /**
+     * Ordered mode: the partition backfilled from the table, from an offset at or below its first
+     * row there (the files' lowest offset bound), up to the topic's end at discovery; its reader
+     * ends after the partition's last row in the table, where the topic takes over.
+     */
+    private DiscoveredSplit fromTable(DiscoveredSplit split, long last) {
+        long start =
+                Math.min(last, planned.lowestOffsetBound(KafkaSplitIds.parse(split.splitId())));
+        DiscoveredSplit fromTable =
+                DiscoveredSplit.backfilled(
+                        split.splitId(), start, Math.max(split.liveEndOffset(), last + 1));
+        if (split.stoppingOffset().isPresent()) {
+            long stop = split.stoppingOffset().getAsLong();
+            if (stop <= last) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Partition %s stops at offset %d, but Iceberg table %s has its rows up to offset %d: a stopping offset inside the table's history is not supported",
+                                split.splitId(), stop, tableRef.name(), last));
+            }
+            fromTable = fromTable.withStoppingOffset(stop);
+        }
+        return fromTable;
     }
 
     /** Runs of whole files of the pinned snapshot, each at least {@code chunkSize} rows. */

@@ -61,6 +61,15 @@ final class TableFiles {
      * _pos}.
      */
     CloseableIterable<Record> readRows(FileScanTask task, Schema schema) {
+        return readRows(task, schema, Expressions.alwaysTrue());
+    }
+
+    /**
+     * The file's rows as {@link #readRows(FileScanTask, Schema)} reads them, in the row groups that
+     * {@code rowGroups} may match (by their statistics): it skips row groups, never single rows (a
+     * caller that filters rows checks each row itself).
+     */
+    CloseableIterable<Record> readRows(FileScanTask task, Schema schema, Expression rowGroups) {
         checkFormat(task);
         Schema projection = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
         GenericDeleteFilter deletes = new GenericDeleteFilter(io, task, schema, projection);
@@ -70,7 +79,10 @@ final class TableFiles {
         CloseableIterable<Record> rows =
                 Parquet.read(io.newInputFile(task.file()))
                         .project(readSchema)
-                        .filter(task.residual())
+                        .filter(
+                                task.residual() == null
+                                        ? rowGroups
+                                        : Expressions.and(task.residual(), rowGroups))
                         .createReaderFunc(
                                 fileSchema ->
                                         GenericParquetReaders.buildReader(
@@ -80,8 +92,8 @@ final class TableFiles {
     }
 
     /**
-     * The file's Kafka columns (topic, partition, offset), every row, deleted or not; rows the
-     * scan's filter excludes left out.
+     * The file's Kafka columns (topic, partition, offset) and each row's position ({@code _pos}),
+     * every row, deleted or not; rows the scan's filter excludes left out.
      */
     CloseableIterable<Record> readKafkaColumns(
             FileScanTask task, Schema schema, IcebergLayout layout) {
@@ -90,7 +102,8 @@ final class TableFiles {
         columns.add(layout.partitionColumn());
         columns.add(layout.offsetColumn());
         layout.topicColumn().ifPresent(columns::add);
-        Schema projection = schema.select(columns);
+        Schema projection =
+                TypeUtil.join(schema.select(columns), new Schema(MetadataColumns.ROW_POSITION));
         CloseableIterable<Record> rows =
                 Parquet.read(io.newInputFile(task.file()))
                         .project(projection)

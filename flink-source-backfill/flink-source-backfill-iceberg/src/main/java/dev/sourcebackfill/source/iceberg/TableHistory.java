@@ -439,6 +439,56 @@ final class TableHistory {
                 });
     }
 
+    /**
+     * Whether the data file may hold rows of {@code partition}, as far as its column bounds tell: a
+     * file of one partition holds that one only; a file mixing partitions may hold every partition
+     * within its partition bounds, of the topic its topic bounds name (any topic where they name
+     * none). A file without bounds may hold any partition.
+     */
+    boolean mayHold(HistoryFile file, TopicPartition partition) {
+        if (file.partition() != null) {
+            return file.partition().equals(partition);
+        }
+        DataFile data = file.task().file();
+        Long low = bounds.bound(data.lowerBounds(), bounds.partitionId);
+        Long high = bounds.upper(data, bounds.partitionId);
+        if ((low != null && partition.partition() < low)
+                || (high != null && partition.partition() > high)) {
+            return false;
+        }
+        String oneTopic = bounds.oneTopic(data);
+        return oneTopic == null || oneTopic.equals(partition.topic());
+    }
+
+    /** The file's lower bound of the offset column (every partition's), if it has one. */
+    @Nullable
+    Long lowerOffsetBound(HistoryFile file) {
+        return bounds.bound(file.task().file().lowerBounds(), bounds.offsetId);
+    }
+
+    /** The file's upper bound of the offset column (every partition's), if it has one. */
+    @Nullable
+    Long upperOffsetBound(HistoryFile file) {
+        return bounds.upper(file.task().file(), bounds.offsetId);
+    }
+
+    /**
+     * An offset at or below the lowest offset {@code partition} has in the snapshot: the lowest
+     * offset bound of the files that may hold it (0 where one of them has none). A bound, not the
+     * lowest offset itself: a file mixing partitions bounds them all.
+     */
+    long lowestOffsetBound(TopicPartition partition) {
+        long lowest = Long.MAX_VALUE;
+        for (HistoryFile file : files) {
+            if (file.records() == 0 || !mayHold(file, partition)) {
+                continue;
+            }
+            Long lower = lowerOffsetBound(file);
+            lowest = Math.min(lowest, lower == null ? 0 : Math.max(0, lower));
+        }
+        return lowest == Long.MAX_VALUE ? 0 : lowest;
+    }
+
     /** The split id of a row's partition. */
     static String splitIdOf(String topic, int partition) {
         return KafkaSplitIds.of(new TopicPartition(topic, partition));

@@ -206,6 +206,118 @@ class IcebergBackfillITCase {
     }
 
     /**
+     * Ordered mode, for a job keeping per-key state without event time: Redpanda's files mixing
+     * partitions (each read by the reader of every partition it holds), 4 partitions (partition 3
+     * only in the topic), 2 readers, a failure during the table read and, once the job runs again,
+     * one at partition 1's first record from the topic. A keyed function per partition checks that
+     * every offset is the one after the previous (the topic has no holes): each partition's table
+     * rows in offset order, then its live records, across both failures; and every offset once,
+     * those in the table from the table.
+     */
+    @Test
+    void orderedModeGivesEachPartitionsHistoryThenItsLiveRecordsInOffsetOrderAcrossFailures()
+            throws Exception {
+        String topic = topic("ordered", 1_500, 1_100, 1_500, 800);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.ordered", Kind.REDPANDA);
+        // commits of 200 offsets per partition, newest first: the files' order in the table is
+        // not the offsets' order
+        for (long from = 1_000; from >= 0; from -= 200) {
+            List<Record> commit = new ArrayList<>();
+            for (int p = 0; p < 3; p++) {
+                commit.addAll(
+                        rows(
+                                Kind.REDPANDA,
+                                table,
+                                topic,
+                                p,
+                                from,
+                                Math.min(from + 200, 1_000 + 100L * p)));
+            }
+            IcebergTestTables.append(table, commit);
+        }
+
+        String run = UUID.randomUUID().toString();
+        IcebergBackfillSourceBuilder<String> builder =
+                builder(topic, catalog, "db.ordered", Kind.REDPANDA, false)
+                        .setOrdered(true)
+                        .setMaxRecordsPerPoll(50);
+        JobClient job =
+                start(run, builder.build(), Set.of("T|0|450", "K|1|1100"), 2, 0, null, true);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!FailOnce.fired(run).contains("T|0|450")
+                || RESTARTS.restartsSoFar(job.getJobID()).orElse(0) < 1
+                || job.getJobStatus().get() != JobStatus.RUNNING) {
+            assertThat(System.nanoTime()).as("the first failure and restart").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        KAFKA.produce(
+                2,
+                1_100,
+                1_500,
+                (p, o) -> p == 1 ? new ProducerRecord<>(topic, p, "k", "K|1|" + o) : null);
+        Map<Integer, Long> lastOffsets = Map.of(0, 1_499L, 1, 1_499L, 2, 1_499L, 3, 799L);
+        while (Checker.total(run) < 1_500 * 3 + 800
+                || !OrderChecker.LAST.getOrDefault(run, Map.of()).equals(lastOffsets)) {
+            assertThat(System.nanoTime()).as("every record").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        job.cancel().get(60, TimeUnit.SECONDS);
+
+        Checker.assertNoViolations(run);
+        Checker.assertPartition(run, 0, 0, 1_500, o -> o < 1_000, o -> true);
+        Checker.assertPartition(run, 1, 0, 1_500, o -> o < 1_100, o -> true);
+        Checker.assertPartition(run, 2, 0, 1_500, o -> o < 1_200, o -> true);
+        Checker.assertPartition(run, 3, 0, 800, o -> false, o -> true);
+        assertThat(OrderChecker.lastOffsets(run))
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(0, 1_499L, 1, 1_499L, 2, 1_499L, 3, 799L));
+        assertThat(FailOnce.fired(run)).containsExactlyInAnyOrder("T|0|450", "K|1|1100");
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(2);
+    }
+
+    /**
+     * The same table without ordered mode breaks the order the test above checks (a partition's
+     * live records before its history, chunks in no order): the order checker is not blind.
+     */
+    @Test
+    void withoutOrderedModeTheOrderCheckerSeesPartitionsOutOfOrder() throws Exception {
+        String topic = topic("unordered", 600, 600);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.unordered", Kind.REDPANDA);
+        for (long from = 400; from >= 0; from -= 100) {
+            List<Record> commit = new ArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                commit.addAll(rows(Kind.REDPANDA, table, topic, p, from, from + 100));
+            }
+            IcebergTestTables.append(table, commit);
+        }
+        String run = UUID.randomUUID().toString();
+        JobClient job =
+                start(
+                        run,
+                        builder(topic, catalog, "db.unordered", Kind.REDPANDA)
+                                .setBackfillChunkSize(100)
+                                // the history slower than the live records
+                                .setBackfillRecordsPerSecond(200)
+                                .build(),
+                        Set.of(),
+                        2,
+                        0,
+                        null,
+                        true);
+        job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+
+        Checker.assertNoViolations(run);
+        Checker.assertPartition(run, 0, 0, 600, o -> o < 500, o -> true);
+        assertThat(OrderChecker.VIOLATIONS.get(run)).isNotEmpty();
+    }
+
+    /**
      * Every preset's layout through the REST catalog: values by the topic's deserializer where the
      * layout keeps the value bytes, by a record mapper of the {@code payload} column otherwise.
      */
@@ -558,6 +670,19 @@ class IcebergBackfillITCase {
             double throttle,
             String savepoint)
             throws Exception {
+        return start(run, source, failAt, parallelism, throttle, savepoint, false);
+    }
+
+    /** The same, and with {@code checkOrder} the {@link OrderChecker} beside the checker. */
+    private static JobClient start(
+            String run,
+            BackfillSource<String> source,
+            Set<String> failAt,
+            int parallelism,
+            double throttle,
+            String savepoint,
+            boolean checkOrder)
+            throws Exception {
         Configuration conf = new Configuration();
         if (!failAt.isEmpty()) {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -588,6 +713,12 @@ class IcebergBackfillITCase {
                 .process(new Checker(run))
                 .uid("checker")
                 .sinkTo(new DiscardingSink<>());
+        if (checkOrder) {
+            stream.keyBy(value -> value.substring(value.indexOf('|') + 1, value.lastIndexOf('|')))
+                    .process(new OrderChecker(run))
+                    .uid("order-checker")
+                    .sinkTo(new DiscardingSink<>());
+        }
         return env.executeAsync("iceberg backfill " + run);
     }
 
@@ -629,6 +760,54 @@ class IcebergBackfillITCase {
                 throw new IllegalStateException("injected failure at " + value);
             }
             return value;
+        }
+    }
+
+    /**
+     * A per-key state machine without event time, keyed by partition: the last offset seen, in
+     * checkpointed state; an offset that is not the previous one plus one (the first not 0) is a
+     * violation. The topics of the tests that use it have no holes.
+     */
+    static final class OrderChecker extends KeyedProcessFunction<String, String, String> {
+        static final Map<String, Map<Integer, Long>> LAST = new ConcurrentHashMap<>();
+        static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
+        private final String run;
+        private transient ValueState<Long> last;
+
+        OrderChecker(String run) {
+            this.run = run;
+        }
+
+        static Map<Integer, Long> lastOffsets(String run) {
+            Queue<String> violations = VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>());
+            assertThat(violations).as("offsets out of order").isEmpty();
+            return LAST.getOrDefault(run, Map.of());
+        }
+
+        @Override
+        public void open(OpenContext openContext) {
+            last = getRuntimeContext().getState(new ValueStateDescriptor<>("last", Long.class));
+        }
+
+        @Override
+        public void processElement(String value, Context ctx, Collector<String> out)
+                throws Exception {
+            String[] parts = value.split("\\|");
+            int partition = Integer.parseInt(parts[1]);
+            long offset = Long.parseLong(parts[2]);
+            Long previous = last.value();
+            long expected = previous == null ? 0 : previous + 1;
+            if (offset != expected) {
+                VIOLATIONS
+                        .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
+                        .add(
+                                String.format(
+                                        "partition %d: %s after offset %s",
+                                        partition, value, previous));
+            }
+            last.update(offset);
+            LAST.computeIfAbsent(run, k -> new ConcurrentHashMap<>()).put(partition, offset);
+            out.collect(value);
         }
     }
 

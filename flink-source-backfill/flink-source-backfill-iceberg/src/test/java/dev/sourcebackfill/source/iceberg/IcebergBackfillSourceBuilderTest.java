@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.iceberg;
 
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
@@ -24,6 +25,7 @@ import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -142,6 +144,47 @@ class IcebergBackfillSourceBuilderTest {
         Field log = BackfillSource.class.getDeclaredField("log");
         log.setAccessible(true);
         return log.get(source).toString();
+    }
+
+    @Test
+    void orderedModeIsOffByDefaultAndWhenOnReadsWithoutChunks() throws Exception {
+        BackfillSource<String> chunked = valid().build();
+        IcebergBackfillLog<String> chunkedLog = (IcebergBackfillLog<String>) chunked.getLog();
+        assertThat(chunkedLog.isOrdered()).isFalse();
+        assertThat(chunkedLog.supportsHistoryChunks()).isTrue();
+        assertThat(configOf(chunked).backfillChunkSize())
+                .hasValue(IcebergBackfillSourceBuilder.DEFAULT_CHUNK_SIZE);
+
+        BackfillSource<String> ordered = valid().setOrdered(true).build();
+        IcebergBackfillLog<String> orderedLog = (IcebergBackfillLog<String>) ordered.getLog();
+        assertThat(orderedLog.isOrdered()).isTrue();
+        assertThat(orderedLog.supportsHistoryChunks()).isFalse();
+        assertThat(configOf(ordered).backfillChunkSize()).isEmpty();
+        assertThat(orderedLog.backfillReading().createReader(null))
+                .isInstanceOf(OrderedTableReader.class);
+    }
+
+    @Test
+    void orderedModeRefusesAChunkSizeNamingBothOptions() {
+        fails(
+                b -> b.setOrdered(true).setBackfillChunkSize(1_000),
+                "'ordered' (setOrdered)",
+                "setBackfillChunkSize");
+    }
+
+    /** Ordered mode reads no pinned snapshot: a tag would be created and never removed. */
+    @Test
+    void orderedModeRefusesASnapshotTagNamingBothOptions() {
+        fails(
+                b -> b.setOrdered(true).setSnapshotTag("orders-backfill", Duration.ofDays(1)),
+                "'ordered' (setOrdered)",
+                "setSnapshotTag");
+    }
+
+    private static BackfillSourceConfig<?> configOf(BackfillSource<?> source) throws Exception {
+        Method config = BackfillSource.class.getDeclaredMethod("config");
+        config.setAccessible(true);
+        return (BackfillSourceConfig<?>) config.invoke(source);
     }
 
     @Test

@@ -76,11 +76,17 @@ class IcebergDiscovererTest {
     }
 
     private IcebergDiscoverer discoverer(LogSplitDiscoverer topic) {
+        return discoverer(topic, false);
+    }
+
+    private IcebergDiscoverer discoverer(LogSplitDiscoverer topic, boolean ordered) {
         return new IcebergDiscoverer(
                 topic,
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(Kind.KAFKA_CONNECT.layout, TOPIC),
-                false);
+                false,
+                null,
+                ordered);
     }
 
     private Table tableWith(Map<Integer, Long> rowsPerPartition) {
@@ -140,6 +146,54 @@ class IcebergDiscovererTest {
                     .extracting(DiscoveredSplit::splitId)
                     .containsExactly(TOPIC + "-0", TOPIC + "-1", TOPIC + "-2");
         }
+    }
+
+    @Test
+    void inOrderedModeEachPartitionWithRowsIsBackfilledFromTheTableAndThereIsNoHistorySplit()
+            throws Exception {
+        Table table = tableWith(Map.of(0, 250L));
+        List<Record> later = new ArrayList<>();
+        for (long o = 40; o < 100; o++) {
+            later.add(IcebergTestTables.row(Kind.KAFKA_CONNECT, table.schema(), TOPIC, 1, o, "v"));
+        }
+        IcebergTestTables.append(table, later);
+        try (IcebergDiscoverer discoverer = discoverer(topic(400, 100, 30), true)) {
+            List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
+
+            assertThat(splits)
+                    .extracting(DiscoveredSplit::splitId)
+                    .containsExactly(TOPIC + "-0", TOPIC + "-1", TOPIC + "-2");
+            // backfilled from the partition's first row in the table up to the topic's end; the
+            // reader ends after its rows there, where the topic takes over
+            assertThat(splits.get(0).liveReadsWholeSplit()).isFalse();
+            assertThat(splits.get(0).hasHistoryElsewhere()).isFalse();
+            assertThat(splits.get(0).backfillStartOffset()).isZero();
+            assertThat(splits.get(0).liveEndOffset()).isEqualTo(400);
+            assertThat(splits.get(1).liveReadsWholeSplit()).isFalse();
+            assertThat(splits.get(1).backfillStartOffset()).isEqualTo(40);
+            assertThat(splits.get(1).liveEndOffset()).isEqualTo(100);
+            // no rows: from the topic, as without ordered mode
+            assertThat(splits.get(2).liveReadsWholeSplit()).isTrue();
+            assertThat(splits.get(2).backfillStartOffset()).isZero();
+            assertThat(discoverer.cutHistory(splits.get(0), 0, 400, 10)).isEmpty();
+        }
+    }
+
+    @Test
+    void inOrderedModeAStoppingOffsetInsideTheTablesHistoryFailsToo() {
+        tableWith(Map.of(0, 50L));
+        LogSplitDiscoverer bounded =
+                new LogSplitDiscoverer() {
+                    @Override
+                    public List<DiscoveredSplit> discoverSplits(boolean initial) {
+                        return List.of(
+                                DiscoveredSplit.backfilled(TOPIC + "-0", 0, 100)
+                                        .withStoppingOffset(30));
+                    }
+                };
+        assertThatThrownBy(() -> discoverer(bounded, true).discoverSplits(true))
+                .hasMessageContaining("Partition " + TOPIC + "-0 stops at offset 30")
+                .hasMessageContaining("rows up to offset 49");
     }
 
     @Test

@@ -96,6 +96,8 @@ class IcebergEdgeCasesTest {
                 topic,
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(kind.layout, TOPIC),
+                false,
+                null,
                 false);
     }
 

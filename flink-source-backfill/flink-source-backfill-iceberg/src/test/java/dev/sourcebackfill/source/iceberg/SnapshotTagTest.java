@@ -90,7 +90,8 @@ class SnapshotTagTest {
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(Kind.KAFKA_CONNECT.layout, TOPIC),
                 false,
-                tag);
+                tag,
+                false);
     }
 
     /** Partition 0's offsets [0, 250), partition 1's [0, 100), a commit per 100 rows. */

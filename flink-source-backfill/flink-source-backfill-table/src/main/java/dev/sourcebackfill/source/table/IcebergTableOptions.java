@@ -81,7 +81,8 @@ record IcebergTableOptions(
         String table,
         IcebergLayout layout,
         IcebergValues values,
-        @Nullable SnapshotTagOptions snapshotTag) {
+        @Nullable SnapshotTagOptions snapshotTag,
+        boolean ordered) {
 
     /** {@code backfill.iceberg.snapshot-tag} and its max age. */
     record SnapshotTagOptions(String name, Duration maxAge) implements Serializable {}
@@ -229,6 +230,35 @@ record IcebergTableOptions(
                 }
             }
         }
+        boolean ordered;
+        try {
+            ordered = options.get(KafkaBackfillConnectorOptions.ICEBERG_ORDERED);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' must be 'true' or 'false': %s",
+                            KafkaBackfillConnectorOptions.ICEBERG_ORDERED.key(), e.getMessage()),
+                    e);
+        }
+        if (ordered
+                && options.getOptional(KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE)
+                        .isPresent()) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' reads each partition's history in one piece, by its own"
+                                    + " split: remove '%s'.",
+                            KafkaBackfillConnectorOptions.ICEBERG_ORDERED.key(),
+                            KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE.key()));
+        }
+        SnapshotTagOptions snapshotTag = snapshotTag(options);
+        if (ordered && snapshotTag != null) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' reads the table's current snapshot, not a pinned one:"
+                                    + " remove '%s'.",
+                            KafkaBackfillConnectorOptions.ICEBERG_ORDERED.key(),
+                            KafkaBackfillConnectorOptions.ICEBERG_SNAPSHOT_TAG.key()));
+        }
         return Optional.of(
                 new IcebergTableOptions(
                         options.get(KafkaBackfillConnectorOptions.ICEBERG_CATALOG_NAME),
@@ -236,7 +266,8 @@ record IcebergTableOptions(
                         table.get(),
                         layout,
                         values,
-                        snapshotTag(options)));
+                        snapshotTag,
+                        ordered));
     }
 
     /** The snapshot tag's options, checked, naming the option; {@code null} if not set. */
@@ -432,6 +463,7 @@ record IcebergTableOptions(
                         .setCatalog(catalogName, catalogProperties)
                         .setTable(table)
                         .setLayout(layout)
+                        .setOrdered(ordered)
                         .setLive(live);
         if (chunkSize != null) {
             builder.setBackfillChunkSize(chunkSize);

@@ -183,6 +183,21 @@ public final class KafkaBackfillConnectorOptions {
                                     + " the snapshot if the job never reaches forward mode"
                                     + " (abandoned or failing). Required with it.");
 
+    public static final ConfigOption<Boolean> ICEBERG_ORDERED =
+            ConfigOptions.key("backfill.iceberg.ordered")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Ordered mode: each partition's rows in the table are read by the"
+                                    + " partition's own split in offset order and handed over to"
+                                    + " the topic after them, so that each partition's records"
+                                    + " come in offset order, history first (a per-key state"
+                                    + " without event time needs that). Off by default: the"
+                                    + " table's history is then read in chunks by all readers"
+                                    + " while every partition is live, each file once. Takes no"
+                                    + " 'backfill.chunk-size'; a file mixing partitions is read"
+                                    + " once per partition it holds.");
+
     /** Every {@code backfill.iceberg.*} option ({@link #ICEBERG_TABLE} first). */
     static final List<ConfigOption<?>> ICEBERG_OPTIONS =
             List.of(
@@ -190,6 +205,7 @@ public final class KafkaBackfillConnectorOptions {
                     ICEBERG_CATALOG_NAME,
                     ICEBERG_LAYOUT,
                     ICEBERG_VALUES,
+                    ICEBERG_ORDERED,
                     ICEBERG_PARTITION_COLUMN,
                     ICEBERG_OFFSET_COLUMN,
                     ICEBERG_TIMESTAMP_COLUMN,

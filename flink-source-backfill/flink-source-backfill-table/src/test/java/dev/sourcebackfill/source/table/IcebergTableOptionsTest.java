@@ -368,6 +368,14 @@ class IcebergTableOptionsTest {
                 Map.of(),
                 Map.of("backfill.iceberg.snapshot-tag.max-age", "1 h"),
                 "'backfill.iceberg.snapshot-tag.max-age' needs 'backfill.iceberg.table'");
+        assertIcebergOptionsFail(
+                table,
+                Map.of(
+                        "backfill.iceberg.ordered", "true",
+                        "backfill.iceberg.snapshot-tag", "job-tag",
+                        "backfill.iceberg.snapshot-tag.max-age", "1 h"),
+                "'backfill.iceberg.ordered'",
+                "remove 'backfill.iceberg.snapshot-tag'");
     }
 
     private static void assertIcebergOptionsFail(
@@ -421,6 +429,97 @@ class IcebergTableOptionsTest {
                 .map(t -> ((SourceTransformation<?, ?, ?>) t).getSource())
                 .findFirst()
                 .orElseThrow();
+    }
+
+    /**
+     * {@code backfill.iceberg.ordered} reaches the planned source: its log reads without chunks (no
+     * chunk size set), where the default mode cuts the history into chunks.
+     */
+    @Test
+    void theOrderedOptionReachesThePlannedSource() throws Exception {
+        BackfillSource<?> ordered =
+                plannedSource("ordered_t", ", 'backfill.iceberg.ordered' = 'true'");
+        assertThat(ordered.getLog().supportsHistoryChunks()).isFalse();
+        assertThat(ordered.getLog().toString()).contains(", ordered");
+        assertThat(configOf(ordered).backfillChunkSize()).isEmpty();
+
+        BackfillSource<?> chunked = plannedSource("chunked_t", "");
+        assertThat(chunked.getLog().supportsHistoryChunks()).isTrue();
+        assertThat(chunked.getLog().toString()).doesNotContain(", ordered");
+        assertThat(configOf(chunked).backfillChunkSize()).isPresent();
+    }
+
+    /** A value that is not a boolean, or a chunk size beside it, fails at planning naming it. */
+    @Test
+    void badOrderedValuesFailAtPlanningNamingTheOption() {
+        TableEnvironment tEnv = tables();
+        tEnv.executeSql(
+                "CREATE TABLE bad_ordered (v STRING) WITH ("
+                        + common()
+                        + ", 'format' = 'raw', 'backfill.iceberg.ordered' = 'maybe',"
+                        + " 'backfill.iceberg.table' = 'ns.t',"
+                        + " 'backfill.iceberg.layout' = 'redpanda',"
+                        + " 'backfill.iceberg.catalog.type' = 'hadoop',"
+                        + " 'backfill.iceberg.catalog.warehouse' = 'file:///tmp/none')");
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_ordered"))
+                .hasStackTraceContaining("backfill.iceberg.ordered")
+                .hasStackTraceContaining("maybe");
+
+        tEnv.executeSql(
+                "CREATE TABLE ordered_chunked (v STRING) WITH ("
+                        + common()
+                        + ", 'format' = 'raw', 'backfill.iceberg.ordered' = 'true',"
+                        + " 'backfill.chunk-size' = '100',"
+                        + " 'backfill.iceberg.table' = 'ns.t',"
+                        + " 'backfill.iceberg.layout' = 'redpanda',"
+                        + " 'backfill.iceberg.catalog.type' = 'hadoop',"
+                        + " 'backfill.iceberg.catalog.warehouse' = 'file:///tmp/none')");
+        assertThat(ourValidationMessage(() -> tEnv.explainSql("SELECT * FROM ordered_chunked")))
+                .hasValueSatisfying(
+                        message ->
+                                assertThat(message)
+                                        .contains("'backfill.iceberg.ordered'")
+                                        .contains("'backfill.chunk-size'"));
+
+        // without a table the option means nothing: it fails naming itself
+        tEnv.executeSql(
+                "CREATE TABLE ordered_alone (v STRING) WITH ("
+                        + common()
+                        + ", 'format' = 'raw', 'backfill.iceberg.ordered' = 'true')");
+        assertThat(ourValidationMessage(() -> tEnv.explainSql("SELECT * FROM ordered_alone")))
+                .hasValueSatisfying(
+                        message -> assertThat(message).contains("'backfill.iceberg.ordered'"));
+    }
+
+    private static BackfillSource<?> plannedSource(String name, String extraOptions) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.executeSql(
+                "CREATE TABLE "
+                        + name
+                        + " (v STRING) WITH ("
+                        + common()
+                        + ", 'format' = 'raw'"
+                        + extraOptions
+                        + ", 'backfill.iceberg.table' = 'ns.t',"
+                        + " 'backfill.iceberg.layout' = 'redpanda',"
+                        + " 'backfill.iceberg.catalog.type' = 'hadoop',"
+                        + " 'backfill.iceberg.catalog.warehouse' = 'file:///tmp/none')");
+        DataStream<Row> stream = tEnv.toDataStream(tEnv.from(name));
+        List<Transformation<?>> all =
+                new ArrayList<>(stream.getTransformation().getTransitivePredecessors());
+        return (BackfillSource<?>)
+                all.stream()
+                        .filter(t -> t instanceof SourceTransformation)
+                        .map(t -> ((SourceTransformation<?, ?, ?>) t).getSource())
+                        .findFirst()
+                        .orElseThrow();
+    }
+
+    private static BackfillSourceConfig<?> configOf(BackfillSource<?> source) throws Exception {
+        Method config = BackfillSource.class.getDeclaredMethod("config");
+        config.setAccessible(true);
+        return (BackfillSourceConfig<?>) config.invoke(source);
     }
 
     // ------------------------------------------------------------ helpers
