@@ -333,4 +333,68 @@ class HistoryChunksEnumeratorTest {
         assertThat(assigned().get("p-0").state()).isEqualTo(HandoverState.FINISHED);
         assertThat(assigned().get("p-1").hasHistoryElsewhere()).isFalse();
     }
+
+    /**
+     * Review of issue 34 (defect 2, the owner of chunks): a log split that never goes live (an
+     * Iceberg table's history: one bounded split whose stop is its history's end) has no live
+     * records for its chunks to hold back, yet its chunks are kept off its own reader too. At
+     * parallelism 2 one reader then reads every chunk of the table, one after the other, and the
+     * other only the last run of files: the table is read at the speed of one reader (before: the
+     * chunks alternated between both). The same holds for one Kafka partition at parallelism 2
+     * (benchmark section 6), where the own reader reads one chunk's worth and the other all the
+     * rest. Expected: the parts of such a split spread over both readers, two each. (A Kafka
+     * partition that goes live keeps its chunks off its own reader: {@link
+     * #chunksOfALiveSplitStayOffItsOwnReaderAtParallelismTwo}.)
+     */
+    @Test
+    void theChunksOfATableHistoryAreSpreadOverBothReadersAtParallelismTwo() throws Throwable {
+        BackfillSplitEnumeratorTest.FakeDiscoverer files =
+                new BackfillSplitEnumeratorTest.FakeDiscoverer() {
+                    @Override
+                    public List<Long> cutHistory(
+                            DiscoveredSplit split, long from, long to, long chunkSize) {
+                        return List.of(100L, 200L, 300L); // four runs of files
+                    }
+                };
+        files.splits.add(DiscoveredSplit.backfilled("table", 0, 400).withStoppingOffset(400));
+        enumerator =
+                new BackfillSplitEnumerator(
+                        context, files, false, Duration.ZERO, OptionalLong.of(100), null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            context.registerReader(new ReaderInfo(subtask, "localhost"));
+            enumerator.addReader(subtask);
+        }
+        assertThat(assigned()).hasSize(4);
+        assertThat(owned(0)).as("parts of the table read by subtask 0").hasSize(2);
+        assertThat(owned(1)).as("parts of the table read by subtask 1").hasSize(2);
+    }
+
+    /** The rule's other side: a split that goes live has none of its chunks on its own reader. */
+    @Test
+    void chunksOfALiveSplitStayOffItsOwnReaderAtParallelismTwo() throws Throwable {
+        BackfillSplitEnumeratorTest.FakeDiscoverer log =
+                new BackfillSplitEnumeratorTest.FakeDiscoverer() {
+                    @Override
+                    public List<Long> cutHistory(
+                            DiscoveredSplit split, long from, long to, long chunkSize) {
+                        return List.of(100L, 200L, 300L);
+                    }
+                };
+        log.splits.add(DiscoveredSplit.backfilled("p-0", 0, 400));
+        enumerator =
+                new BackfillSplitEnumerator(
+                        context, log, false, Duration.ZERO, OptionalLong.of(100), null);
+        enumerator.start();
+        context.runNextOneTimeCallable();
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            context.registerReader(new ReaderInfo(subtask, "localhost"));
+            enumerator.addReader(subtask);
+        }
+        int own = BackfillSplitEnumerator.ownerOf("p-0", PARALLELISM);
+        assertThat(assigned()).hasSize(4);
+        assertThat(owned(own)).as("the split's own reader").containsExactly("p-0");
+        assertThat(owned(1 - own)).as("the other reader").hasSize(3);
+    }
 }
