@@ -363,13 +363,22 @@ step "Iceberg phase: submitting the Iceberg check job (catalog $catalog_uri, bro
 submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.IcebergCheckJob "$jar" --catalog-uri "$catalog_uri" \
   --table redpanda.orders --bootstrap-servers "$bootstrap" --topic orders --records 100000 \
   --output "file://$work/out-iceberg" --backfill-rate-per-subtask "$rate" --chunk-size 20000 \
-  --max-records-per-poll "$poll")
+  --max-records-per-poll "$poll" --snapshot-tag e2e-backfill)
 job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
 [ -n "$job" ] || { echo "$submit_out"; exit 1; }
 wait_for "the job to run" 60 job_running
 # both readers (one on each TaskManager) reading the table's chunks
 table_rows_read() { [ "$(backfill_metric backfilledRecords min)" -gt 0 ]; }
 wait_for "rows read from the table by both readers" 60 table_rows_read
+# the snapshot tag (issue 34, item 2), asked of the REST catalog during the table read: set on the
+# pinned snapshot, the table's current one (nothing commits to it here)
+table_refs() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$catalog_uri/v1/namespaces/redpanda/tables/orders" \
+  | json "' '.join('%s=%s:%s' % (n, r['type'], r['snapshot-id']) for n, r in sorted(d['metadata'].get('refs', {}).items()))"; }
+refs=$(table_refs)
+current=$(python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$catalog_uri/v1/namespaces/redpanda/tables/orders" | json "d['metadata']['current-snapshot-id']")
+step "Iceberg phase: the table's refs during the table read: $refs"
+echo " $refs " | grep -q " e2e-backfill=tag:$current " \
+  || { echo "[e2e] FAILED (Iceberg phase): no tag 'e2e-backfill' on the pinned snapshot $current during the table read" >&2; exit 1; }
 read_so_far=$(backfill_metric backfilledRecords)
 step "Iceberg phase: reading the table, backfilledRecords=$read_so_far of $table_total (the least on one reader $(backfill_metric backfilledRecords min)) splitsBackfilling=$(backfill_metric splitsBackfilling)"
 # at most 1 s old, each reader up to a fetch ahead of its rate: at least 2 s of the table read
@@ -398,7 +407,11 @@ COMPLETE 3 100000 expected 100000 table 0"
 if [ "$(grep -c '^VIOLATION' "$work/out-iceberg.txt" || true)" -ne 0 ] || [ "$(grep -v '^VIOLATION' "$work/out-iceberg.txt" | sort)" != "$expected" ]; then
   echo "[e2e] FAILED (Iceberg phase): expected exactly these lines and no VIOLATION:" >&2; echo "$expected" >&2; exit 1
 fi
-step "PASSED (Iceberg phase): 4 partitions complete exactly once, the table's offsets from the table through the REST catalog, the topic's from the handover on, a TaskManager killed during the table read"
+refs=$(table_refs)
+step "Iceberg phase: the table's refs after the job: $refs"
+echo " $refs " | grep -q " e2e-backfill=" \
+  && { echo "[e2e] FAILED (Iceberg phase): the tag 'e2e-backfill' is still on the table after forward mode" >&2; exit 1; }
+step "PASSED (Iceberg phase): 4 partitions complete exactly once, the table's offsets from the table through the REST catalog, the topic's from the handover on, a TaskManager killed during the table read, the pinned snapshot tagged during the read and untagged after it"
 
 # Two jobs in a row on this session cluster, each reading the table through Iceberg's JDBC catalog
 # (JdbcCatalog on the REST catalog's own SQLite file, where its backend catalog "backend" keeps
@@ -406,12 +419,12 @@ step "PASSED (Iceberg phase): 4 partitions complete exactly once, the table's of
 # registers drivers once per JVM from the first job's class loader, and the second job's catalog
 # found "No suitable driver" and restarted once). Neither may fail or restart, and each output
 # must be exact.
-jdbc_job() { # the run's name
+jdbc_job() { # the run's name, then more options of the job
   step "Iceberg phase, JDBC catalog: submitting the Iceberg check job ($1) with the driver in its jar"
   submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.IcebergCheckJob "$jar" --catalog-type jdbc \
     --catalog-name backend --catalog-uri "jdbc:sqlite:$work/warehouse/catalog.db" \
     --catalog-warehouse "file://$work/warehouse" --table redpanda.orders --bootstrap-servers "$bootstrap" \
-    --topic orders --records 100000 --output "file://$work/out-iceberg-$1" --chunk-size 20000)
+    --topic orders --records 100000 --output "file://$work/out-iceberg-$1" --chunk-size 20000 "${@:2}")
   job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
   [ -n "$job" ] || { echo "$submit_out"; exit 1; }
   wait_for "the Iceberg check job ($1) to finish" 180 job_finished
@@ -427,8 +440,10 @@ jdbc_job() { # the run's name
   fi
 }
 jdbc_job jdbc-first
-jdbc_job jdbc-second
-step "PASSED (Iceberg phase, JDBC catalog): two jobs in a row on one session cluster, each with SQLite's JDBC driver in its own jar, 4 partitions complete exactly once each, neither failed nor restarted"
+# the second in ordered mode (issue 34, item 3): its checker also wants each partition's offsets
+# in order, the table's rows first, and writes a VIOLATION line (never expected) for any other
+jdbc_job jdbc-second-ordered --ordered
+step "PASSED (Iceberg phase, JDBC catalog): two jobs in a row on one session cluster, each with SQLite's JDBC driver in its own jar, 4 partitions complete exactly once each, the second in ordered mode with each partition's offsets in order, neither failed nor restarted"
 fi
 
 if [ "${E2E_ONLY:-}" != iceberg ]; then

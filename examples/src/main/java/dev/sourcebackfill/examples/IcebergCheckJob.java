@@ -40,6 +40,7 @@ import org.apache.flink.util.ParameterTool;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -66,7 +67,11 @@ import java.util.Map;
  * --backfill-rate-per-subtask 0} (table rows per second per reader, the source's own backfill rate
  * limit; the topic is not throttled) {@code --chunk-size 1000000 --max-records-per-poll 10000}
  * (table rows one fetch reads: the rate limit is asked once per fetch, so smaller fetches make the
- * read steadier) {@code --checkpoint-interval-ms 1000}.
+ * read steadier) {@code --checkpoint-interval-ms 1000}; {@code --snapshot-tag NAME} keeps the
+ * pinned snapshot with an Iceberg tag of that name until forward mode (max age a day); {@code
+ * --ordered} reads in ordered mode (no chunks: {@code --chunk-size} is ignored) and the checker
+ * then also wants each partition's offsets in order, table rows first: every offset the previous
+ * plus one, from 0.
  */
 public final class IcebergCheckJob {
 
@@ -78,12 +83,12 @@ public final class IcebergCheckJob {
         StreamExecutionEnvironment env = CheckJobs.environment(params);
 
         double rate = params.getDouble("backfill-rate-per-subtask", 0);
+        boolean ordered = params.has("ordered");
         var builder =
                 IcebergBackfill.<String>sourceBuilder()
                         .setCatalog(params.get("catalog-name", "lake"), catalog(params))
                         .setTable(params.getRequired("table"))
                         .setLayout(IcebergLayout.redpanda())
-                        .setBackfillChunkSize(params.getLong("chunk-size", 1_000_000))
                         .setMaxRecordsPerPoll(params.getInt("max-records-per-poll", 10_000))
                         .setLive(
                                 KafkaBackfill.<String>sourceBuilder()
@@ -97,6 +102,14 @@ public final class IcebergCheckJob {
         if (rate > 0) {
             builder.setBackfillRecordsPerSecond(rate);
         }
+        if (ordered) {
+            builder.setOrdered(true);
+        } else {
+            builder.setBackfillChunkSize(params.getLong("chunk-size", 1_000_000));
+        }
+        if (params.has("snapshot-tag")) {
+            builder.setSnapshotTag(params.get("snapshot-tag"), Duration.ofDays(1));
+        }
         BackfillSource<String> source = builder.build();
         DataStream<String> stream =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "iceberg-and-topic")
@@ -105,7 +118,7 @@ public final class IcebergCheckJob {
                 env,
                 params,
                 stream.keyBy(value -> value.split("\\|")[1])
-                        .process(new Checker(records))
+                        .process(new Checker(records, ordered))
                         .uid("checker"),
                 "flink-source-backfill iceberg check");
     }
@@ -161,12 +174,14 @@ public final class IcebergCheckJob {
     /**
      * Keyed by partition: every offset in [0, records) exactly once (a bitmap in blocks of 1,024
      * offsets), the topic's records in offset order from the first offset after the table's highest
-     * of the partition.
+     * of the partition; in order, each offset the previous plus one from 0 ({@code inOrder}).
      */
     static final class Checker extends KeyedProcessFunction<String, String, String> {
         private static final int BLOCK_BITS = 1024;
 
         private final long records;
+        private final boolean inOrder;
+        private transient ValueState<Long> last;
         private transient MapState<Long, long[]> seen;
         private transient ValueState<Long> count;
         private transient ValueState<Long> fromTable;
@@ -174,8 +189,9 @@ public final class IcebergCheckJob {
         private transient ValueState<Long> firstFromTopic;
         private transient ValueState<Long> lastFromTopic;
 
-        Checker(long records) {
+        Checker(long records, boolean inOrder) {
             this.records = records;
+            this.inOrder = inOrder;
         }
 
         @Override
@@ -188,6 +204,7 @@ public final class IcebergCheckJob {
                                             Types.LONG,
                                             PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
             count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+            last = getRuntimeContext().getState(new ValueStateDescriptor<>("last", Types.LONG));
             fromTable =
                     getRuntimeContext()
                             .getState(new ValueStateDescriptor<>("fromTable", Types.LONG));
@@ -248,6 +265,19 @@ public final class IcebergCheckJob {
             }
             bits[bit / 64] |= 1L << (bit % 64);
             seen.put(block, bits);
+            long expectedNext = last.value() == null ? 0 : last.value() + 1;
+            if (inOrder && offset != expectedNext) {
+                out.collect(
+                        "VIOLATION partition "
+                                + partition
+                                + " offset "
+                                + offset
+                                + " from the "
+                                + origin
+                                + ": out of order, expected "
+                                + expectedNext);
+            }
+            last.update(offset);
             long n = (count.value() == null ? 0 : count.value()) + 1;
             long t = (fromTable.value() == null ? 0 : fromTable.value());
             count.update(n);

@@ -35,13 +35,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IcebergCheckJobTest {
 
     private static List<String> check(long records, List<String> input) throws Exception {
+        return check(records, false, input);
+    }
+
+    private static List<String> check(long records, boolean inOrder, List<String> input)
+            throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         List<String> out = new ArrayList<>();
         try (CloseableIterator<String> lines =
                 env.fromData(input)
                         .keyBy(value -> value.split("\\|")[1])
-                        .process(new IcebergCheckJob.Checker(records))
+                        .process(new IcebergCheckJob.Checker(records, inOrder))
                         .executeAndCollect()) {
             lines.forEachRemaining(out::add);
         }
@@ -68,6 +73,29 @@ class IcebergCheckJobTest {
         assertThat(check(10, input))
                 .containsExactly(
                         "COMPLETE 1 10 expected 10 table 0", "COMPLETE 0 10 expected 10 table 6");
+    }
+
+    /** Ordered mode (the e2e's second JDBC job): each offset the previous plus one, from 0. */
+    @Test
+    void inOrderEveryOffsetMustFollowThePreviousOne() throws Exception {
+        List<String> ordered = new ArrayList<>(range("table", 0, 0, 6));
+        ordered.addAll(range("topic", 0, 6, 10));
+        ordered.addAll(range("topic", 1, 0, 10));
+        assertThat(check(10, true, ordered))
+                .containsExactly(
+                        "COMPLETE 0 10 expected 10 table 6", "COMPLETE 1 10 expected 10 table 0");
+
+        // the table's chunks out of order, as the default mode may give them
+        List<String> chunked = new ArrayList<>(range("table", 0, 4, 6));
+        chunked.addAll(range("table", 0, 0, 4));
+        chunked.addAll(range("topic", 0, 6, 10));
+        assertThat(check(10, true, chunked))
+                .containsExactly(
+                        "VIOLATION partition 0 offset 4 from the table: out of order, expected 0",
+                        "VIOLATION partition 0 offset 0 from the table: out of order, expected 6",
+                        "VIOLATION partition 0 offset 6 from the topic: out of order, expected 4",
+                        "COMPLETE 0 10 expected 10 table 6");
+        assertThat(check(10, false, chunked)).containsExactly("COMPLETE 0 10 expected 10 table 6");
     }
 
     @Test

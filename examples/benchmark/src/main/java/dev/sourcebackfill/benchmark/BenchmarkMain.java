@@ -633,6 +633,20 @@ public final class BenchmarkMain {
                     "Iceberg's generic reader in a plain Flink job",
                     iceberg::genericReaderRun,
                     "ratio >= 0.95");
+            // issue 34, item 3: what order costs where files mix partitions (each file read once
+            // per partition it holds, 8 times here)
+            say(
+                    "11. Iceberg ordered mode: the same table read in ordered mode against the default mode (chunks of whole files, each file read once)");
+            iceberg.oursOrderedRun(); // warm-up, not counted
+            compare(
+                    report,
+                    settings,
+                    "iceberg.orderedThroughput",
+                    "11. Iceberg history throughput in ordered mode, files mixing 8 partitions",
+                    iceberg::oursOrderedRun,
+                    "ours in the default mode",
+                    iceberg::oursRun,
+                    "(the cost of order)");
             icebergLiveTime(report, IcebergLiveTime.start(cluster, settings, iceberg), settings);
         }
     }

@@ -274,14 +274,28 @@ final class IcebergThroughput implements AutoCloseable {
     }
 
     Round oursRun() throws Exception {
+        return oursRun(false);
+    }
+
+    /**
+     * Ours in ordered mode: each partition's rows by its own split in offset order, every file
+     * (each mixes the 8 partitions) read once per partition.
+     */
+    Round oursOrderedRun() throws Exception {
+        return oursRun(true);
+    }
+
+    private Round oursRun(boolean ordered) throws Exception {
+        String name = ordered ? "Iceberg backfill source, ordered" : "Iceberg backfill source";
         return run(
-                "Iceberg backfill source",
+                name,
                 env ->
                         env.fromSource(
                                 IcebergBackfill.<String>sourceBuilder()
                                         .setCatalog("bench", catalog())
                                         .setTable(TABLE)
                                         .setLayout(IcebergLayout.redpanda())
+                                        .setOrdered(ordered)
                                         .setLive(
                                                 KafkaBackfill.<String>sourceBuilder()
                                                         .setBootstrapServers(
@@ -292,7 +306,7 @@ final class IcebergThroughput implements AutoCloseable {
                                                         .setBounded(OffsetsInitializer.latest()))
                                         .build(),
                                 WatermarkStrategy.noWatermarks(),
-                                "Iceberg backfill source",
+                                name,
                                 Types.STRING));
     }
 
