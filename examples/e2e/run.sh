@@ -372,10 +372,12 @@ table_rows_read() { [ "$(backfill_metric backfilledRecords min)" -gt 0 ]; }
 wait_for "rows read from the table by both readers" 60 table_rows_read
 # the snapshot tag (issue 34, item 2), asked of the REST catalog during the table read: set on the
 # pinned snapshot, the table's current one (nothing commits to it here)
-table_refs() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$catalog_uri/v1/namespaces/redpanda/tables/orders" \
-  | json "' '.join('%s=%s:%s' % (n, r['type'], r['snapshot-id']) for n, r in sorted(d['metadata'].get('refs', {}).items()))"; }
+# the table's metadata as the REST catalog serves it (the REST API's own path, under the catalog's
+# URI), and its refs as "name=type:snapshot" words
+table_metadata() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "${catalog_uri%/}/v1/namespaces/redpanda/tables/orders"; }
+table_refs() { table_metadata | json "' '.join('%s=%s:%s' % (n, r['type'], r['snapshot-id']) for n, r in sorted(d['metadata'].get('refs', {}).items()))"; }
 refs=$(table_refs)
-current=$(python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$catalog_uri/v1/namespaces/redpanda/tables/orders" | json "d['metadata']['current-snapshot-id']")
+current=$(table_metadata | json "d['metadata']['current-snapshot-id']")
 step "Iceberg phase: the table's refs during the table read: $refs"
 echo " $refs " | grep -q " e2e-backfill=tag:$current " \
   || { echo "[e2e] FAILED (Iceberg phase): no tag 'e2e-backfill' on the pinned snapshot $current during the table read" >&2; exit 1; }

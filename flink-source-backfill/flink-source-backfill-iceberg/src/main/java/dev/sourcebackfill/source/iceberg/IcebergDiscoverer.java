@@ -41,11 +41,17 @@ import java.util.TreeSet;
  * The topic's partitions, each read by the live reader from the first offset after the rows the
  * table has of it, and the table's history as a split of its own, read in chunks of whole files.
  *
- * <p>At the job's first discovery the table's current snapshot is pinned: its history is the split
- * {@code iceberg:<table>@<snapshot>/<topics>} ({@link TableHistorySplit}), bounded at the
- * snapshot's row count. A partition with rows in the snapshot goes live at its highest offset there
- * plus one; a partition without rows where the live topic's starting offsets say. Partitions found
- * later come from the topic alone.
+ * <p>At the job's first discovery the table's current snapshot is pinned: its history, {@code
+ * iceberg:<table>@<snapshot>/<topics>;plan=<code>} ({@link TableHistorySplit}), is read as one
+ * split per {@linkplain TableHistory#parts() part} (the files of one partition; the files mixing
+ * partitions), each bounded at its part's end and cut into chunks. The parts are read side by side
+ * as a topic's partitions are, each oldest chunk first: a part's rows go forward in time, so a
+ * chunk waiting for its turn is never older than what its part's reader has emitted, also when a
+ * watermark strategy with idleness takes waiting chunks for idle (a single split of the whole
+ * history went back in time at each partition's files, and such chunks' rows were late). A
+ * partition with rows in the snapshot goes live at its highest offset there plus one; a partition
+ * without rows where the live topic's starting offsets say. Partitions found later come from the
+ * topic alone.
  *
  * <p>With a {@link SnapshotTag}, the pinned snapshot is tagged at the first discovery, once it is
  * planned and has rows to read, and the tag is removed in {@link #onForwardMode}. That works the
@@ -215,9 +221,18 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
         }
         if (!ordered && planned.records() > 0) {
             String id = TableHistorySplit.id(tableRef.name(), planned.snapshotId(), topics);
-            splits.add(
-                    DiscoveredSplit.backfilled(id, 0, planned.records())
-                            .withStoppingOffset(planned.records()));
+            List<long[]> parts = planned.parts();
+            for (int index = 0; index < parts.size(); index++) {
+                long[] part = parts.get(index);
+                splits.add(
+                        DiscoveredSplit.backfilled(
+                                        TableHistorySplit.partId(id, index), part[0], part[1])
+                                .withStoppingOffset(part[1]));
+            }
+            LOG.info(
+                    "Iceberg table {}: its history is read as {} splits, one per partition's files and one for the files mixing partitions",
+                    tableRef.name(),
+                    parts.size());
         }
         return splits;
     }
@@ -299,7 +314,7 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
         if (tag == null || tagReleased) {
             return;
         }
-        List<Long> pinned = new ArrayList<>();
+        Set<Long> pinned = new TreeSet<>(); // the parts of a history name its snapshot each
         for (String splitId : splitIds) {
             if (TableHistorySplit.isTableHistory(splitId)) {
                 pinned.add(TableHistorySplit.snapshotOf(splitId));

@@ -33,6 +33,7 @@ import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -67,10 +68,16 @@ final class IcebergTableReader implements LogReader<TableRow> {
     @Nullable private Table table;
     @Nullable private TableFiles files;
 
-    /** The history of each split (chunks of a split share its id here), planned once. */
+    /**
+     * The history of each split by the history's id (the parts of a history and their chunks share
+     * it), planned once.
+     */
     private final Map<String, TableHistory> plans = new HashMap<>();
 
     private final Map<String, Cursor> cursors = new LinkedHashMap<>();
+
+    /** Polls so far: where the next poll starts among the splits that can read. */
+    private int pollCount;
 
     private final Object idle = new Object();
     private boolean wokenUp;
@@ -117,7 +124,8 @@ final class IcebergTableReader implements LogReader<TableRow> {
 
     /** The split's history: its snapshot, planned for its topics (as the enumerator did). */
     private TableHistory history(String splitId) {
-        TableHistory plan = plans.get(splitId);
+        String historyId = TableHistorySplit.historyOf(splitId);
+        TableHistory plan = plans.get(historyId);
         if (plan == null) {
             if (catalog == null) {
                 catalog = tableRef.openCatalog();
@@ -141,7 +149,7 @@ final class IcebergTableReader implements LogReader<TableRow> {
                     splitId,
                     plan.files().size(),
                     plan.records());
-            plans.put(splitId, plan);
+            plans.put(historyId, plan);
         }
         return plan;
     }
@@ -154,22 +162,29 @@ final class IcebergTableReader implements LogReader<TableRow> {
         }
     }
 
+    /**
+     * Reads up to a poll's rows, the splits that can read taking turns: each poll starts at the
+     * split after the one the previous poll started at, so that splits read side by side (the parts
+     * of a history) all go forward, each within a few polls, and none is left behind (its split
+     * would then be taken for idle, and its rows be late, under a watermark strategy with
+     * idleness).
+     */
     @Override
     public void poll(Duration maxWait, LogRecordCollector<TableRow> collector) throws IOException {
-        int budget = maxRecordsPerPoll;
-        boolean reading = false;
+        List<Cursor> readable = new ArrayList<>(cursors.size());
         for (Cursor cursor : cursors.values()) {
-            if (cursor.paused || cursor.ended()) {
-                continue;
-            }
-            reading = true;
-            budget -= cursor.read(budget, collector);
-            if (budget <= 0) {
-                return;
+            if (!cursor.paused && !cursor.ended()) {
+                readable.add(cursor);
             }
         }
-        if (!reading) {
+        if (readable.isEmpty()) {
             idle(maxWait);
+            return;
+        }
+        int first = Math.floorMod(pollCount++, readable.size());
+        int budget = maxRecordsPerPoll;
+        for (int i = 0; i < readable.size() && budget > 0; i++) {
+            budget -= readable.get((first + i) % readable.size()).read(budget, collector);
         }
     }
 

@@ -65,9 +65,18 @@ final class TableHistory {
      *
      * @param partition the one Kafka partition the file holds, as its column bounds say; {@code
      *     null} for a file whose rows are of several partitions (or whose bounds do not tell)
+     * @param group the one Kafka partition the file's rows of the history's topics are of, as far
+     *     as the bounds tell: {@code partition}, or, for a history of one topic whose topic bounds
+     *     do not name it exactly (Iceberg truncates string bounds to 16 characters by default), the
+     *     one partition the partition bounds name; {@code null} for a file mixing partitions. The
+     *     order of the files, the parts and the cuts go by it.
      */
     record HistoryFile(
-            FileScanTask task, long start, long records, @Nullable TopicPartition partition) {
+            FileScanTask task,
+            long start,
+            long records,
+            @Nullable TopicPartition partition,
+            @Nullable TopicPartition group) {
         long end() {
             return start + records;
         }
@@ -189,11 +198,20 @@ final class TableHistory {
         // mixing partitions, in time order (their first timestamp): a chunk's rows go forward
         // in time as far as the files allow (see #cuts)
         String onlyTopic = topics.size() == 1 ? topics.iterator().next() : null;
+        Map<FileScanTask, TopicPartition> singles = new HashMap<>();
         Map<FileScanTask, TopicPartition> partitions = new HashMap<>();
         for (FileScanTask task : tasks) {
             TopicPartition single = bounds.singlePartition(task.file(), onlyTopic);
             if (single != null) {
-                partitions.put(task, single);
+                singles.put(task, single);
+            }
+            // the plan that ordered files by their exact partition only keeps that order
+            TopicPartition group =
+                    plan == TableHistorySplit.Plan.TOPICS
+                            ? single
+                            : bounds.groupPartition(task.file(), onlyTopic);
+            if (group != null) {
+                partitions.put(task, group);
             }
         }
         tasks.sort(
@@ -218,7 +236,8 @@ final class TableHistory {
         long start = 0;
         for (FileScanTask task : tasks) {
             long records = task.file().recordCount();
-            files.add(new HistoryFile(task, start, records, partitions.get(task)));
+            files.add(
+                    new HistoryFile(task, start, records, singles.get(task), partitions.get(task)));
             start += records;
         }
         return new TableHistory(tableName, snapshotId, schema, files, bounds);
@@ -264,6 +283,29 @@ final class TableHistory {
     }
 
     /**
+     * The parts of the history, in order, each {@code [start, end)} of positions: the files of one
+     * partition (a part per partition), then the files mixing partitions (one part). A part's rows
+     * go forward in time as its files do, so that parts read side by side, each in offset order,
+     * hold each other's event time back as partitions do (see {@link IcebergDiscoverer}).
+     */
+    List<long[]> parts() {
+        List<long[]> parts = new ArrayList<>();
+        HistoryFile previous = null;
+        for (HistoryFile file : files) {
+            if (file.records() == 0) {
+                continue;
+            }
+            if (previous == null || !Objects.equals(previous.group(), file.group())) {
+                parts.add(new long[] {file.start(), file.end()});
+            } else {
+                parts.get(parts.size() - 1)[1] = file.end();
+            }
+            previous = file;
+        }
+        return parts;
+    }
+
+    /**
      * Cuts the history {@code [from, to)} into runs of whole files: a cut at a file's start where
      * the run before it has {@code chunkSize} positions or more, and where the file holds another
      * partition than the file before it (files of one partition and files mixing partitions are
@@ -277,7 +319,7 @@ final class TableHistory {
         for (HistoryFile file : files) {
             long fileStart = file.start();
             boolean otherGroup =
-                    previous != null && !Objects.equals(previous.partition(), file.partition());
+                    previous != null && !Objects.equals(previous.group(), file.group());
             previous = file;
             if (fileStart <= from) {
                 continue;
@@ -556,6 +598,27 @@ final class TableHistory {
                 return null; // several topics, or a truncated bound
             }
             return topicOf(lower);
+        }
+
+        /**
+         * The one partition the file's rows of the history's topics are of, if the bounds say so:
+         * {@link #singlePartition}, or with one topic read ({@code onlyTopic}) and a topic column
+         * whose bounds do not name a topic exactly (truncated, or several topics), the one
+         * partition the partition bounds name (the scan kept the file: its bounds admit the topic;
+         * rows of other topics in it are not part of the history).
+         */
+        @Nullable
+        TopicPartition groupPartition(DataFile file, @Nullable String onlyTopic) {
+            TopicPartition single = singlePartition(file, onlyTopic);
+            if (single != null || topicId == null || onlyTopic == null) {
+                return single;
+            }
+            Long low = bound(file.lowerBounds(), partitionId);
+            Long high = bound(file.upperBounds(), partitionId);
+            if (low == null || !low.equals(high) || low < 0 || low > Integer.MAX_VALUE) {
+                return null;
+            }
+            return new TopicPartition(onlyTopic, low.intValue());
         }
 
         /** The one partition the file holds, if its bounds say so. */

@@ -42,6 +42,11 @@ import java.util.TreeSet;
  * Plan}: a split restored from a checkpoint is planned as it was when the enumerator cut it, and a
  * change of what a plan takes is a new plan code, never a change of an existing one. An id without
  * a plan mark was written before plans had codes: {@link Plan#TOPICS}.
+ *
+ * <p>A history is read as several splits, one per {@linkplain TableHistory#parts() part}: {@code
+ * <history id>;part=<index>}, each a range of the history's positions (given by the split's start
+ * and stop, not by its id). The parts of one history share its plan. An id without a part mark
+ * (earlier state) is the whole history as one split.
  */
 @Internal
 final class TableHistorySplit {
@@ -55,6 +60,9 @@ final class TableHistorySplit {
 
     /** Between the topics and the plan's code (Kafka topic names hold no {@code ;}). */
     static final String PLAN_MARK = ";plan=";
+
+    /** Between a history's id and the index of one part of it. */
+    static final String PART_MARK = ";part=";
 
     /**
      * Which data files of the pinned snapshot a history takes (in a layout with a topic column;
@@ -114,6 +122,20 @@ final class TableHistorySplit {
                 + (plan == Plan.TOPICS ? "" : PLAN_MARK + plan.code);
     }
 
+    /** The id of part {@code index} of the history {@code historyId}. */
+    static String partId(String historyId, int index) {
+        return historyId + PART_MARK + index;
+    }
+
+    /**
+     * The id of the history a split reads: its id without a part mark. The splits of one history
+     * share its plan (a reader plans it once).
+     */
+    static String historyOf(String splitId) {
+        int mark = splitId.lastIndexOf(PART_MARK);
+        return mark < 0 ? splitId : splitId.substring(0, mark);
+    }
+
     /**
      * The plan the split's history was cut with: the code after {@value #PLAN_MARK}, or {@link
      * Plan#TOPICS} for an id without one.
@@ -122,11 +144,12 @@ final class TableHistorySplit {
      */
     static Plan planOf(String splitId) {
         snapshotOf(splitId); // checks the form
-        int mark = splitId.lastIndexOf(PLAN_MARK);
+        String history = historyOf(splitId);
+        int mark = history.lastIndexOf(PLAN_MARK);
         if (mark < 0) {
             return Plan.TOPICS;
         }
-        String code = splitId.substring(mark + PLAN_MARK.length());
+        String code = history.substring(mark + PLAN_MARK.length());
         try {
             return Plan.ofCode(Integer.parseInt(code), splitId);
         } catch (NumberFormatException e) {
@@ -179,7 +202,8 @@ final class TableHistorySplit {
      */
     static List<String> topicsOf(String splitId, Collection<String> sourceTopics) {
         snapshotOf(splitId); // checks the form
-        String topics = splitId.substring(splitId.indexOf('/', splitId.lastIndexOf('@')) + 1);
+        String history = historyOf(splitId);
+        String topics = history.substring(history.indexOf('/', history.lastIndexOf('@')) + 1);
         int mark = topics.lastIndexOf(PLAN_MARK);
         if (mark >= 0) {
             topics = topics.substring(0, mark);

@@ -42,6 +42,7 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
@@ -57,6 +58,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,6 +73,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -315,6 +318,85 @@ class IcebergBackfillITCase {
         Checker.assertNoViolations(run);
         Checker.assertPartition(run, 0, 0, 600, o -> o < 500, o -> true);
         assertThat(OrderChecker.VIOLATIONS.get(run)).isNotEmpty();
+    }
+
+    /**
+     * Issue 34, defect 2 for a table's history: Kafka Connect's layout (files of one partition
+     * each, every partition's rows over the same time), chunks of one file waiting for their turn
+     * under a watermark strategy with idleness (500 ms), the table read at 100 rows a second a
+     * reader, 5 rows a fetch: a chunk reads for seconds, so the waiting ones are idle long before
+     * their turn, while the parts that read emit every 150 ms or so. The topic has nothing past the
+     * table (live records, ahead in event time of all history, would pass any history that emits
+     * nothing for longer than the idle timeout, waiting or not: docs/design.md, "Event time"), so
+     * what is measured is the order of turns alone. The history is read as one split per
+     * partition's files, side by side, each oldest chunk first: no row is behind its reader's
+     * watermark where it arrives, none lost, no restart. (Before: the history was one split whose
+     * chunks, one partition's files after another's, took turns on a reader; the waiting ones were
+     * taken for idle, and a chunk of partition 1 came after partition 0's newest rows.)
+     */
+    @ParameterizedTest(name = "parallelism {0}")
+    @ValueSource(ints = {1, 2})
+    void tableChunksWaitingForTheirTurnUnderIdlenessMakeNoRowLate(int parallelism)
+            throws Exception {
+        String topic = topic("idle", 600, 600, 600);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.idle", Kind.KAFKA_CONNECT);
+        for (long from = 0; from < 600; from += 100) {
+            List<Record> commit = new ArrayList<>();
+            for (int p = 0; p < 3; p++) {
+                commit.addAll(rows(Kind.KAFKA_CONNECT, table, topic, p, from, from + 100));
+            }
+            IcebergTestTables.append(table, commit);
+        }
+        BackfillSource<String> source =
+                builder(topic, catalog, "db.idle", Kind.KAFKA_CONNECT)
+                        .setRecordMapper(
+                                (row, out) -> out.collect((String) row.getField("payload")))
+                        .setBackfillChunkSize(100)
+                        .setMaxRecordsPerPoll(5)
+                        .setBackfillRecordsPerSecond(100)
+                        .build();
+        String run = UUID.randomUUID().toString();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        env.enableCheckpointing(100);
+        env.fromSource(
+                        source,
+                        WatermarkStrategy.<String>forMonotonousTimestamps()
+                                .withIdleness(Duration.ofMillis(500)),
+                        "table-and-topic")
+                .process(new CountBehindTheWatermark(run))
+                .sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync("table chunks under idleness " + run);
+        job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
+        assertThat(CountBehindTheWatermark.SEEN.get(run).get()).as("records").isEqualTo(1_800);
+        assertThat(CountBehindTheWatermark.LATE.getOrDefault(run, new AtomicLong()).get())
+                .as("rows behind the watermark")
+                .isZero();
+    }
+
+    /** Counts the records, and those behind the watermark (late for any event-time operator). */
+    static final class CountBehindTheWatermark extends ProcessFunction<String, Void> {
+        static final Map<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
+        static final Map<String, AtomicLong> LATE = new ConcurrentHashMap<>();
+
+        private final String run;
+
+        CountBehindTheWatermark(String run) {
+            this.run = run;
+        }
+
+        @Override
+        public void processElement(String value, Context ctx, Collector<Void> out) {
+            SEEN.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
+            if (ctx.timestamp() < ctx.timerService().currentWatermark()) {
+                LATE.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
+            }
+        }
     }
 
     /**

@@ -119,7 +119,7 @@ class IcebergDiscovererTest {
         try (IcebergDiscoverer discoverer = discoverer(topic(400, 100, 30))) {
             List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
 
-            assertThat(splits).hasSize(4);
+            assertThat(splits).hasSize(5);
             assertThat(splits.get(0).splitId()).isEqualTo(TOPIC + "-0");
             assertThat(splits.get(0).liveReadsWholeSplit()).isTrue();
             assertThat(splits.get(0).backfillStartOffset()).isEqualTo(250);
@@ -128,18 +128,27 @@ class IcebergDiscovererTest {
             // no rows: where the topic's starting offsets say
             assertThat(splits.get(2).backfillStartOffset()).isZero();
             assertThat(splits.get(2).liveReadsWholeSplit()).isTrue();
+            // the history in two parts, the files of each partition
             DiscoveredSplit history = splits.get(3);
             assertThat(history.splitId())
-                    .isEqualTo("iceberg:db.t@" + snapshot + "/" + TOPIC + ";plan=2");
+                    .isEqualTo("iceberg:db.t@" + snapshot + "/" + TOPIC + ";plan=2;part=0");
             assertThat(history.liveReadsWholeSplit()).isFalse();
             assertThat(history.backfillStartOffset()).isZero();
-            assertThat(history.liveEndOffset()).isEqualTo(350);
-            assertThat(history.stoppingOffset()).hasValue(350);
-            // whole files: 100, 100, 50 rows of partition 0, then 100 of partition 1: runs of
-            // at least the chunk size, and a cut where the partition changes
+            assertThat(history.stoppingOffset()).hasValue(250);
+            DiscoveredSplit second = splits.get(4);
+            assertThat(second.splitId())
+                    .isEqualTo("iceberg:db.t@" + snapshot + "/" + TOPIC + ";plan=2;part=1");
+            assertThat(second.liveReadsWholeSplit()).isFalse();
+            assertThat(second.backfillStartOffset()).isEqualTo(250);
+            assertThat(second.stoppingOffset()).hasValue(350);
+            assertThat(history.liveEndOffset()).isEqualTo(250);
+            assertThat(second.liveEndOffset()).isEqualTo(350);
+            // whole files: 100, 100, 50 rows of partition 0 (the first part): runs of at least
+            // the chunk size; the whole history too is cut where the partition changes
+            assertThat(discoverer.cutHistory(history, 0, 250, 150)).containsExactly(200L);
+            assertThat(discoverer.cutHistory(history, 0, 250, 100)).containsExactly(100L, 200L);
+            assertThat(discoverer.cutHistory(second, 250, 350, 10)).isEmpty();
             assertThat(discoverer.cutHistory(history, 0, 350, 150)).containsExactly(200L, 250L);
-            assertThat(discoverer.cutHistory(history, 0, 350, 100))
-                    .containsExactly(100L, 200L, 250L);
             assertThat(discoverer.cutHistory(splits.get(0), 250, 400, 10)).isEmpty();
             // later discoveries are the topic's
             assertThat(discoverer.discoverSplits(false))
@@ -246,9 +255,9 @@ class IcebergDiscovererTest {
     /**
      * Issue 34, defect 1: the enumerator asks the table where to cut whatever the history's length.
      * A table of 400 rows, a file per 100 rows of one partition, in chunks of 1,000,000 rows (the
-     * default): two runs, each of one partition, so no split's event time goes back where the
-     * partition changes (one split holding both partitions' files made 199 of partition 1's 200
-     * rows late).
+     * default): two runs, each of one partition (parts of the history of their own), so no split's
+     * event time goes back where the partition changes (one split holding both partitions' files
+     * made 199 of partition 1's 200 rows late).
      */
     @Test
     void theEnumeratorCutsATableNoLongerThanAChunkWhereThePartitionChanges() throws Throwable {
@@ -284,14 +293,16 @@ class IcebergDiscovererTest {
                                                                         s.logSplitId()))
                                                 .forEach(history::add));
             }
+            // a part per partition's files (each shorter than a chunk: no chunks)
             history.sort(Comparator.comparingLong(BackfillSplit::nextOffset));
             assertThat(history).hasSize(2);
-            assertThat(history.get(0).isHistoryChunk()).isTrue();
+            assertThat(history.get(0).isHistoryChunk()).isFalse();
             assertThat(history.get(0).nextOffset()).isZero();
             assertThat(history.get(0).stoppingOffset()).hasValue(200);
             assertThat(history.get(1).isHistoryChunk()).isFalse();
             assertThat(history.get(1).nextOffset()).isEqualTo(200);
             assertThat(history.get(1).stoppingOffset()).hasValue(400);
+            assertThat(history.get(0).logSplitId()).isNotEqualTo(history.get(1).logSplitId());
         }
     }
 
@@ -356,7 +367,7 @@ class IcebergDiscovererTest {
             List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
             assertThat(splits.get(0).backfillStartOffset()).isEqualTo(50);
             assertThat(splits.get(1).splitId())
-                    .isEqualTo("iceberg:db.t@" + before + "/" + TOPIC + ";plan=2");
+                    .isEqualTo("iceberg:db.t@" + before + "/" + TOPIC + ";plan=2;part=0");
             assertThat(splits.get(1).stoppingOffset()).hasValue(50);
         }
         table.refresh();

@@ -226,6 +226,37 @@ class IcebergTableReaderTest {
         }
     }
 
+    /**
+     * The parts of a history read side by side (issue 34, defect 2 for a table): one plan for all
+     * of them, and each poll starts at another part, so that every part goes forward within as many
+     * polls as there are parts, however much the first one has left (before, the first split took
+     * every poll's rows until it ended, and a split that cannot go forward is taken for idle).
+     */
+    @Test
+    void partsOfAHistoryShareOnePlanAndEachGoesForwardInTurn() throws Exception {
+        Table table = mixedTable();
+        String history =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
+        String[] parts = new String[3];
+        Collecting out = new Collecting(Kind.REDPANDA);
+        try (IcebergTableReader reader = reader(Kind.REDPANDA, 5)) {
+            for (int i = 0; i < 3; i++) {
+                parts[i] = TableHistorySplit.partId(history, i);
+                reader.addSplit(parts[i], 40L * i);
+            }
+            for (int poll = 0; poll < 3; poll++) {
+                reader.poll(Duration.ofMillis(10), out);
+            }
+            assertThat(reader.plannedSnapshots()).isEqualTo(1);
+            assertThat(out.rows).hasSize(15);
+            for (int i = 0; i < 3; i++) {
+                assertThat(reader.position(parts[i]))
+                        .as("part %d after three polls of 5 rows", i)
+                        .isEqualTo(40L * i + 5);
+            }
+        }
+    }
+
     @Test
     void chunksOfOneSnapshotShareOnePlanAndEachReadsItsOwnRange() throws Exception {
         Table table = mixedTable();

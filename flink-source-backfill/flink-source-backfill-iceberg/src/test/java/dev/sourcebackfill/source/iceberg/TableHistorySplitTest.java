@@ -63,6 +63,21 @@ class TableHistorySplitTest {
                 .isEqualTo(TableHistorySplit.Plan.TOPICS_AND_ROWS_WITHOUT_TOPIC);
     }
 
+    /** A part of a history: its id names the history, whose plan and topics it shares. */
+    @Test
+    void aPartsIdNamesItsHistory() {
+        String history = TableHistorySplit.id("db.t", 7, List.of("b", "a"));
+        String part = TableHistorySplit.partId(history, 3);
+        assertThat(part).isEqualTo("iceberg:db.t@7/a,b;plan=2;part=3");
+        assertThat(TableHistorySplit.historyOf(part)).isEqualTo(history);
+        assertThat(TableHistorySplit.historyOf(history)).isEqualTo(history);
+        assertThat(TableHistorySplit.snapshotOf(part)).isEqualTo(7);
+        assertThat(TableHistorySplit.topicsOf(part, List.of("x"))).containsExactly("a", "b");
+        assertThat(TableHistorySplit.planOf(part))
+                .isEqualTo(TableHistorySplit.Plan.TOPICS_AND_ROWS_WITHOUT_TOPIC);
+        assertThat(TableHistorySplit.isTableHistory(part)).isTrue();
+    }
+
     /** Issue 34, defect 3: an id restored from before plans had codes keeps its plan. */
     @Test
     void anIdWithoutAPlanMarkIsOfTheTopicsOnlyPlan() {

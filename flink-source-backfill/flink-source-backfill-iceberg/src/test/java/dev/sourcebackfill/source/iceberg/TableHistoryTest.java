@@ -103,6 +103,87 @@ class TableHistoryTest {
                                 .collect(Collectors.toList()));
     }
 
+    /**
+     * The history's parts (issue 34, defect 2 for a table): each partition's files, then the files
+     * mixing partitions; consecutive ranges of positions covering the whole history.
+     */
+    @Test
+    void thePartsAreEachPartitionsFilesThenTheFilesMixingPartitions() {
+        Kind kind = Kind.KAFKA_CONNECT; // partitioned by the Kafka partition: a file each
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        List<Record> first = new ArrayList<>(rows(kind, table, 1, 0, 100));
+        first.addAll(rows(kind, table, 0, 50, 80));
+        IcebergTestTables.append(table, first);
+        IcebergTestTables.append(table, rows(kind, table, 0, 0, 50));
+        assertThat(plan(table, kind).parts())
+                .containsExactly(new long[] {0, 80}, new long[] {80, 180});
+
+        Kind mixing = Kind.REDPANDA; // files by hour: each holds every partition
+        Table redpanda = IcebergTestTables.create(catalog, "db.r", mixing);
+        List<Record> rows = new ArrayList<>(rows(mixing, redpanda, 0, 0, 40));
+        rows.addAll(rows(mixing, redpanda, 1, 0, 40));
+        IcebergTestTables.append(redpanda, rows);
+        IcebergTestTables.append(redpanda, rows(mixing, redpanda, 2, 0, 10));
+        TableHistory history = plan(redpanda, mixing);
+        List<long[]> parts = history.parts();
+        assertThat(parts.get(0)[0]).isZero();
+        assertThat(parts.get(parts.size() - 1)[1]).isEqualTo(history.records()).isEqualTo(90);
+        for (int i = 1; i < parts.size(); i++) {
+            assertThat(parts.get(i)[0])
+                    .as("part %d starts where %d ends", i, i - 1)
+                    .isEqualTo(parts.get(i - 1)[1]);
+        }
+        // the file of partition 2 alone is a part of its own, before the mixing ones
+        assertThat(parts).hasSize(2);
+        assertThat(parts.get(0)).containsExactly(0, 10);
+    }
+
+    /**
+     * A topic named with more than 16 characters (Iceberg truncates string bounds to 16 by
+     * default): the topic column's bounds no longer name it, yet each file holds one partition of
+     * it; the files are ordered and grouped by that partition (before, they counted as files mixing
+     * partitions, ordered by time with partitions interleaved, and a chunk's event time went back
+     * at each partition change). A split restored with plan 1 keeps plan 1's order.
+     */
+    @Test
+    void filesOfOnePartitionOfALongTopicNameAreGroupedByTheirPartition() {
+        Kind kind = Kind.KAFKA_CONNECT;
+        String topic = "orders.events.from.region-eu-west"; // 33 characters
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        for (long from = 0; from < 300; from += 100) {
+            List<Record> commit = new ArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                for (long o = from; o < from + 100; o++) {
+                    commit.add(IcebergTestTables.row(kind, table.schema(), topic, p, o, "v"));
+                }
+            }
+            IcebergTestTables.append(table, commit);
+        }
+        table.refresh();
+        long snapshot = table.currentSnapshot().snapshotId();
+        TableHistory history =
+                TableHistory.plan(table, "db.t", snapshot, kind.layout, List.of(topic));
+        assertThat(history.files()).hasSize(6);
+        assertThat(history.files())
+                .extracting(f -> f.group() == null ? -1 : f.group().partition())
+                .containsExactly(0, 0, 0, 1, 1, 1);
+        assertThat(history.files()).extracting(HistoryFile::partition).containsOnlyNulls();
+        assertThat(history.parts()).containsExactly(new long[] {0, 300}, new long[] {300, 600});
+        assertThat(history.cuts(0, 600, 1_000)).containsExactly(300L);
+
+        TableHistory restored =
+                TableHistory.plan(
+                        table,
+                        "db.t",
+                        snapshot,
+                        kind.layout,
+                        List.of(topic),
+                        TableHistorySplit.Plan.TOPICS,
+                        null);
+        assertThat(restored.files()).extracting(HistoryFile::group).containsOnlyNulls();
+        assertThat(restored.parts()).hasSize(1);
+    }
+
     @Test
     void cutsAreTheStartsOfRunsOfWholeFilesOfAtLeastTheChunkSize() {
         Kind kind = Kind.KAFKA_CONNECT;
