@@ -72,10 +72,15 @@ final class SplitCounts {
         return unconfirmed;
     }
 
-    /** Whether the table has a split not ended and every split is confirmed FINISHED or ended. */
+    /**
+     * Whether the table is not empty and every split is confirmed FINISHED or ended. A table whose
+     * splits have all ended counts: a bounded source ends that way, and its forward mode (and the
+     * log's action on it) must be confirmed as an unbounded source's is. Only an empty table
+     * (nothing discovered yet) never counts.
+     */
     boolean allConfirmedFinished() {
         int live = Arrays.stream(byState).sum();
-        return notConfirmedFinished == 0 && live > 0;
+        return notConfirmedFinished == 0 && live + ended > 0;
     }
 
     /** The totals of {@code rows} counted from scratch: what the kept totals must equal. */

@@ -556,6 +556,100 @@ class BackfillSplitEnumeratorTest {
         assertThat(forwardEvents(1)).containsExactly(1L);
     }
 
+    /**
+     * A bounded source whose splits all ended (an Iceberg table's history and a bounded topic, the
+     * topic's live part ending first): the completed checkpoint whose snapshot recorded every end
+     * confirms forward mode, so the log's hook runs (the Iceberg adapter removes its snapshot tag),
+     * once; no reader gets the event, as each was told no more splits come and may be gone.
+     */
+    @Test
+    void aBoundedSourceWhoseSplitsAllEndedConfirmsForwardModeAndCallsTheHookOnce()
+            throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        String first = owned(0).get(0);
+        String second = owned(1).get(0);
+        reportFrom(0, incarnation.get(0), List.of(new SplitStatus(first, FINISHED, 20, true)));
+        reportFrom(1, incarnation.get(1), List.of(new SplitStatus(second, FINISHED, 20, true)));
+
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isTrue();
+        context.runNextOneTimeCallable();
+        assertThat(discoverer.forwardModeCalls).containsExactly("1 [s-0, s-1]");
+        assertThat(forwardEvents(0)).isEmpty();
+        assertThat(forwardEvents(1)).isEmpty();
+
+        enumerator.snapshotState(2);
+        enumerator.notifyCheckpointComplete(2);
+        assertThat(context.getOneTimeCallables()).as("the hook runs once").isEmpty();
+        assertThat(discoverer.forwardModeCalls).hasSize(1);
+    }
+
+    /**
+     * As the e2e Iceberg run with a tag: one reader's split ends and a checkpoint records it, the
+     * reader is reset (a task manager lost) and, restored finished or not yet running, reports
+     * nothing; the other reader's split ends last. The end recorded in a completed checkpoint stays
+     * trusted across the reset, and the next completed checkpoint confirms forward mode.
+     */
+    @Test
+    void aBoundedSourceConfirmsForwardModeAfterAResetReaderWhoseEndedSplitWasCheckpointed()
+            throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        String first = owned(0).get(0);
+        String second = owned(1).get(0);
+        report(0, BACKFILLING, first);
+        reportFrom(1, incarnation.get(1), List.of(new SplitStatus(second, FINISHED, 20, true)));
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(enumerator.isForwardMode()).isFalse();
+
+        regionalFailover(1, List.of());
+        enumerator.snapshotState(2);
+        enumerator.notifyCheckpointComplete(2);
+        assertThat(enumerator.isForwardMode()).isFalse();
+
+        reportFrom(0, incarnation.get(0), List.of(new SplitStatus(first, FINISHED, 20, true)));
+        enumerator.snapshotState(3);
+        enumerator.notifyCheckpointComplete(3);
+        assertThat(enumerator.isForwardMode()).isTrue();
+        context.runNextOneTimeCallable();
+        assertThat(discoverer.forwardModeCalls).containsExactly("3 [s-0, s-1]");
+        assertThat(forwardEvents(0)).isEmpty();
+        assertThat(forwardEvents(1)).isEmpty();
+    }
+
+    /**
+     * The same when the reset reader's end was not yet in a completed checkpoint: the end is
+     * forgotten until the restored reader reports it again, and only a checkpoint whose snapshot
+     * has it again confirms forward mode.
+     */
+    @Test
+    void aBoundedSourceWaitsForAResetReaderToReportAnEndNoCheckpointRecorded() throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        String first = owned(0).get(0);
+        String second = owned(1).get(0);
+        reportFrom(0, incarnation.get(0), List.of(new SplitStatus(first, FINISHED, 20, true)));
+        reportFrom(1, incarnation.get(1), List.of(new SplitStatus(second, FINISHED, 20, true)));
+        enumerator.snapshotState(1);
+        // checkpoint 1 never completes: reader 1 is restored to older state
+        regionalFailover(1, List.of());
+        enumerator.notifyCheckpointAborted(1);
+        enumerator.snapshotState(2);
+        enumerator.notifyCheckpointComplete(2);
+        assertThat(enumerator.isForwardMode()).isFalse();
+        assertThat(context.getOneTimeCallables()).isEmpty();
+
+        // the restored reader reports the split it was given back in its state, then its end
+        report(1, BACKFILLING, second);
+        reportFrom(1, incarnation.get(1), List.of(new SplitStatus(second, FINISHED, 20, true)));
+        enumerator.snapshotState(3);
+        enumerator.notifyCheckpointComplete(3);
+        assertThat(enumerator.isForwardMode()).isTrue();
+        context.runNextOneTimeCallable();
+        assertThat(discoverer.forwardModeCalls).containsExactly("3 [s-0, s-1]");
+        assertThat(forwardEvents(1)).isEmpty();
+    }
+
     @Test
     void aBoundedSourceTellsEachReaderOnceThatNoMoreSplitsComeAndSendsNoBacklogSignalNearTheEnd()
             throws Throwable {
@@ -637,6 +731,7 @@ class BackfillSplitEnumeratorTest {
         bounded.mayDiscoverMore = false;
         bounded.splits.add(DiscoveredSplit.backfilled("s-0", 0, 10).withStoppingOffset(20));
         bounded.splits.add(DiscoveredSplit.backfilled("s-1", 0, 10).withStoppingOffset(20));
+        discoverer = bounded;
         enumerator = new BackfillSplitEnumerator(context, bounded, true, Duration.ZERO, null);
         enumerator.start();
         context.runNextOneTimeCallable();

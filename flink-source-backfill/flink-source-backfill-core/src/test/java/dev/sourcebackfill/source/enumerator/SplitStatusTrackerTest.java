@@ -123,9 +123,27 @@ class SplitStatusTrackerTest {
     @Test
     void anEmptyTableIsNeverAllFinished() {
         assertThat(tracker.allConfirmedFinished()).isFalse();
-        tracker.add(split("a", HandoverState.FINISHED, true));
-        report(0, 1, "a", HandoverState.FINISHED, true);
-        // only ended splits: nothing left for forward mode to read
+    }
+
+    /**
+     * Only ended splits (a bounded source at its end): all finished, so that a bounded source's
+     * forward mode, and the log's action on it, are confirmed as an unbounded source's are.
+     */
+    @Test
+    void aTableWhoseSplitsAllEndedIsAllFinished() {
+        tracker.add(split("a", HandoverState.BACKFILLING, true));
+        tracker.add(split("b", HandoverState.FINISHED, true));
+        tracker.markAssigned("a", 0);
+        tracker.markAssigned("b", 1);
+        report(0, 1, "a", HandoverState.BACKFILLING, true);
         assertThat(tracker.allConfirmedFinished()).isFalse();
+        report(1, 2, "b", HandoverState.FINISHED, true);
+        assertThat(tracker.allConfirmedFinished()).isTrue();
+
+        // a reset reader whose end a completed checkpoint recorded: still ended, reported or not
+        tracker.onSnapshot(7);
+        tracker.resetSubtask(1, OptionalLong.of(7));
+        assertCountsMatchRecount();
+        assertThat(tracker.allConfirmedFinished()).isTrue();
     }
 }
