@@ -21,6 +21,7 @@ import dev.sourcebackfill.source.BackfillSourceBuilder;
 import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
+import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 
@@ -51,6 +52,13 @@ public final class BackfillTestJobs {
     /** What one job looks like. */
     public static final class Spec {
         public DatagenLog log;
+
+        /**
+         * The log the source reads, if not {@link #log} itself: one that wraps it (its records and
+         * offsets are {@link #log}'s, which the checkers count on).
+         */
+        public BackfillLog<DatagenRecord> sourceLog;
+
         public int parallelism = 4;
 
         /** Keyed checker behind a shuffle (one region) or chained checker (a region a subtask). */
@@ -102,7 +110,7 @@ public final class BackfillTestJobs {
     static void build(StreamExecutionEnvironment env, Spec spec) {
         BackfillSourceBuilder<DatagenRecord> builder =
                 BackfillSource.<DatagenRecord>builder()
-                        .setLog(spec.log)
+                        .setLog(spec.sourceLog != null ? spec.sourceLog : spec.log)
                         .setBounded()
                         .setSplitDiscoveryInterval(Duration.ofMillis(200))
                         .setPollTimeout(Duration.ofMillis(20))
