@@ -324,4 +324,46 @@ class IcebergTableReaderTest {
         }
         return values;
     }
+
+    /**
+     * Review s40 (change 2): a part's cursor does not stop at its part's end. In one poll the
+     * cursor of part 0 reads on into the next part's file and delivers that part's rows under
+     * part 0's id (the split reader drops them as past part 0's stop), spending the poll's budget
+     * on them: part 1, whose turn the round-robin was to keep, gets nothing in that poll, and the
+     * next file is opened and read for nothing at every part's end (and every chunk's end).
+     * Expected: no row of part 0 at or past its end, and part 1 goes forward in the same poll.
+     */
+    @Test
+    void aPartsCursorDeliversNothingPastItsPartsEnd() throws Exception {
+        Kind kind = Kind.KAFKA_CONNECT; // a file per partition
+        Table table = IcebergTestTables.create(catalog, "db.t", kind);
+        List<Record> rows = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            for (long o = 0; o < 50; o++) {
+                rows.add(IcebergTestTables.row(kind, table.schema(), TOPIC, p, o, "v"));
+            }
+        }
+        IcebergTestTables.append(table, rows);
+        table.refresh();
+        long snapshot = table.currentSnapshot().snapshotId();
+        TableHistory history =
+                TableHistory.plan(table, "db.t", snapshot, kind.layout, List.of(TOPIC));
+        assertThat(history.parts()).containsExactly(new long[] {0, 50}, new long[] {50, 100});
+        String id = TableHistorySplit.id("db.t", snapshot, List.of(TOPIC));
+        String part0 = TableHistorySplit.partId(id, 0);
+        String part1 = TableHistorySplit.partId(id, 1);
+        Map<String, List<Long>> bySplit = new java.util.TreeMap<>();
+        LogRecordCollector<TableRow> out =
+                (splitId, offset, timestamp, row) ->
+                        bySplit.computeIfAbsent(splitId, k -> new ArrayList<>()).add(offset);
+        try (IcebergTableReader reader = reader(kind, 60)) {
+            reader.addSplit(part0, 0);
+            reader.addSplit(part1, 50);
+            reader.poll(Duration.ofMillis(10), out);
+            assertThat(bySplit.get(part0))
+                    .as("positions delivered for part 0 [0, 50)")
+                    .allMatch(position -> position < 50);
+            assertThat(bySplit.get(part1)).as("part 1 in the same poll").isNotEmpty();
+        }
+    }
 }
