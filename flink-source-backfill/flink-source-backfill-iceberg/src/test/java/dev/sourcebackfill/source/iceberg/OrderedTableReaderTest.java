@@ -61,7 +61,7 @@ class OrderedTableReaderTest {
     /** One delivered row: the split it was delivered for, the partition and offset it holds. */
     record Delivered(String split, int partition, long offset) {}
 
-    private static final class Collecting implements LogRecordCollector<TableRow> {
+    private static class Collecting implements LogRecordCollector<TableRow> {
         final List<Delivered> rows = new ArrayList<>();
 
         @Override
@@ -364,5 +364,54 @@ class OrderedTableReaderTest {
                     .hasMessageContaining("the row at position 2")
                     .hasMessageContaining("no offset");
         }
+    }
+
+    /**
+     * Review s40 (change 4, ordered mode reads the CURRENT snapshot): the job first started on a
+     * snapshot where partition 0 has offsets 0..29 (three files), pinned its handover at offset 30
+     * and checkpointed at offset 5. A commit then removes the file of offsets 10..19 (a rewrite
+     * that drops rows, a retention delete, an overwrite). The restored reader plans the new
+     * snapshot and goes from 9 to 20 without a word: offsets 10..19 are neither delivered from the
+     * table nor reported as deleted (the gap policy is never asked), and the topic never covers
+     * them (the handover is at 30). In the default mode (pinned snapshot) they are delivered.
+     * Expected: each offset of [5, 30) delivered, or the missing ones reported (offsetsDeleted).
+     */
+    @Test
+    void aRestoreAfterACommitThatDroppedRowsLosesThemSilently() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
+        appendRange(table, 0, 0, 10);
+        DataFile middle = appendRange(table, 0, 10, 20);
+        appendRange(table, 0, 20, 30);
+        // the first start: the pinned snapshot has every offset up to 29
+        table.refresh();
+        try (OrderedTableReader first = reader(Kind.KAFKA_CONNECT, 5)) {
+            first.addSplit(TOPIC + "-0", 0);
+            first.poll(Duration.ofMillis(10), new Collecting());
+            assertThat(first.position(TOPIC + "-0")).isEqualTo(5);
+        }
+        table.newDelete().deleteFile(middle).commit();
+
+        java.util.List<String> reported = new ArrayList<>();
+        Collecting out =
+                new Collecting() {
+                    @Override
+                    public void offsetsDeleted(String splitId, long from, long to) {
+                        reported.add(from + ".." + (to - 1));
+                    }
+                };
+        try (OrderedTableReader restored = reader(Kind.KAFKA_CONNECT, 100)) {
+            restored.addSplit(TOPIC + "-0", 5);
+            readToEnd(restored, TOPIC + "-0", out);
+        }
+        java.util.Set<Long> covered = new java.util.TreeSet<>(out.offsets());
+        for (String gap : reported) {
+            String[] ends = gap.split("\\.\\.");
+            for (long o = Long.parseLong(ends[0]); o <= Long.parseLong(ends[1]); o++) {
+                covered.add(o);
+            }
+        }
+        assertThat(covered)
+                .as("offsets 5..29 delivered or reported deleted (reported: %s)", reported)
+                .containsAll(range(5, 30));
     }
 }
