@@ -116,7 +116,13 @@ final class IcebergTableReader implements LogReader<TableRow> {
                             tableRef.name(),
                             history.records()));
         }
-        Cursor previous = cursors.put(splitId, new Cursor(splitId, history, startOffset));
+        // a part of the history ends where the part does: its cursor does not read on into the
+        // next part's files (rows its split would drop, the poll's budget spent on them)
+        long end =
+                TableHistorySplit.historyOf(splitId).equals(splitId)
+                        ? history.records()
+                        : history.partEndAt(startOffset);
+        Cursor previous = cursors.put(splitId, new Cursor(splitId, history, startOffset, end));
         if (previous != null) {
             previous.close();
         }
@@ -270,19 +276,24 @@ final class IcebergTableReader implements LogReader<TableRow> {
         private final TableHistory history;
         private int fileIndex;
         private long position;
+
+        /** The position the split's rows end at: its part's end, or the history's. */
+        private final long end;
+
         private boolean paused;
         @Nullable private CloseableIterable<Record> open;
         @Nullable private Iterator<Record> rows;
 
-        Cursor(String splitId, TableHistory history, long position) {
+        Cursor(String splitId, TableHistory history, long position, long end) {
             this.splitId = splitId;
             this.history = history;
             this.position = position;
+            this.end = end;
             this.fileIndex = history.fileAt(position);
         }
 
         boolean ended() {
-            return fileIndex >= history.files().size();
+            return fileIndex >= history.files().size() || position >= end;
         }
 
         /** Delivers up to {@code budget} rows; returns how many it delivered. */

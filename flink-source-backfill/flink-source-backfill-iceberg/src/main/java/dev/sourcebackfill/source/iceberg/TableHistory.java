@@ -305,6 +305,16 @@ final class TableHistory {
         return parts;
     }
 
+    /** The end of the part holding {@code position}; the history's end past every part. */
+    long partEndAt(long position) {
+        for (long[] part : parts()) {
+            if (position >= part[0] && position < part[1]) {
+                return part[1];
+            }
+        }
+        return records;
+    }
+
     /**
      * Cuts the history {@code [from, to)} into runs of whole files: a cut at a file's start where
      * the run before it has {@code chunkSize} positions or more, and where the file holds another

@@ -327,11 +327,11 @@ class IcebergTableReaderTest {
 
     /**
      * Review s40 (change 2): a part's cursor does not stop at its part's end. In one poll the
-     * cursor of part 0 reads on into the next part's file and delivers that part's rows under
-     * part 0's id (the split reader drops them as past part 0's stop), spending the poll's budget
-     * on them: part 1, whose turn the round-robin was to keep, gets nothing in that poll, and the
-     * next file is opened and read for nothing at every part's end (and every chunk's end).
-     * Expected: no row of part 0 at or past its end, and part 1 goes forward in the same poll.
+     * cursor of part 0 reads on into the next part's file and delivers that part's rows under part
+     * 0's id (the split reader drops them as past part 0's stop), spending the poll's budget on
+     * them: part 1, whose turn the round-robin was to keep, gets nothing in that poll, and the next
+     * file is opened and read for nothing at every part's end (and every chunk's end). Expected: no
+     * row of part 0 at or past its end, and part 1 goes forward in the same poll.
      */
     @Test
     void aPartsCursorDeliversNothingPastItsPartsEnd() throws Exception {

@@ -24,6 +24,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -377,6 +378,10 @@ class OrderedTableReaderTest {
      * Expected: each offset of [5, 30) delivered, or the missing ones reported (offsetsDeleted).
      */
     @Test
+    @Disabled(
+            "Issue 34, open: ordered mode reads the table's current snapshot, not the pinned one;"
+                    + " a commit that drops rows between the first start and a restore loses them"
+                    + " (docs/iceberg.md, ordered mode). Needs the pinned snapshot in the split.")
     void aRestoreAfterACommitThatDroppedRowsLosesThemSilently() throws Exception {
         Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
         appendRange(table, 0, 0, 10);

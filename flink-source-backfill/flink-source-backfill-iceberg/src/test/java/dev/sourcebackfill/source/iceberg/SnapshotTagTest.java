@@ -310,7 +310,8 @@ class SnapshotTagTest {
         String split;
         try (IcebergDiscoverer discoverer = discoverer(new SnapshotTag(TAG, MAX_AGE))) {
             List<DiscoveredSplit> splits = discoverer.discoverSplits(true);
-            split = splits.get(2).splitId();
+            // the whole history (its parts' history id): every row of the pinned snapshot
+            split = TableHistorySplit.historyOf(splits.get(2).splitId());
         }
         append(table, 0, 250, 300);
         table.refresh();
