@@ -267,42 +267,18 @@ public final class BackfillSplitEnumerator
 
     /**
      * The fixed reader of a split: stable across restarts for a given parallelism. The chunks of a
-     * log split that goes live go round the other readers (all of them at parallelism 1), so that
-     * one split's history is spread over them, and the log split's own reader has none of its
-     * chunks: a reader reads a log split's chunks before the log split's own last part (oldest
-     * first, see docs/design.md), so that would hold the split's live records back. The chunks of a
-     * log split that never goes live (its stop is at or below its history's end: an Iceberg table's
-     * history, a bounded partition) have no live records to hold back and go round every reader.
-     *
-     * @param logSplitGoesLive whether the log split of a chunk goes live (ignored for a log split)
+     * log split go round the other readers (all of them at parallelism 1), so that one split's
+     * history is spread over them, and the log split's own reader has none of its chunks: a reader
+     * reads a log split's chunks before the log split's own last part (oldest first, see
+     * docs/design.md), so that would hold the split's live records back.
      */
-    static int ownerOf(BackfillSplit split, int parallelism, boolean logSplitGoesLive) {
+    static int ownerOf(BackfillSplit split, int parallelism) {
         int own = ownerOf(split.logSplitId(), parallelism);
         if (split.chunk().isEmpty() || parallelism == 1) {
             return own;
         }
-        int index = split.chunk().get().index();
-        int step = logSplitGoesLive ? 1 + index % (parallelism - 1) : 1 + index % parallelism;
+        int step = 1 + split.chunk().get().index() % (parallelism - 1);
         return Math.floorMod(own + step, parallelism);
-    }
-
-    /** As {@link #ownerOf(BackfillSplit, int, boolean)} for a split whose log split goes live. */
-    @VisibleForTesting
-    static int ownerOf(BackfillSplit split, int parallelism) {
-        return ownerOf(split, parallelism, true);
-    }
-
-    /**
-     * Whether the log split of {@code split} goes live: it has no stop at or below the end of its
-     * history. Fixed at discovery (stop and history end are), so the owners it gives are stable.
-     */
-    private boolean logSplitGoesLive(BackfillSplit split) {
-        if (!tracker.contains(split.logSplitId())) {
-            return true;
-        }
-        BackfillSplit logSplit = tracker.get(split.logSplitId()).split();
-        OptionalLong stop = logSplit.stoppingOffset();
-        return stop.isEmpty() || stop.getAsLong() > logSplit.targetEndOffset();
     }
 
     /** The fixed reader of a log split (not a chunk). */
@@ -314,7 +290,7 @@ public final class BackfillSplitEnumerator
         int parallelism = context.currentParallelism();
         Map<Integer, List<BackfillSplit>> assignment = new HashMap<>();
         for (BackfillSplit split : tracker.unassigned()) {
-            int owner = ownerOf(split, parallelism, logSplitGoesLive(split));
+            int owner = ownerOf(split, parallelism);
             if (context.registeredReaders().containsKey(owner)) {
                 assignment.computeIfAbsent(owner, k -> new ArrayList<>()).add(split);
             }
