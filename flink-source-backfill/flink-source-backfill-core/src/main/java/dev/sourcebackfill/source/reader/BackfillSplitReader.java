@@ -624,15 +624,9 @@ final class BackfillSplitReader<T>
         }
     }
 
-    /**
-     * The split's turn among those of its log split on the backfill reader: lowest first. With a
-     * feed the own part of a split that goes live reads first; one that never goes live has no feed
-     * to keep up with and reads after its chunks, oldest first.
-     */
+    /** The split's turn among those of its log split on the backfill reader: lowest first. */
     private int turnOf(SplitHandover<Object> handover) {
-        return ownPartFirst && !handover.isHistoryChunk() && handover.goesLive()
-                ? -1
-                : handover.backfillTurn();
+        return ownPartFirst && !handover.isHistoryChunk() ? -1 : handover.backfillTurn();
     }
 
     /** The log split read for a split this reader holds. */

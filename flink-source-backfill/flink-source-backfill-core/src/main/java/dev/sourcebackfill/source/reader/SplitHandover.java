@@ -128,9 +128,6 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
 
     private final long stoppingOffset;
 
-    /** See {@link #goesLive()}. */
-    private final boolean goesLive;
-
     private final HandoverOutput<T> output;
     private final OffsetGapPolicy gapPolicy;
 
@@ -152,7 +149,6 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
         this.state = split.state();
         this.next = split.nextOffset();
         this.target = split.targetEndOffset();
-        this.goesLive = stop.isEmpty() || stop.getAsLong() > split.targetEndOffset();
         checkStop(next);
     }
 
@@ -185,14 +181,6 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
 
     long nextOffset() {
         return next;
-    }
-
-    /**
-     * Whether the split goes live: it has no stop at or below the end of its history (as it was
-     * added; a never-live split is an Iceberg table's history, a bounded partition).
-     */
-    boolean goesLive() {
-        return goesLive;
     }
 
     long targetEndOffset() {

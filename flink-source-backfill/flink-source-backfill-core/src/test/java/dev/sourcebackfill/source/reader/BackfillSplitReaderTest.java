@@ -1095,39 +1095,4 @@ class BackfillSplitReaderTest {
                 .contains("a#chunk-0:a@0", "a#chunk-0:a@1", "a#chunk-0:ended")
                 .containsSubsequence("a:a@2", "a:a@3", "a:a@4", "a:a@5");
     }
-
-    /**
-     * Review s40 (change 3, chunks of a never-live split on their own reader): at parallelism 2 the
-     * enumerator now puts chunk 1 of a split whose stop is its history's end on the split's own
-     * reader. With a feed (a live reader that is not seekable) the reader gives the log split's own
-     * part the first turn (ownPartFirst), so the NEWEST part of the history is read before the
-     * older chunk waiting behind it on the same reader: the order the change claims ("oldest
-     * first") is reversed, and under a watermark strategy with idleness the waiting chunk's rows
-     * come behind the watermark the own part advanced (issue 34, defect 2). The own part of a
-     * never-live split never hands over to the feed, so the reason for its first turn does not hold
-     * for it. Expected: the chunk's rows first.
-     */
-    @Test
-    void aNeverLiveSplitsOwnPartWaitsForItsOlderChunkOnTheSameReaderWithAFeed() throws Exception {
-        FakeLog log = new FakeLog(false).write("a", 0, 1, 2, 3);
-        BackfillSplitReader<String> reader = reader(log);
-        // never live: its stop (4) is its history's end (4); its chunk 0 on the same reader
-        BackfillSplit own =
-                new BackfillSplit("a", HandoverState.BACKFILLING, 2, 4, OptionalLong.of(4));
-        BackfillSplit chunk0 = BackfillSplit.historyChunk("a", 0, 0, 2);
-        reader.handleSplitsChanges(new SplitsAddition<>(List.of(own, chunk0)));
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            out.addAll(fetchBySplit(reader));
-        }
-        List<String> rows = new ArrayList<>();
-        for (String each : out) {
-            if (each.matches(".*:a@\\d+$")) {
-                rows.add(each);
-            }
-        }
-        assertThat(rows)
-                .as("the history of a never-live split, oldest first")
-                .containsExactly("a#chunk-0:a@0", "a#chunk-0:a@1", "a:a@2", "a:a@3");
-    }
 }
