@@ -63,6 +63,7 @@ class BenchmarkSmokeITCase {
                         "kafka.onePartition.chunks.throughput",
                         "archive.throughput",
                         "iceberg.throughput",
+                        "iceberg.orderedThroughput",
                         "iceberg.everyPartitionLive",
                         "iceberg.everyPartitionLive.cpuPerRecord",
                         "alignment.throughput",
@@ -113,6 +114,7 @@ class BenchmarkSmokeITCase {
                                 "kafka.onePartition.chunks.throughput",
                                 "archive.throughput",
                                 "iceberg.throughput",
+                                "iceberg.orderedThroughput",
                                 "alignment.throughput",
                                 "alignment.flinkThroughput")
                         .stream()
