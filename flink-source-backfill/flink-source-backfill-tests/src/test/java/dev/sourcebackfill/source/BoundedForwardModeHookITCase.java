@@ -42,6 +42,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -63,6 +64,9 @@ class BoundedForwardModeHookITCase {
 
     /** run id -> the hook's calls, "checkpoint [split ids]", in order. */
     private static final Map<String, List<String>> HOOK_CALLS = new ConcurrentHashMap<>();
+
+    /** run id -> the hook's calls that were interrupted (the worker thread closed under them). */
+    private static final Map<String, List<String>> HOOK_INTERRUPTS = new ConcurrentHashMap<>();
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
@@ -91,7 +95,24 @@ class BoundedForwardModeHookITCase {
         runBounded(0, List.of(Trigger.at("backfill", 1, 1_500)), "history only, a failover");
     }
 
+    /**
+     * A hook that takes a while, as a catalog commit does (the Iceberg tag's removal through a REST
+     * or JDBC catalog): the job ends right after the checkpoint that confirmed forward mode, and
+     * Flink closed the enumerator's worker thread under the running hook (on the real cluster the
+     * tag stayed). The enumerator's close waits for it, so the hook's call completes.
+     */
+    @Test
+    void aHookThatTakesAWhileCompletesBeforeTheJobEnds() throws Exception {
+        runBounded(0, List.of(), "history only, a slow hook", 1_500);
+    }
+
     private static void runBounded(long liveRecords, List<Trigger> failures, String name)
+            throws Exception {
+        runBounded(liveRecords, failures, name, 0);
+    }
+
+    private static void runBounded(
+            long liveRecords, List<Trigger> failures, String name, long hookMillis)
             throws Exception {
         int partitions = 3;
         DatagenLog log =
@@ -104,7 +125,7 @@ class BoundedForwardModeHookITCase {
         BackfillTestJobs.Spec spec = new BackfillTestJobs.Spec();
         spec.log = log;
         String hookRun = UUID.randomUUID().toString();
-        spec.sourceLog = new HookCountingLog(log, hookRun);
+        spec.sourceLog = new HookCountingLog(log, hookRun, hookMillis);
         spec.parallelism = 2;
         spec.keyed = false;
         spec.checkpointIntervalMs = 50;
@@ -124,6 +145,17 @@ class BoundedForwardModeHookITCase {
                             .mapToObj(DatagenLog::splitId)
                             .sorted()
                             .collect(Collectors.joining(", ", "[", "]"));
+            // the job's result may come before Flink closed its coordinator, where a hook that
+            // still runs completes or is interrupted: wait for either
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!HOOK_CALLS.containsKey(hookRun)
+                    && !HOOK_INTERRUPTS.containsKey(hookRun)
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(HOOK_INTERRUPTS.getOrDefault(hookRun, List.of()))
+                    .as("hook calls interrupted")
+                    .isEmpty();
             assertThat(HOOK_CALLS.getOrDefault(hookRun, List.of()))
                     .as("the log's forward-mode hook, once, with every split")
                     .singleElement()
@@ -131,6 +163,7 @@ class BoundedForwardModeHookITCase {
                     .endsWith(" " + splitIds);
         } finally {
             HOOK_CALLS.remove(hookRun);
+            HOOK_INTERRUPTS.remove(hookRun);
             Observations.forget(spec.checkerRun);
             Observations.forget(spec.sourceRun);
         }
@@ -143,15 +176,20 @@ class BoundedForwardModeHookITCase {
         private final DatagenLog log;
         private final String runId;
 
-        HookCountingLog(DatagenLog log, String runId) {
+        /** How long the hook takes before it records its call. */
+        private final long hookMillis;
+
+        HookCountingLog(DatagenLog log, String runId, long hookMillis) {
             this.log = log;
             this.runId = runId;
+            this.hookMillis = hookMillis;
         }
 
         @Override
         public LogSplitDiscoverer createSplitDiscoverer() {
             LogSplitDiscoverer discoverer = log.createSplitDiscoverer();
             String run = runId;
+            long takes = hookMillis;
             return new LogSplitDiscoverer() {
                 @Override
                 public List<DiscoveredSplit> discoverSplits(boolean initial) throws Exception {
@@ -171,7 +209,18 @@ class BoundedForwardModeHookITCase {
                 }
 
                 @Override
-                public void onForwardMode(long checkpointId, Set<String> splitIds) {
+                public void onForwardMode(
+                        long checkpointId, Set<String> splitIds, Set<String> historyVersions)
+                        throws InterruptedException {
+                    // a catalog commit's time; interrupted if the worker thread is closed under it
+                    try {
+                        Thread.sleep(takes);
+                    } catch (InterruptedException e) {
+                        HOOK_INTERRUPTS
+                                .computeIfAbsent(run, k -> new CopyOnWriteArrayList<>())
+                                .add(checkpointId + " " + splitIds);
+                        throw e;
+                    }
                     HOOK_CALLS
                             .computeIfAbsent(run, k -> new CopyOnWriteArrayList<>())
                             .add(checkpointId + " " + splitIds);

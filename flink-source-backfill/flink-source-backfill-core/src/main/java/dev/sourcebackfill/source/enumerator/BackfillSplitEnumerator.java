@@ -48,6 +48,10 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Owns the global per-split backfill status. It discovers splits, assigns each to a fixed reader,
@@ -95,6 +99,21 @@ public final class BackfillSplitEnumerator
     private final Set<Integer> noMoreSplitsSignalled = new HashSet<>();
 
     private final BackfillEnumeratorMetrics metrics;
+
+    /**
+     * How long {@link #close} waits for a forward-mode hook that was called and has not returned.
+     */
+    static final Duration HOOK_WAIT_ON_CLOSE = Duration.ofSeconds(30);
+
+    private Duration hookWaitOnClose = HOOK_WAIT_ON_CLOSE;
+
+    /**
+     * Completes when the forward-mode hook called last has returned (in the worker thread); {@code
+     * null}: never called. A bounded job ends right after the checkpoint that confirms forward
+     * mode, and Flink closes the worker thread, interrupting a hook that still runs (a catalog
+     * commit), after {@link #close}: close waits for it.
+     */
+    @Nullable private volatile CompletableFuture<Void> forwardModeHookDone;
 
     public BackfillSplitEnumerator(
             SplitEnumeratorContext<BackfillSplit> context,
@@ -256,8 +275,9 @@ public final class BackfillSplitEnumerator
                 found.liveReadsWholeSplit() ? HandoverState.FINISHED : HandoverState.BACKFILLING;
         // a split whose history is cut keeps the part after the last cut
         long start = cuts.isEmpty() ? found.backfillStartOffset() : cuts.get(cuts.size() - 1);
-        BackfillSplit split =
+        BackfillSplit plain =
                 new BackfillSplit(found.splitId(), state, start, found.liveEndOffset(), stop);
+        BackfillSplit split = found.historyVersion().map(plain::withHistoryVersion).orElse(plain);
         // history below its start read by other splits (its chunks, or another split of the
         // log): its position says nothing of what was emitted until forward mode
         return cuts.isEmpty() && !found.hasHistoryElsewhere()
@@ -435,12 +455,20 @@ public final class BackfillSplitEnumerator
      */
     private void callForwardModeHook(long checkpointId) {
         Set<String> splitIds = new TreeSet<>();
+        Set<String> historyVersions = new TreeSet<>();
         for (TrackedSplit tracked : tracker.all()) {
             splitIds.add(tracked.split().logSplitId());
+            tracked.split().historyVersion().ifPresent(historyVersions::add);
         }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        forwardModeHookDone = done;
         context.callAsync(
                 () -> {
-                    discoverer.onForwardMode(checkpointId, splitIds);
+                    try {
+                        discoverer.onForwardMode(checkpointId, splitIds, historyVersions);
+                    } finally {
+                        done.complete(null);
+                    }
                     return null;
                 },
                 (ignored, error) -> {
@@ -502,6 +530,7 @@ public final class BackfillSplitEnumerator
     @Override
     public void close() throws IOException {
         try {
+            awaitForwardModeHook();
             discoverer.close();
         } catch (IOException e) {
             throw e;
@@ -510,6 +539,34 @@ public final class BackfillSplitEnumerator
         } finally {
             metrics.close();
         }
+    }
+
+    /** Waits, bounded, for a forward-mode hook that was called and has not returned. */
+    private void awaitForwardModeHook() {
+        CompletableFuture<Void> done = forwardModeHookDone;
+        if (done == null || done.isDone()) {
+            return;
+        }
+        LOG.info(
+                "Closing: waiting up to {} for the log's action on forward mode to finish",
+                hookWaitOnClose);
+        try {
+            done.get(hookWaitOnClose.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn(
+                    "Closing: the log's action on forward mode did not finish within {}; it is "
+                            + "interrupted and not retried",
+                    hookWaitOnClose);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("not completed exceptionally", e);
+        }
+    }
+
+    @VisibleForTesting
+    void setHookWaitOnClose(Duration wait) {
+        this.hookWaitOnClose = wait;
     }
 
     @VisibleForTesting

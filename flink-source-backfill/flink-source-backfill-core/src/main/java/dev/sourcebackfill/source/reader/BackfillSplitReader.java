@@ -54,6 +54,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -581,7 +582,12 @@ final class BackfillSplitReader<T>
             giveWayIfPaused(logSplitId);
             return;
         }
-        backfill().addSplit(logSplitId, handover.nextOffset());
+        Optional<String> historyVersion = handover.historyVersion();
+        if (historyVersion.isPresent()) {
+            backfill().addSplit(logSplitId, handover.nextOffset(), historyVersion.get());
+        } else {
+            backfill().addSplit(logSplitId, handover.nextOffset());
+        }
         backfillHolders.put(logSplitId, handover);
         onBackfill.add(handover.splitId());
         if (waited) {

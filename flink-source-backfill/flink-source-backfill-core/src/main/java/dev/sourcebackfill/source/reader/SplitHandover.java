@@ -24,7 +24,10 @@ import dev.sourcebackfill.source.split.HistoryChunk;
 
 import org.apache.flink.annotation.Internal;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -136,11 +139,14 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
     private long target;
     private boolean complete;
 
+    @Nullable private final String historyVersion;
+
     SplitHandover(BackfillSplit split, OffsetGapPolicy gapPolicy, HandoverOutput<T> output) {
         this.output = output;
         this.gapPolicy = gapPolicy;
         this.splitId = split.splitId();
         this.logSplitId = split.logSplitId();
+        this.historyVersion = split.historyVersion().orElse(null);
         this.historyChunk = split.isHistoryChunk();
         this.backfillTurn = split.chunk().map(HistoryChunk::index).orElse(Integer.MAX_VALUE);
         OptionalLong stop = split.stoppingOffset();
@@ -158,6 +164,11 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
 
     String logSplitId() {
         return logSplitId;
+    }
+
+    /** The version of the log's history the backfill reads, if the log fixed one. */
+    Optional<String> historyVersion() {
+        return Optional.ofNullable(historyVersion);
     }
 
     boolean isHistoryChunk() {

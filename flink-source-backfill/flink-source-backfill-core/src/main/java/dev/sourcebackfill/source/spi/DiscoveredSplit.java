@@ -21,6 +21,7 @@ import javax.annotation.Nullable;
 
 import java.io.Serializable;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -50,6 +51,9 @@ public final class DiscoveredSplit implements Serializable {
     /** The log's end offset at discovery, if the log told it; {@code null} if not. */
     @Nullable private final Long logEndOffset;
 
+    /** The version of the history the backfill reads ({@link #withHistoryVersion}); or null. */
+    @Nullable private final String historyVersion;
+
     private DiscoveredSplit(
             String splitId,
             long backfillStartOffset,
@@ -57,7 +61,8 @@ public final class DiscoveredSplit implements Serializable {
             boolean liveReadsWholeSplit,
             boolean historyElsewhere,
             @Nullable Long stoppingOffset,
-            @Nullable Long logEndOffset) {
+            @Nullable Long logEndOffset,
+            @Nullable String historyVersion) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
         if (backfillStartOffset < 0 || liveEndOffset < 0) {
             throw new IllegalArgumentException(
@@ -71,13 +76,14 @@ public final class DiscoveredSplit implements Serializable {
         this.historyElsewhere = historyElsewhere;
         this.stoppingOffset = stoppingOffset;
         this.logEndOffset = logEndOffset;
+        this.historyVersion = historyVersion;
     }
 
     /** A split whose history [start, liveEnd) is backfilled before the live reader takes over. */
     public static DiscoveredSplit backfilled(
             String splitId, long backfillStartOffset, long liveEndOffset) {
         return new DiscoveredSplit(
-                splitId, backfillStartOffset, liveEndOffset, false, false, null, null);
+                splitId, backfillStartOffset, liveEndOffset, false, false, null, null, null);
     }
 
     /**
@@ -85,7 +91,8 @@ public final class DiscoveredSplit implements Serializable {
      * after the job started): it starts {@code FINISHED}.
      */
     public static DiscoveredSplit readByLive(String splitId, long startOffset) {
-        return new DiscoveredSplit(splitId, startOffset, startOffset, true, false, null, null);
+        return new DiscoveredSplit(
+                splitId, startOffset, startOffset, true, false, null, null, null);
     }
 
     /** The same split, bounded: it ends once every offset below {@code stoppingOffset} was read. */
@@ -103,7 +110,8 @@ public final class DiscoveredSplit implements Serializable {
                 liveReadsWholeSplit,
                 historyElsewhere,
                 stoppingOffset,
-                logEndOffset);
+                logEndOffset,
+                historyVersion);
     }
 
     /**
@@ -119,7 +127,8 @@ public final class DiscoveredSplit implements Serializable {
                 liveReadsWholeSplit,
                 true,
                 stoppingOffset,
-                logEndOffset);
+                logEndOffset,
+                historyVersion);
     }
 
     /**
@@ -135,7 +144,32 @@ public final class DiscoveredSplit implements Serializable {
                 liveReadsWholeSplit,
                 historyElsewhere,
                 stoppingOffset,
-                logEndOffset);
+                logEndOffset,
+                historyVersion);
+    }
+
+    /**
+     * The same split, whose backfill reads the given version of the log's history (an Iceberg
+     * table's snapshot), fixed when the split is first discovered: the source keeps it with the
+     * split in its checkpoints and gives it to the backfill reader at every start ({@link
+     * LogReader#addSplit(String, long, String)}), so a restored reader reads the history the split
+     * was first planned on, whatever the log did in between.
+     */
+    public DiscoveredSplit withHistoryVersion(String historyVersion) {
+        return new DiscoveredSplit(
+                splitId,
+                backfillStartOffset,
+                liveEndOffset,
+                liveReadsWholeSplit,
+                historyElsewhere,
+                stoppingOffset,
+                logEndOffset,
+                Objects.requireNonNull(historyVersion, "historyVersion"));
+    }
+
+    /** The version of the history the backfill reads, if the log fixed one. */
+    public Optional<String> historyVersion() {
+        return Optional.ofNullable(historyVersion);
     }
 
     /** The log's end offset at discovery, if the log told it ({@link #withLogEndOffset}). */
@@ -180,6 +214,7 @@ public final class DiscoveredSplit implements Serializable {
                 + (historyElsewhere ? ", history read elsewhere" : "")
                 + (stoppingOffset != null ? ", stop=" + stoppingOffset : "")
                 + (logEndOffset != null ? ", logEnd=" + logEndOffset : "")
+                + (historyVersion != null ? ", history version " + historyVersion : "")
                 + '}';
     }
 }

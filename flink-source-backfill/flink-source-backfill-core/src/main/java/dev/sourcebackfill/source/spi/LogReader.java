@@ -46,6 +46,26 @@ public interface LogReader<R> extends AutoCloseable {
     void addSplit(String splitId, long startOffset) throws IOException;
 
     /**
+     * Starts reading a split at {@code startOffset} in the given version of the log's history, the
+     * one its discoverer fixed ({@link DiscoveredSplit#withHistoryVersion}); the same version at
+     * every start of the split, after restores too. Called instead of {@link #addSplit(String,
+     * long)} for a split with a history version; a reader of a log that fixes none need not
+     * implement it.
+     *
+     * @throws IOException if the version cannot be read any more (an expired snapshot): the message
+     *     names the split and the version
+     */
+    default void addSplit(String splitId, long startOffset, String historyVersion)
+            throws IOException {
+        throw new UnsupportedOperationException(
+                "Split "
+                        + splitId
+                        + " has the history version "
+                        + historyVersion
+                        + ", which this log's reader does not read");
+    }
+
+    /**
      * Stops reading a split; nothing of it is delivered after this returns. Never called from
      * inside {@link #poll}.
      */

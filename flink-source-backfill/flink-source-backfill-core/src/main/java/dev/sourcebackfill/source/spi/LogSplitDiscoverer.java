@@ -83,8 +83,11 @@ public interface LogSplitDiscoverer extends AutoCloseable {
      *
      * @param checkpointId the completed checkpoint that confirmed forward mode
      * @param splitIds the ids of every log split the enumerator tracks (not their history chunks)
+     * @param historyVersions the history versions those splits' backfills read ({@link
+     *     DiscoveredSplit#withHistoryVersion}), each once; empty if the log fixes none
      */
-    default void onForwardMode(long checkpointId, Set<String> splitIds) throws Exception {}
+    default void onForwardMode(long checkpointId, Set<String> splitIds, Set<String> historyVersions)
+            throws Exception {}
 
     @Override
     default void close() throws Exception {}

@@ -64,6 +64,12 @@ public final class BackfillSplit implements SourceSplit {
      */
     private final boolean historyElsewhere;
 
+    /**
+     * The version of the log's history the backfill reads (an Iceberg table's snapshot), fixed at
+     * the split's first discovery; {@code null}: the log's current history.
+     */
+    @Nullable private final String historyVersion;
+
     public BackfillSplit(
             String splitId,
             HandoverState state,
@@ -88,7 +94,8 @@ public final class BackfillSplit implements SourceSplit {
                 stoppingOffset,
                 backfilledRecords,
                 null,
-                false);
+                false,
+                null);
     }
 
     /** Any split, a chunk too; for the serializer, which writes and reads each field. */
@@ -100,7 +107,8 @@ public final class BackfillSplit implements SourceSplit {
             OptionalLong stoppingOffset,
             long backfilledRecords,
             @Nullable HistoryChunk chunk,
-            boolean historyElsewhere) {
+            boolean historyElsewhere,
+            @Nullable String historyVersion) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
         this.state = Objects.requireNonNull(state, "state");
         this.nextOffset = nextOffset;
@@ -120,6 +128,7 @@ public final class BackfillSplit implements SourceSplit {
         this.backfilledRecords = backfilledRecords;
         this.chunk = chunk;
         this.historyElsewhere = historyElsewhere;
+        this.historyVersion = historyVersion;
         if (chunk != null && historyElsewhere) {
             throw new IllegalArgumentException(
                     "Chunk " + splitId + " cannot have chunks of its own");
@@ -166,7 +175,8 @@ public final class BackfillSplit implements SourceSplit {
                 OptionalLong.of(to),
                 0L,
                 chunk,
-                false);
+                false,
+                null);
     }
 
     /**
@@ -185,7 +195,30 @@ public final class BackfillSplit implements SourceSplit {
                 stoppingOffset,
                 backfilledRecords,
                 null,
-                true);
+                true,
+                historyVersion);
+    }
+
+    /**
+     * The same split, whose backfill reads the given version of the log's history ({@link
+     * dev.sourcebackfill.source.spi.DiscoveredSplit#withHistoryVersion}).
+     */
+    public BackfillSplit withHistoryVersion(String version) {
+        return new BackfillSplit(
+                splitId,
+                state,
+                nextOffset,
+                targetEndOffset,
+                stoppingOffset,
+                backfilledRecords,
+                chunk,
+                historyElsewhere,
+                Objects.requireNonNull(version, "version"));
+    }
+
+    /** The version of the log's history the backfill reads, if the log fixed one. */
+    public Optional<String> historyVersion() {
+        return Optional.ofNullable(historyVersion);
     }
 
     /** Whether this log split's history below its start is read by other splits. */
@@ -254,7 +287,8 @@ public final class BackfillSplit implements SourceSplit {
                 stoppingOffset,
                 newBackfilledRecords,
                 chunk,
-                historyElsewhere);
+                historyElsewhere,
+                historyVersion);
     }
 
     /**
@@ -286,7 +320,8 @@ public final class BackfillSplit implements SourceSplit {
                 && state == that.state
                 && stoppingOffset.equals(that.stoppingOffset)
                 && Objects.equals(chunk, that.chunk)
-                && historyElsewhere == that.historyElsewhere;
+                && historyElsewhere == that.historyElsewhere
+                && Objects.equals(historyVersion, that.historyVersion);
     }
 
     @Override
@@ -299,7 +334,8 @@ public final class BackfillSplit implements SourceSplit {
                 stoppingOffset,
                 backfilledRecords,
                 chunk,
-                historyElsewhere);
+                historyElsewhere,
+                historyVersion);
     }
 
     @Override
@@ -317,6 +353,7 @@ public final class BackfillSplit implements SourceSplit {
                 + backfilledRecords
                 + (chunk != null ? ", chunk " + chunk.index() + " of " + chunk.logSplitId() : "")
                 + (historyElsewhere ? ", history below its start read elsewhere" : "")
+                + (historyVersion != null ? ", history version " + historyVersion : "")
                 + '}';
     }
 }

@@ -34,6 +34,10 @@ import java.util.OptionalLong;
  *       (boolean), stopping offset (only if present).
  *   <li>Version 2: version 1, then the records backfilled for the split (long). A split read from
  *       version 1 has backfilled 0 records.
+ *   <li>Version 3: version 2, then the chunk the split is (has-chunk, log split id, index) and
+ *       whether its history is read elsewhere.
+ *   <li>Version 4: version 3, then its history version (has-version, UTF). A split read from an
+ *       older version has none: its backfill reads the log's current history.
  * </ul>
  *
  * <p>Any new field needs a new version; old versions stay readable. Serializers that embed splits
@@ -54,7 +58,13 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
      */
     public static final int VERSION_3 = 3;
 
-    public static final int CURRENT_VERSION = VERSION_3;
+    /**
+     * Version 3's fields, then whether the split has a history version, and the version (UTF) if it
+     * has one.
+     */
+    public static final int VERSION_4 = 4;
+
+    public static final int CURRENT_VERSION = VERSION_4;
 
     @Override
     public int getVersion() {
@@ -95,6 +105,11 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
             out.writeInt(chunk.get().index());
         }
         out.writeBoolean(split.hasHistoryElsewhere());
+        Optional<String> historyVersion = split.historyVersion();
+        out.writeBoolean(historyVersion.isPresent());
+        if (historyVersion.isPresent()) {
+            out.writeUTF(historyVersion.get());
+        }
     }
 
     /** Reads a split written by {@link #write} in the given version. */
@@ -119,7 +134,16 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
                         ? new HistoryChunk(in.readUTF(), in.readInt())
                         : null;
         boolean historyElsewhere = version >= VERSION_3 && in.readBoolean();
+        String historyVersion = version >= VERSION_4 && in.readBoolean() ? in.readUTF() : null;
         return new BackfillSplit(
-                splitId, state, next, target, stop, backfilled, chunk, historyElsewhere);
+                splitId,
+                state,
+                next,
+                target,
+                stop,
+                backfilled,
+                chunk,
+                historyElsewhere,
+                historyVersion);
     }
 }

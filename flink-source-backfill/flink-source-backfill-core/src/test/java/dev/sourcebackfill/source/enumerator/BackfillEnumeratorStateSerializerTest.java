@@ -209,12 +209,61 @@ class BackfillEnumeratorStateSerializerTest {
     }
 
     @Test
-    void readsAndWritesVersion2BytesWithSplitVersion3AndAChunk() throws IOException {
-        assertThat(serializer.getVersion()).isEqualTo(2);
+    void readsVersion2BytesWithSplitVersion3AndAChunk() throws IOException {
         assertThat(serializer.deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V3_BYTES)))
                 .isEqualTo(withChunkState());
-        assertThat(HexFormat.of().formatHex(serializer.serialize(withChunkState())))
-                .isEqualTo(V2_WITH_SPLIT_V3_BYTES);
+    }
+
+    /**
+     * Version 2 bytes of {@link #withHistoryVersionState()} as this release writes them: split
+     * version 4, a split with its history version. Never change them.
+     */
+    static final String V2_WITH_SPLIT_V4_BYTES =
+            "00000004"
+                    + "01"
+                    + "00000001"
+                    + "000161"
+                    + "02"
+                    + "000000000000000a"
+                    + "000000000000000a"
+                    + "00"
+                    + "0000000000000007"
+                    + "00"
+                    + "00"
+                    + "01"
+                    + "00023432"
+                    + "01"
+                    + "00";
+
+    static BackfillEnumeratorState withHistoryVersionState() {
+        return new BackfillEnumeratorState(
+                List.of(
+                        new BackfillEnumeratorState.SplitEntry(
+                                new BackfillSplit(
+                                                "a",
+                                                HandoverState.FINISHED,
+                                                10,
+                                                10,
+                                                OptionalLong.empty(),
+                                                7)
+                                        .withHistoryVersion("42"),
+                                true,
+                                false)),
+                true);
+    }
+
+    @Test
+    void readsAndWritesVersion2BytesWithSplitVersion4AndAHistoryVersion() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(2);
+        BackfillEnumeratorState read =
+                serializer.deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V4_BYTES));
+        assertThat(read).isEqualTo(withHistoryVersionState());
+        assertThat(read.splits().get(0).split().historyVersion()).contains("42");
+        assertThat(HexFormat.of().formatHex(serializer.serialize(withHistoryVersionState())))
+                .isEqualTo(V2_WITH_SPLIT_V4_BYTES);
+        // a chunked state round-trips in the current split version
+        assertThat(serializer.deserialize(2, serializer.serialize(withChunkState())))
+                .isEqualTo(withChunkState());
     }
 
     @Test

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -295,6 +297,57 @@ class BackfillSplitEnumeratorTest {
         assertThat(discoverer.forwardModeCalls).as("not in the coordinator thread").isEmpty();
         context.runNextOneTimeCallable();
         assertThat(discoverer.forwardModeCalls).containsExactly("1 [s-0, s-1, s-2, s-3]");
+    }
+
+    /**
+     * A bounded job ends right after the checkpoint that confirms forward mode, and Flink closes
+     * the worker thread after the enumerator, interrupting a hook that still runs: on the real
+     * cluster the Iceberg tag stayed. Close waits for the hook, and closes the discoverer after it.
+     */
+    @Test
+    void closeWaitsForAForwardModeHookThatIsCalledAndClosesTheDiscovererAfterIt() throws Throwable {
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        Thread closing = new Thread(this::closeEnumerator, "closing the enumerator");
+        closing.start();
+        // closed at once (the defect) or waiting for the hook
+        while (closing.getState() != Thread.State.TERMINATED
+                && closing.getState() != Thread.State.TIMED_WAITING) {
+            Thread.onSpinWait();
+        }
+        context.runNextOneTimeCallable();
+        closing.join();
+        assertThat(discoverer.lifecycle).containsExactly("forward mode 1", "closed");
+    }
+
+    /** A hook that never runs (its thread gone) holds close up no longer than the bound. */
+    @Test
+    void closeWaitsNoLongerThanTheBoundForAHookThatNeverRuns() throws Throwable {
+        enumerator.setHookWaitOnClose(Duration.ofMillis(50));
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointComplete(1);
+        enumerator.close();
+        assertThat(discoverer.lifecycle).containsExactly("closed");
+    }
+
+    /** Without a confirmed forward mode close does not wait. */
+    @Test
+    void closeWithoutAHookCallClosesTheDiscoverer() throws Throwable {
+        enumerator.setHookWaitOnClose(Duration.ofDays(1));
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        enumerator.close();
+        assertThat(discoverer.lifecycle).containsExactly("closed");
+    }
+
+    private void closeEnumerator() {
+        try {
+            enumerator.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A failing hook is counted, and the source stays in forward mode. */
@@ -808,12 +861,15 @@ class BackfillSplitEnumeratorTest {
         final List<DiscoveredSplit> splits = new CopyOnWriteArrayList<>();
         final List<Boolean> calls = new CopyOnWriteArrayList<>();
         final List<String> forwardModeCalls = new CopyOnWriteArrayList<>();
+        final List<String> lifecycle = new CopyOnWriteArrayList<>();
         volatile boolean mayDiscoverMore = true;
         volatile boolean failOnForwardMode;
 
         @Override
-        public void onForwardMode(long checkpointId, Set<String> splitIds) {
+        public void onForwardMode(
+                long checkpointId, Set<String> splitIds, Set<String> historyVersions) {
             forwardModeCalls.add(checkpointId + " " + splitIds);
+            lifecycle.add("forward mode " + checkpointId);
             if (failOnForwardMode) {
                 throw new IllegalStateException("the log's action failed");
             }
@@ -828,6 +884,11 @@ class BackfillSplitEnumeratorTest {
         @Override
         public boolean mayDiscoverMoreSplits() {
             return mayDiscoverMore;
+        }
+
+        @Override
+        public void close() {
+            lifecycle.add("closed");
         }
     }
 }

@@ -108,41 +108,77 @@ class BackfillSplitSerializerTest {
         assertThat(BackfillSplitSerializer.INSTANCE.deserialize(2, bytes)).isEqualTo(v2Split());
     }
 
+    /** Version 4 bytes of {@link #v2Split()}: no history version. Never change them. */
+    static final String V4_BYTES =
+            "0007706172742d3132010000000000000064000000000000012c010000000000001388"
+                    + "000000000006f855000000";
+
+    /**
+     * Version 4 bytes of {@link #v4WithHistoryVersion()}: version 3's fields, then the history
+     * version the backfill reads (a table snapshot). Never change them.
+     */
+    static final String V4_HISTORY_VERSION_BYTES =
+            "0007706172742d313200000000000000038400000000000003e800"
+                    + "0000000000000000000001001337323439383635313533363035343439323035";
+
+    static BackfillSplit v4WithHistoryVersion() {
+        return new BackfillSplit(
+                        "part-12", HandoverState.BACKFILLING, 900, 1000, OptionalLong.empty())
+                .withHistoryVersion("7249865153605449205");
+    }
+
     @Test
-    void readsAndWritesVersion3Bytes() throws IOException {
+    void readsAndWritesVersion4Bytes() throws IOException {
         BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
-        assertThat(serializer.getVersion()).isEqualTo(3);
+        assertThat(serializer.getVersion()).isEqualTo(4);
+        assertThat(serializer.deserialize(4, HexFormat.of().parseHex(V4_BYTES)))
+                .isEqualTo(v2Split());
+        BackfillSplit versioned =
+                serializer.deserialize(4, HexFormat.of().parseHex(V4_HISTORY_VERSION_BYTES));
+        assertThat(versioned).isEqualTo(v4WithHistoryVersion());
+        assertThat(versioned.historyVersion()).contains("7249865153605449205");
+        // the current version writes exactly these bytes
+        assertThat(HexFormat.of().formatHex(serializer.serialize(v2Split()))).isEqualTo(V4_BYTES);
+        assertThat(HexFormat.of().formatHex(serializer.serialize(v4WithHistoryVersion())))
+                .isEqualTo(V4_HISTORY_VERSION_BYTES);
+        // progress and the history read elsewhere keep the version
+        assertThat(
+                        versioned
+                                .withProgress(HandoverState.CACHING_UP, 1000, 1200)
+                                .withHistoryElsewhere()
+                                .historyVersion())
+                .contains("7249865153605449205");
+    }
+
+    @Test
+    void readsVersion3Bytes() throws IOException {
+        BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
         assertThat(serializer.deserialize(3, HexFormat.of().parseHex(V3_BYTES)))
                 .isEqualTo(v2Split());
         BackfillSplit chunk = serializer.deserialize(3, HexFormat.of().parseHex(V3_CHUNK_BYTES));
         assertThat(chunk).isEqualTo(v3Chunk());
         assertThat(chunk.chunk()).contains(new HistoryChunk("part-12", 7));
         assertThat(chunk.logSplitId()).isEqualTo("part-12");
-        // the current version writes exactly these bytes
-        assertThat(HexFormat.of().formatHex(serializer.serialize(v2Split()))).isEqualTo(V3_BYTES);
-        assertThat(HexFormat.of().formatHex(serializer.serialize(v3Chunk())))
-                .isEqualTo(V3_CHUNK_BYTES);
+        assertThat(chunk.historyVersion()).isEmpty();
         BackfillSplit inChunks =
                 serializer.deserialize(3, HexFormat.of().parseHex(V3_HISTORY_IN_CHUNKS_BYTES));
         assertThat(inChunks).isEqualTo(v3WithHistoryInChunks());
         assertThat(inChunks.hasHistoryElsewhere()).isTrue();
-        assertThat(HexFormat.of().formatHex(serializer.serialize(v3WithHistoryInChunks())))
-                .isEqualTo(V3_HISTORY_IN_CHUNKS_BYTES);
     }
 
     @Test
     void roundTripsAnEndedChunk() throws IOException {
         BackfillSplit ended = v3Chunk().asEnded();
         BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
-        assertThat(serializer.deserialize(3, serializer.serialize(ended)))
+        assertThat(serializer.deserialize(4, serializer.serialize(ended)))
                 .isEqualTo(ended)
                 .matches(BackfillSplit::isEnded);
     }
 
     @Test
     void rejectsUnknownVersionsByName() {
-        assertThatThrownBy(() -> BackfillSplitSerializer.INSTANCE.deserialize(4, new byte[0]))
+        assertThatThrownBy(() -> BackfillSplitSerializer.INSTANCE.deserialize(5, new byte[0]))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("version 4");
+                .hasMessageContaining("version 5");
     }
 }
