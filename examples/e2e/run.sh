@@ -411,10 +411,11 @@ if [ "$(grep -c '^VIOLATION' "$work/out-iceberg.txt" || true)" -ne 0 ] || [ "$(g
 fi
 refs=$(table_refs)
 step "Iceberg phase: the table's refs after the job: $refs"
-# not asserted yet (issue 34, open): on the real cluster the tag of this bounded job was still
-# there after it finished (the forward-mode hook runs on the enumerator's worker thread, which the
-# job's end may close first)
-step "PASSED (Iceberg phase): 4 partitions complete exactly once, the table's offsets from the table through the REST catalog, the topic's from the handover on, a TaskManager killed during the table read, the pinned snapshot tagged during the read"
+# removed once forward mode was confirmed, before the job ended: the bounded job ends right after
+# that checkpoint, and the enumerator's close waits for the removal (issue 34)
+echo " $refs " | grep -q " e2e-backfill=" \
+  && { echo "[e2e] FAILED (Iceberg phase): the tag 'e2e-backfill' is still on the table after the job" >&2; exit 1; }
+step "PASSED (Iceberg phase): 4 partitions complete exactly once, the table's offsets from the table through the REST catalog, the topic's from the handover on, a TaskManager killed during the table read, the pinned snapshot tagged during the read and the tag removed at forward mode"
 
 # Two jobs in a row on this session cluster, each reading the table through Iceberg's JDBC catalog
 # (JdbcCatalog on the REST catalog's own SQLite file, where its backend catalog "backend" keeps
@@ -444,9 +445,14 @@ jdbc_job() { # the run's name, then more options of the job
 }
 jdbc_job jdbc-first
 # the second in ordered mode (issue 34, item 3): its checker also wants each partition's offsets
-# in order, the table's rows first, and writes a VIOLATION line (never expected) for any other
-jdbc_job jdbc-second
-step "PASSED (Iceberg phase, JDBC catalog): two jobs in a row on one session cluster, each with SQLite's JDBC driver in its own jar, 4 partitions complete exactly once each, neither failed nor restarted"
+# in order, the table's rows first, and writes a VIOLATION line (never expected) for any other;
+# its splits carry the pinned snapshot, which its own tag keeps until forward mode
+jdbc_job jdbc-second --ordered --snapshot-tag e2e-ordered
+refs=$(table_refs)
+step "Iceberg phase, JDBC catalog: the table's refs after the ordered job: $refs"
+echo " $refs " | grep -q " e2e-ordered=" \
+  && { echo "[e2e] FAILED (Iceberg phase, JDBC catalog): the ordered job's tag 'e2e-ordered' is still on the table after the job" >&2; exit 1; }
+step "PASSED (Iceberg phase, JDBC catalog): two jobs in a row on one session cluster, each with SQLite's JDBC driver in its own jar, 4 partitions complete exactly once each (the second in ordered mode, offsets in order, its tag removed), neither failed nor restarted"
 fi
 
 if [ "${E2E_ONLY:-}" != iceberg ]; then

@@ -107,7 +107,11 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
             return LogReading.of(
                     context ->
                             new OrderedTableReader(
-                                    tableRef, columns.copy(), topics, maxRecordsPerPoll),
+                                    tableRef,
+                                    columns.copy(),
+                                    topics,
+                                    maxRecordsPerPoll,
+                                    snapshotTag),
                     this::createRowValues);
         }
         return LogReading.of(

@@ -89,6 +89,12 @@ public final class IcebergBackfillSourceBuilder<T>
      */
     static final String SNAPSHOT_TAG_OPTION = "backfill.iceberg.snapshot-tag";
 
+    /**
+     * The SQL option of {@link #setOrdered} (the table connector's {@code
+     * KafkaBackfillConnectorOptions.ICEBERG_ORDERED}), named where a restore across modes fails.
+     */
+    static final String ORDERED_OPTION = "backfill.iceberg.ordered";
+
     @Nullable private String catalogName;
     @Nullable private Map<String, String> catalogProperties;
     @Nullable private String table;
@@ -308,11 +314,6 @@ public final class IcebergBackfillSourceBuilder<T>
                 "ordered",
                 "setOrdered",
                 "reads each partition's history by its own split, in one piece: it takes no chunk size (setBackfillChunkSize)");
-        checkOption(
-                !ordered || !snapshotTagSet,
-                "ordered",
-                "setOrdered",
-                "reads the table's current snapshot at each reader's start, not a pinned one: it takes no snapshot tag (setSnapshotTag)");
         checkSharedSettings();
     }
 

@@ -61,8 +61,9 @@ import java.util.TreeSet;
  * if it still points at that snapshot.
  *
  * <p>In ordered mode there is no history split: a partition with rows in the snapshot is backfilled
- * from the table ({@link OrderedTableReader}) and handed over to the topic after its rows there;
- * the rest is the same.
+ * from the table ({@link OrderedTableReader}) and handed over to the topic after its rows there.
+ * Its split carries the pinned snapshot as its history version, kept in the checkpoints: a restored
+ * reader reads that snapshot, and the tag to release is found there; the rest is the same.
  */
 @Internal
 final class IcebergDiscoverer implements LogSplitDiscoverer {
@@ -284,7 +285,8 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
             }
             fromTable = fromTable.withStoppingOffset(stop);
         }
-        return fromTable;
+        // a restored split reads the rows of the snapshot pinned here, not the current one
+        return fromTable.withHistoryVersion(Long.toString(planned.snapshotId()));
     }
 
     /** Runs of whole files of the pinned snapshot, each at least {@code chunkSize} rows. */
@@ -298,27 +300,34 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
 
     /**
      * Removes the tag from the pinned snapshot: the snapshot in the id of the table history split
-     * among {@code splitIds} (the enumerator's state), so also after a restore. Once per
-     * discoverer: a later confirmation (after a failover) does not ask the catalog again.
+     * among {@code splitIds} (the enumerator's state), so also after a restore, or in ordered mode
+     * the partitions' history version. Once per discoverer: a later confirmation (after a failover)
+     * does not ask the catalog again.
      */
     @Override
-    public void onForwardMode(long checkpointId, Set<String> splitIds) throws Exception {
+    public void onForwardMode(long checkpointId, Set<String> splitIds, Set<String> historyVersions)
+            throws Exception {
         try {
-            releaseTag(splitIds);
+            releaseTag(splitIds, historyVersions);
         } finally {
-            live.onForwardMode(checkpointId, splitIds);
+            live.onForwardMode(checkpointId, splitIds, historyVersions);
         }
     }
 
-    private void releaseTag(Set<String> splitIds) throws Exception {
+    private void releaseTag(Set<String> splitIds, Set<String> historyVersions) throws Exception {
         if (tag == null || tagReleased) {
             return;
         }
-        Set<Long> pinned = new TreeSet<>(); // the parts of a history name its snapshot each
+        // the parts of a history name its snapshot each; in ordered mode the partitions' splits
+        // carry it as their history version
+        Set<Long> pinned = new TreeSet<>();
         for (String splitId : splitIds) {
             if (TableHistorySplit.isTableHistory(splitId)) {
                 pinned.add(TableHistorySplit.snapshotOf(splitId));
             }
+        }
+        for (String version : historyVersions) {
+            pinned.add(Long.parseLong(version));
         }
         if (pinned.isEmpty()) {
             // no history was read from the table: nothing was tagged

@@ -128,6 +128,21 @@ final class IcebergTableReader implements LogReader<TableRow> {
         }
     }
 
+    /**
+     * A partition's split with the pinned snapshot as its history version is ordered mode's: this
+     * reader reads the default mode's history splits only.
+     */
+    @Override
+    public void addSplit(String splitId, long startOffset, String historyVersion) {
+        throw new IllegalStateException(
+                String.format(
+                        "Split %s reads its partition's rows of snapshot %s of Iceberg table %s in ordered mode, but this source is not in ordered mode: restore the job in ordered mode (IcebergBackfillSourceBuilder.setOrdered(true), in SQL '%s' = 'true'), or start it without its state",
+                        splitId,
+                        historyVersion,
+                        tableRef.name(),
+                        IcebergBackfillSourceBuilder.ORDERED_OPTION));
+    }
+
     /** The split's history: its snapshot, planned for its topics (as the enumerator did). */
     private TableHistory history(String splitId) {
         String historyId = TableHistorySplit.historyOf(splitId);

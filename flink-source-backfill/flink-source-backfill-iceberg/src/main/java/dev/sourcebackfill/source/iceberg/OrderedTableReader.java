@@ -70,11 +70,13 @@ import java.util.TreeSet;
  * a file must be in offset order per partition, and an offset must be in one file only: either
  * fails naming the file(s).
  *
- * <p>The reader plans the table's current snapshot when it is given its first split, once per
- * reader: the enumerator's pinned snapshot is not known here, and no split carries it. The handover
- * does not depend on it: a partition's reader reads its rows from one snapshot, from its split's
- * position on, and hands over after them; a newer snapshot holds the older one's rows and perhaps
- * more (read from the table instead of the topic).
+ * <p>The reader plans the snapshot the enumerator pinned at the job's first start, which each split
+ * carries as its history version ({@link #addSplit(String, long, String)}), once per reader: a
+ * restored split reads the rows it was first planned with, whatever the writer committed since (a
+ * rewrite or a delete that drops rows does not make a gap the handover, pinned at the snapshot's
+ * last row, would never cover). A snapshot the table no longer has fails naming it and the tag that
+ * keeps it ({@link IcebergBackfillSourceBuilder#setSnapshotTag}). A split without a version (a
+ * checkpoint of a release before versions) plans the table's current snapshot.
  */
 @Internal
 final class OrderedTableReader implements LogReader<TableRow> {
@@ -85,6 +87,9 @@ final class OrderedTableReader implements LogReader<TableRow> {
     private final RowColumns columns;
     private final Set<String> sourceTopics;
     private final int maxRecordsPerPoll;
+
+    /** The tag the source keeps the pinned snapshot with, for the error if it expired anyway. */
+    @Nullable private final SnapshotTag snapshotTag;
 
     @Nullable private Catalog catalog;
     @Nullable private TableFiles files;
@@ -102,20 +107,60 @@ final class OrderedTableReader implements LogReader<TableRow> {
             IcebergTableRef tableRef,
             RowColumns columns,
             Collection<String> sourceTopics,
-            int maxRecordsPerPoll) {
+            int maxRecordsPerPoll,
+            @Nullable SnapshotTag snapshotTag) {
         this.tableRef = tableRef;
         this.columns = columns;
         this.sourceTopics = new TreeSet<>(sourceTopics);
         this.maxRecordsPerPoll = maxRecordsPerPoll;
+        this.snapshotTag = snapshotTag;
     }
 
     /** A file holding rows of a partition, with the partition's lowest and highest offset in it. */
     record Range(HistoryFile file, long first, long last) {}
 
+    /** A split of a checkpoint without history versions: the table's current snapshot. */
     @Override
     public void addSplit(String splitId, long startOffset) throws IOException {
+        addSplit(
+                splitId,
+                startOffset,
+                TableHistorySplit.isTableHistory(splitId) ? null : history(null));
+    }
+
+    /** A split with the snapshot the enumerator pinned at the job's first start. */
+    @Override
+    public void addSplit(String splitId, long startOffset, String historyVersion)
+            throws IOException {
+        long snapshotId;
+        try {
+            snapshotId = Long.parseLong(historyVersion);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Split %s: its history version '%s' is not a snapshot id of Iceberg table %s",
+                            splitId, historyVersion, tableRef.name()),
+                    e);
+        }
+        TableHistory plan = history(snapshotId);
+        if (plan.snapshotId() != snapshotId) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Split %s reads snapshot %d of Iceberg table %s, but this reader reads snapshot %d: the splits of one job read one snapshot",
+                            splitId, snapshotId, tableRef.name(), plan.snapshotId()));
+        }
+        addSplit(splitId, startOffset, plan);
+    }
+
+    private void addSplit(String splitId, long startOffset, TableHistory plan) throws IOException {
+        if (TableHistorySplit.isTableHistory(splitId)) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Split %s is the table's history as the default mode reads it, but this source is in ordered mode: restore the job without ordered mode (IcebergBackfillSourceBuilder.setOrdered, in SQL '%s'), or start it without its state",
+                            splitId, IcebergBackfillSourceBuilder.ORDERED_OPTION));
+        }
         TopicPartition partition = KafkaSplitIds.parse(splitId);
-        List<Range> ranges = rangesOf(partition);
+        List<Range> ranges = rangesOf(partition, plan);
         PartitionRead read = new PartitionRead(splitId, partition, ranges, startOffset);
         PartitionRead previous = reads.put(splitId, read);
         if (previous != null) {
@@ -132,32 +177,43 @@ final class OrderedTableReader implements LogReader<TableRow> {
                 read.end);
     }
 
-    /** The table's current snapshot, planned once per reader. */
-    private TableHistory history() {
+    /**
+     * The snapshot this reader reads, planned once per reader: {@code snapshotId}, or the table's
+     * current one if {@code null}.
+     */
+    private TableHistory history(@Nullable Long snapshotId) {
         if (history == null) {
             if (catalog == null) {
                 catalog = tableRef.openCatalog();
             }
             Table table = tableRef.load(catalog);
             files = new TableFiles(table.io(), tableRef.name());
-            Snapshot snapshot = table.currentSnapshot();
-            if (snapshot == null) {
-                throw new IllegalStateException(
-                        String.format(
-                                "Iceberg table %s has no snapshot, but the source found rows in it at its first start: was the table replaced?",
-                                tableRef.name()));
+            long planned;
+            if (snapshotId != null) {
+                planned = snapshotId;
+            } else {
+                Snapshot snapshot = table.currentSnapshot();
+                if (snapshot == null) {
+                    throw new IllegalStateException(
+                            String.format(
+                                    "Iceberg table %s has no snapshot, but the source found rows in it at its first start: was the table replaced?",
+                                    tableRef.name()));
+                }
+                planned = snapshot.snapshotId();
             }
             history =
                     TableHistory.plan(
                             table,
                             tableRef.name(),
-                            snapshot.snapshotId(),
+                            planned,
                             columns.layout(),
-                            sourceTopics);
+                            sourceTopics,
+                            snapshotTag);
             LOG.info(
-                    "Snapshot {} of Iceberg table {}: {} data files, {} rows, read in offset order per partition",
-                    snapshot.snapshotId(),
+                    "Snapshot {} of Iceberg table {} ({}): {} data files, {} rows, read in offset order per partition",
+                    planned,
                     tableRef.name(),
+                    snapshotId != null ? "pinned at the job's first start" : "its current one",
                     history.files().size(),
                     history.records());
         }
@@ -170,7 +226,10 @@ final class OrderedTableReader implements LogReader<TableRow> {
      */
     @VisibleForTesting
     List<Range> rangesOf(TopicPartition partition) throws IOException {
-        TableHistory plan = history();
+        return rangesOf(partition, history(null));
+    }
+
+    private List<Range> rangesOf(TopicPartition partition, TableHistory plan) throws IOException {
         List<Range> ranges = new ArrayList<>();
         for (HistoryFile file : plan.files()) {
             if (file.records() == 0 || !plan.mayHold(file, partition)) {

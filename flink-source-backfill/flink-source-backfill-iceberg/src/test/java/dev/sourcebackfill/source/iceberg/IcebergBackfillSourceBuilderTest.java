@@ -172,13 +172,14 @@ class IcebergBackfillSourceBuilderTest {
                 "setBackfillChunkSize");
     }
 
-    /** Ordered mode reads no pinned snapshot: a tag would be created and never removed. */
+    /** Ordered mode reads the pinned snapshot too: the tag keeps it. */
     @Test
-    void orderedModeRefusesASnapshotTagNamingBothOptions() {
-        fails(
-                b -> b.setOrdered(true).setSnapshotTag("orders-backfill", Duration.ofDays(1)),
-                "'ordered' (setOrdered)",
-                "setSnapshotTag");
+    void orderedModeTakesASnapshotTag() {
+        BackfillSource<String> ordered =
+                valid().setOrdered(true)
+                        .setSnapshotTag("orders-backfill", Duration.ofDays(1))
+                        .build();
+        assertThat(ordered.getLog().toString()).contains(", ordered").contains("orders-backfill");
     }
 
     private static BackfillSourceConfig<?> configOf(BackfillSource<?> source) throws Exception {

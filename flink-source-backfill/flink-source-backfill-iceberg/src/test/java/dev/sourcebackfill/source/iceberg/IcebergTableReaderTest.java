@@ -366,4 +366,19 @@ class IcebergTableReaderTest {
             assertThat(bySplit.get(part1)).as("part 1 in the same poll").isNotEmpty();
         }
     }
+
+    /**
+     * A job restored without ordered mode from a checkpoint of ordered mode: the partitions' splits
+     * carry the pinned snapshot as their history version; the error names the split and the option.
+     */
+    @Test
+    void anOrderedModeSplitFailsNamingTheOrderedOption() throws Exception {
+        try (IcebergTableReader reader = reader(Kind.KAFKA_CONNECT, 100)) {
+            assertThatThrownBy(() -> reader.addSplit("orders-0", 5, "4711"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("orders-0")
+                    .hasMessageContaining("snapshot 4711")
+                    .hasMessageContaining("'backfill.iceberg.ordered' = 'true'");
+        }
+    }
 }

@@ -24,7 +24,6 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,7 +82,8 @@ class OrderedTableReaderTest {
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(kind.layout, TOPIC),
                 List.of(TOPIC),
-                maxRecordsPerPoll);
+                maxRecordsPerPoll,
+                null);
     }
 
     private static void readToEnd(OrderedTableReader reader, String split, Collecting out)
@@ -368,55 +368,93 @@ class OrderedTableReaderTest {
     }
 
     /**
-     * Review s40 (change 4, ordered mode reads the CURRENT snapshot): the job first started on a
+     * Review s40 (change 4, ordered mode read the CURRENT snapshot): the job first started on a
      * snapshot where partition 0 has offsets 0..29 (three files), pinned its handover at offset 30
      * and checkpointed at offset 5. A commit then removes the file of offsets 10..19 (a rewrite
-     * that drops rows, a retention delete, an overwrite). The restored reader plans the new
-     * snapshot and goes from 9 to 20 without a word: offsets 10..19 are neither delivered from the
-     * table nor reported as deleted (the gap policy is never asked), and the topic never covers
-     * them (the handover is at 30). In the default mode (pinned snapshot) they are delivered.
-     * Expected: each offset of [5, 30) delivered, or the missing ones reported (offsetsDeleted).
+     * that drops rows, a retention delete, an overwrite). A restored reader that planned the new
+     * snapshot went from 9 to 20 without a word, and the topic never covers 10..19 (the handover is
+     * at 30). The split carries the pinned snapshot: the restored reader reads it, every offset.
      */
     @Test
-    @Disabled(
-            "Issue 34, open: ordered mode reads the table's current snapshot, not the pinned one;"
-                    + " a commit that drops rows between the first start and a restore loses them"
-                    + " (docs/iceberg.md, ordered mode). Needs the pinned snapshot in the split.")
-    void aRestoreAfterACommitThatDroppedRowsLosesThemSilently() throws Exception {
+    void aRestoreAfterACommitThatDroppedRowsReadsThePinnedSnapshotsRows() throws Exception {
         Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
         appendRange(table, 0, 0, 10);
         DataFile middle = appendRange(table, 0, 10, 20);
         appendRange(table, 0, 20, 30);
-        // the first start: the pinned snapshot has every offset up to 29
         table.refresh();
+        String pinned = Long.toString(table.currentSnapshot().snapshotId());
         try (OrderedTableReader first = reader(Kind.KAFKA_CONNECT, 5)) {
-            first.addSplit(TOPIC + "-0", 0);
+            first.addSplit(TOPIC + "-0", 0, pinned);
             first.poll(Duration.ofMillis(10), new Collecting());
             assertThat(first.position(TOPIC + "-0")).isEqualTo(5);
         }
         table.newDelete().deleteFile(middle).commit();
 
-        java.util.List<String> reported = new ArrayList<>();
-        Collecting out =
-                new Collecting() {
-                    @Override
-                    public void offsetsDeleted(String splitId, long from, long to) {
-                        reported.add(from + ".." + (to - 1));
-                    }
-                };
+        Collecting out = new Collecting();
         try (OrderedTableReader restored = reader(Kind.KAFKA_CONNECT, 100)) {
-            restored.addSplit(TOPIC + "-0", 5);
+            restored.addSplit(TOPIC + "-0", 5, pinned);
             readToEnd(restored, TOPIC + "-0", out);
+            assertThat(restored.position(TOPIC + "-0")).isEqualTo(30);
         }
-        java.util.Set<Long> covered = new java.util.TreeSet<>(out.offsets());
-        for (String gap : reported) {
-            String[] ends = gap.split("\\.\\.");
-            for (long o = Long.parseLong(ends[0]); o <= Long.parseLong(ends[1]); o++) {
-                covered.add(o);
-            }
+        assertThat(out.offsets()).containsExactlyElementsOf(range(5, 30));
+
+        // a split without a version (a checkpoint of an older release) reads the current snapshot
+        Collecting current = new Collecting();
+        try (OrderedTableReader unversioned = reader(Kind.KAFKA_CONNECT, 100)) {
+            unversioned.addSplit(TOPIC + "-0", 5);
+            readToEnd(unversioned, TOPIC + "-0", current);
         }
-        assertThat(covered)
-                .as("offsets 5..29 delivered or reported deleted (reported: %s)", reported)
-                .containsAll(range(5, 30));
+        assertThat(current.offsets()).doesNotContain(10L, 19L).contains(9L, 20L);
+    }
+
+    /** The pinned snapshot expired: the restore fails naming it, the table and the tag option. */
+    @Test
+    void anExpiredPinnedSnapshotFailsNamingItAndTheTagOption() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
+        appendRange(table, 0, 0, 10);
+        table.refresh();
+        long pinned = table.currentSnapshot().snapshotId();
+        appendRange(table, 0, 10, 20);
+        table.expireSnapshots().expireSnapshotId(pinned).commit();
+        try (OrderedTableReader restored = reader(Kind.KAFKA_CONNECT, 100)) {
+            assertThatThrownBy(() -> restored.addSplit(TOPIC + "-0", 5, Long.toString(pinned)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("snapshot " + pinned)
+                    .hasMessageContaining("db.t")
+                    .hasMessageContaining(IcebergBackfillSourceBuilder.SNAPSHOT_TAG_OPTION);
+        }
+    }
+
+    /** A version that is not a snapshot id fails naming the split and the version. */
+    @Test
+    void aHistoryVersionThatIsNoSnapshotIdFailsNamingTheSplit() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
+        appendRange(table, 0, 0, 10);
+        try (OrderedTableReader reader = reader(Kind.KAFKA_CONNECT, 100)) {
+            assertThatThrownBy(() -> reader.addSplit(TOPIC + "-0", 0, "snap-1"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(TOPIC + "-0")
+                    .hasMessageContaining("'snap-1'");
+        }
+    }
+
+    /**
+     * A job restored in ordered mode from a checkpoint of the default mode, which holds the table's
+     * history splits: the error names the split and the option.
+     */
+    @Test
+    void aDefaultModeHistorySplitFailsNamingTheOrderedOption() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.KAFKA_CONNECT);
+        appendRange(table, 0, 0, 10);
+        table.refresh();
+        String history =
+                TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
+        try (OrderedTableReader reader = reader(Kind.KAFKA_CONNECT, 100)) {
+            assertThatThrownBy(() -> reader.addSplit(history, 0))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(history)
+                    .hasMessageContaining("ordered mode")
+                    .hasMessageContaining("'backfill.iceberg.ordered'");
+        }
     }
 }

@@ -40,9 +40,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -85,13 +87,17 @@ class SnapshotTagTest {
     }
 
     private IcebergDiscoverer discoverer(SnapshotTag tag) {
+        return discoverer(tag, false);
+    }
+
+    private IcebergDiscoverer discoverer(SnapshotTag tag, boolean ordered) {
         return new IcebergDiscoverer(
                 topic(400, 300),
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(Kind.KAFKA_CONNECT.layout, TOPIC),
                 false,
                 tag,
-                false);
+                ordered);
     }
 
     /** Partition 0's offsets [0, 250), partition 1's [0, 100), a commit per 100 rows. */
@@ -150,7 +156,7 @@ class SnapshotTagTest {
         table();
         try (IcebergDiscoverer discoverer = discoverer(null)) {
             discoverer.discoverSplits(true);
-            discoverer.onForwardMode(1, Set.of());
+            discoverer.onForwardMode(1, Set.of(), Set.of());
         }
         assertThat(reload().refs().keySet()).containsExactly(SnapshotRef.MAIN_BRANCH);
     }
@@ -272,6 +278,54 @@ class SnapshotTagTest {
         }
     }
 
+    /**
+     * Ordered mode: the partitions' splits carry the pinned snapshot as their history version (in
+     * the enumerator's state), the first start tags it, and a restored enumerator, whose discoverer
+     * planned nothing, finds it there and removes the tag once forward mode is confirmed.
+     */
+    @Test
+    void orderedModeTagsThePinnedSnapshotAndARestoredEnumeratorRemovesTheTag() throws Throwable {
+        Table table = table();
+        long pinned = table.currentSnapshot().snapshotId();
+        BackfillEnumeratorState state;
+        try (MockSplitEnumeratorContext<BackfillSplit> context =
+                        new MockSplitEnumeratorContext<>(1);
+                BackfillSplitEnumerator enumerator =
+                        enumerator(context, new SnapshotTag(TAG, MAX_AGE), null, true)) {
+            enumerator.start();
+            context.runNextOneTimeCallable();
+            context.registerReader(new ReaderInfo(0, "localhost"));
+            enumerator.addReader(0);
+            assertThat(reload().refs().get(TAG).snapshotId()).isEqualTo(pinned);
+            state = enumerator.snapshotState(1);
+        }
+        Map<String, Optional<String>> versions = new HashMap<>();
+        for (BackfillEnumeratorState.SplitEntry entry : state.splits()) {
+            versions.put(entry.split().splitId(), entry.split().historyVersion());
+        }
+        assertThat(versions)
+                .as("no table history split in ordered mode; each partition with rows pinned")
+                .containsOnly(
+                        Map.entry(TOPIC + "-0", Optional.of(Long.toString(pinned))),
+                        Map.entry(TOPIC + "-1", Optional.of(Long.toString(pinned))));
+        append(table, 1, 100, 150);
+
+        try (MockSplitEnumeratorContext<BackfillSplit> context =
+                        new MockSplitEnumeratorContext<>(1);
+                BackfillSplitEnumerator restored =
+                        enumerator(context, new SnapshotTag(TAG, MAX_AGE), state, true)) {
+            restored.start();
+            context.runNextOneTimeCallable();
+            context.registerReader(new ReaderInfo(0, "localhost"));
+            restored.addReader(0);
+            assertThat(reload().refs().get(TAG).snapshotId()).isEqualTo(pinned);
+
+            confirmForwardMode(context, restored, 3);
+
+            assertThat(reload().refs()).doesNotContainKey(TAG);
+        }
+    }
+
     /** A tag of the name on another snapshot is not this job's: it stays. */
     @Test
     void aTagOnAnotherSnapshotIsLeftAlone() throws Exception {
@@ -281,7 +335,9 @@ class SnapshotTagTest {
         table.manageSnapshots().createTag(TAG, other).commit();
         try (IcebergDiscoverer discoverer = discoverer(new SnapshotTag(TAG, MAX_AGE))) {
             discoverer.onForwardMode(
-                    3, Set.of(TOPIC + "-0", TableHistorySplit.id("db.t", pinned, List.of(TOPIC))));
+                    3,
+                    Set.of(TOPIC + "-0", TableHistorySplit.id("db.t", pinned, List.of(TOPIC))),
+                    Set.of());
         }
         assertThat(reload().refs().get(TAG).snapshotId()).isEqualTo(other);
     }
@@ -291,7 +347,7 @@ class SnapshotTagTest {
         long pinned = table().currentSnapshot().snapshotId();
         try (IcebergDiscoverer discoverer = discoverer(new SnapshotTag(TAG, MAX_AGE))) {
             discoverer.onForwardMode(
-                    3, Set.of(TableHistorySplit.id("db.t", pinned, List.of(TOPIC))));
+                    3, Set.of(TableHistorySplit.id("db.t", pinned, List.of(TOPIC))), Set.of());
         }
         assertThat(reload().refs()).doesNotContainKey(TAG);
     }
@@ -380,8 +436,21 @@ class SnapshotTagTest {
             MockSplitEnumeratorContext<BackfillSplit> context,
             SnapshotTag tag,
             BackfillEnumeratorState restored) {
+        return enumerator(context, tag, restored, false);
+    }
+
+    private BackfillSplitEnumerator enumerator(
+            MockSplitEnumeratorContext<BackfillSplit> context,
+            SnapshotTag tag,
+            BackfillEnumeratorState restored,
+            boolean ordered) {
         return new BackfillSplitEnumerator(
-                context, discoverer(tag), false, Duration.ZERO, OptionalLong.empty(), restored);
+                context,
+                discoverer(tag, ordered),
+                false,
+                Duration.ZERO,
+                OptionalLong.empty(),
+                restored);
     }
 
     /**

@@ -251,14 +251,6 @@ record IcebergTableOptions(
                             KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE.key()));
         }
         SnapshotTagOptions snapshotTag = snapshotTag(options);
-        if (ordered && snapshotTag != null) {
-            throw new ValidationException(
-                    String.format(
-                            "Option '%s' reads the table's current snapshot, not a pinned one:"
-                                    + " remove '%s'.",
-                            KafkaBackfillConnectorOptions.ICEBERG_ORDERED.key(),
-                            KafkaBackfillConnectorOptions.ICEBERG_SNAPSHOT_TAG.key()));
-        }
         return Optional.of(
                 new IcebergTableOptions(
                         options.get(KafkaBackfillConnectorOptions.ICEBERG_CATALOG_NAME),

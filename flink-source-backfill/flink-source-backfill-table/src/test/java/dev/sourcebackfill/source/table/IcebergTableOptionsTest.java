@@ -368,14 +368,6 @@ class IcebergTableOptionsTest {
                 Map.of(),
                 Map.of("backfill.iceberg.snapshot-tag.max-age", "1 h"),
                 "'backfill.iceberg.snapshot-tag.max-age' needs 'backfill.iceberg.table'");
-        assertIcebergOptionsFail(
-                table,
-                Map.of(
-                        "backfill.iceberg.ordered", "true",
-                        "backfill.iceberg.snapshot-tag", "job-tag",
-                        "backfill.iceberg.snapshot-tag.max-age", "1 h"),
-                "'backfill.iceberg.ordered'",
-                "remove 'backfill.iceberg.snapshot-tag'");
     }
 
     private static void assertIcebergOptionsFail(
@@ -447,6 +439,18 @@ class IcebergTableOptionsTest {
         assertThat(chunked.getLog().supportsHistoryChunks()).isTrue();
         assertThat(chunked.getLog().toString()).doesNotContain(", ordered");
         assertThat(configOf(chunked).backfillChunkSize()).isPresent();
+    }
+
+    /** Ordered mode reads the pinned snapshot too, and keeps it with the tag the options set. */
+    @Test
+    void theOrderedOptionTakesTheSnapshotTag() throws Exception {
+        BackfillSource<?> ordered =
+                plannedSource(
+                        "ordered_tagged",
+                        ", 'backfill.iceberg.ordered' = 'true',"
+                                + " 'backfill.iceberg.snapshot-tag' = 'job-tag',"
+                                + " 'backfill.iceberg.snapshot-tag.max-age' = '1 h'");
+        assertThat(ordered.getLog().toString()).contains(", ordered").contains("job-tag");
     }
 
     /** A value that is not a boolean, or a chunk size beside it, fails at planning naming it. */
