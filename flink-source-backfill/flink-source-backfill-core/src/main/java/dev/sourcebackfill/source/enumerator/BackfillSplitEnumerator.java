@@ -392,6 +392,7 @@ public final class BackfillSplitEnumerator
         }
         SplitStatusReportEvent report = (SplitStatusReportEvent) sourceEvent;
         SplitStatusTracker.ReportOutcome outcome = tracker.apply(subtaskId, report);
+        LOG.debug("Report from subtask {}: {} ({})", subtaskId, report, outcome);
         if (outcome == SplitStatusTracker.ReportOutcome.IGNORED) {
             return;
         }
@@ -412,11 +413,27 @@ public final class BackfillSplitEnumerator
         tracker.onSnapshot(checkpointId);
         boolean eligible = tracker.allConfirmedFinished();
         gate.onSnapshot(checkpointId, eligible);
-        LOG.debug(
-                "Snapshot for checkpoint {}: {} splits, all confirmed FINISHED: {}",
-                checkpointId,
-                tracker.size(),
-                eligible);
+        if (LOG.isDebugEnabled()) {
+            List<String> blocking = new ArrayList<>();
+            for (TrackedSplit tracked : tracker.all()) {
+                if (!tracked.isConfirmedFinished()) {
+                    blocking.add(
+                            String.format(
+                                    "%s %s%s%s%s",
+                                    tracked.split().splitId(),
+                                    tracked.state(),
+                                    tracked.isAssigned() ? " on " + tracked.owner() : " unassigned",
+                                    tracked.isConfirmed() ? "" : " unconfirmed",
+                                    tracked.isEnded() ? " ended" : ""));
+                }
+            }
+            LOG.debug(
+                    "Snapshot for checkpoint {}: {} splits, all confirmed FINISHED: {}{}",
+                    checkpointId,
+                    tracker.size(),
+                    eligible,
+                    blocking.isEmpty() ? "" : "; not yet: " + blocking);
+        }
         signalBacklog();
         return new BackfillEnumeratorState(tracker.snapshotEntries(), initialDiscoveryDone);
     }
