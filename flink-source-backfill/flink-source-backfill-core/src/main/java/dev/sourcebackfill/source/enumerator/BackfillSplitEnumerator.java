@@ -246,7 +246,10 @@ public final class BackfillSplitEnumerator
     private void addChunks(DiscoveredSplit found, List<Long> cuts) {
         long from = found.backfillStartOffset();
         for (int i = 0; i < cuts.size(); i++) {
-            BackfillSplit chunk = BackfillSplit.historyChunk(found.splitId(), i, from, cuts.get(i));
+            BackfillSplit plain = BackfillSplit.historyChunk(found.splitId(), i, from, cuts.get(i));
+            // a chunk reads the history version its split reads
+            BackfillSplit chunk =
+                    found.historyVersion().map(plain::withHistoryVersion).orElse(plain);
             tracker.add(chunk);
             from = cuts.get(i);
         }

@@ -87,7 +87,18 @@ public interface LogSplitDiscoverer extends AutoCloseable {
      *     DiscoveredSplit#withHistoryVersion}), each once; empty if the log fixes none
      */
     default void onForwardMode(long checkpointId, Set<String> splitIds, Set<String> historyVersions)
-            throws Exception {}
+            throws Exception {
+        onForwardMode(checkpointId, splitIds);
+    }
+
+    /**
+     * The hook before history versions: called by the default {@link #onForwardMode(long, Set,
+     * Set)}, so that a discoverer written for it is still called.
+     *
+     * @deprecated implement {@link #onForwardMode(long, Set, Set)}
+     */
+    @Deprecated
+    default void onForwardMode(long checkpointId, Set<String> splitIds) throws Exception {}
 
     @Override
     default void close() throws Exception {}

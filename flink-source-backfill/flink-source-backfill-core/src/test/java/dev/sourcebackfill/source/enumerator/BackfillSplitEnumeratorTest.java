@@ -862,6 +862,7 @@ class BackfillSplitEnumeratorTest {
         final List<Boolean> calls = new CopyOnWriteArrayList<>();
         final List<String> forwardModeCalls = new CopyOnWriteArrayList<>();
         final List<String> lifecycle = new CopyOnWriteArrayList<>();
+        final List<Set<String>> forwardModeVersions = new CopyOnWriteArrayList<>();
         volatile boolean mayDiscoverMore = true;
         volatile boolean failOnForwardMode;
 
@@ -870,6 +871,7 @@ class BackfillSplitEnumeratorTest {
                 long checkpointId, Set<String> splitIds, Set<String> historyVersions) {
             forwardModeCalls.add(checkpointId + " " + splitIds);
             lifecycle.add("forward mode " + checkpointId);
+            forwardModeVersions.add(historyVersions);
             if (failOnForwardMode) {
                 throw new IllegalStateException("the log's action failed");
             }
