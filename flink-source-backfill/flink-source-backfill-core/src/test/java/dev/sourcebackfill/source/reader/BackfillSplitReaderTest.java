@@ -182,6 +182,27 @@ class BackfillSplitReaderTest {
         assertThat(fetch(reader)).containsExactly("a@5", "a@7");
     }
 
+    /**
+     * A split with a history version: the backfill reader is given the version at the split's
+     * start, and again when the split comes back after a restore; the live reader never is.
+     */
+    @Test
+    void theBackfillReaderIsGivenTheSplitsHistoryVersionAtEveryStart() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3, 4);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(List.of(backfilling("a", 0, 5).withHistoryVersion("v7"))));
+        assertThat(log.calls).containsExactly("backfill.create", "backfill.add a@0 version v7");
+        assertThat(fetch(reader)).contains("FINISHED@5");
+        assertThat(log.calls).contains("live.add a@5").doesNotContain("live.add a@5 version v7");
+
+        FakeLog restoredLog = new FakeLog(true).write("a", 0, 1, 2, 3, 4);
+        BackfillSplitReader<String> restored = reader(restoredLog);
+        restored.handleSplitsChanges(
+                new SplitsAddition<>(List.of(backfilling("a", 3, 5).withHistoryVersion("v7"))));
+        assertThat(restoredLog.calls).contains("backfill.add a@3 version v7");
+    }
+
     @Test
     void aBackfillPositionPastTheTargetWithoutARecordHandsOver() throws Exception {
         // 3 and 4 are transaction markers: no record at target - 1

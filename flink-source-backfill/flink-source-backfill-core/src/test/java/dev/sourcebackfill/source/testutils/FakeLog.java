@@ -153,6 +153,12 @@ public final class FakeLog implements BackfillLog<String> {
         }
 
         @Override
+        public void addSplit(String splitId, long startOffset, String historyVersion) {
+            calls.add(role + ".add " + splitId + "@" + startOffset + " version " + historyVersion);
+            positions.put(splitId, startOffset);
+        }
+
+        @Override
         public void removeSplit(String splitId) {
             calls.add(role + ".remove " + splitId);
             positions.remove(splitId);
