@@ -36,6 +36,7 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -83,7 +84,9 @@ public final class FakeLog implements BackfillLog<String> {
 
     /** Writes {@code value@offset} records at the given offsets and moves the split's end. */
     public FakeLog write(String split, long... offsets) {
-        NavigableMap<Long, String> r = records.computeIfAbsent(split, k -> new TreeMap<>());
+        // written by a test while the fetcher thread polls: a concurrent map
+        NavigableMap<Long, String> r =
+                records.computeIfAbsent(split, k -> new ConcurrentSkipListMap<>());
         for (long o : offsets) {
             r.put(o, split + "@" + o);
             ends.merge(split, o + 1, Math::max);
