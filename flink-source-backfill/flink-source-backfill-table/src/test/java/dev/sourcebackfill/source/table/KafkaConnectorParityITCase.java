@@ -18,7 +18,9 @@ package dev.sourcebackfill.source.table;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -49,7 +51,20 @@ class KafkaConnectorParityITCase {
 
     private static final RestartCounter RESTARTS = new RestartCounter();
 
-    @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
+    /**
+     * Two TaskManagers: a test whose jobs fail at their start (both connectors, by design) once
+     * took the cluster's only TaskManager down with it (Flink's collect sink failing in its failure
+     * handler, "bufferLock is null", a fatal error of the TaskManager), and every later test found
+     * no slot. The other TaskManager's slots keep the later tests running.
+     */
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(RESTARTS.addTo(new Configuration()))
+                            .setNumberTaskManagers(2)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
 
     @RegisterExtension static final KafkaTestEnvironment KAFKA = new KafkaTestEnvironment();
 
