@@ -33,7 +33,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.ParameterTool;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -53,7 +52,7 @@ public final class ArchiveCheckJob {
     private ArchiveCheckJob() {}
 
     public static void main(String[] args) throws Exception {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.of(args);
         long records = params.getLong("records");
         StreamExecutionEnvironment env = CheckJobs.environment(params);
 

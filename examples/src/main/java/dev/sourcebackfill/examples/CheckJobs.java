@@ -21,7 +21,6 @@ import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.ParameterTool;
 
 /**
  * What the end-to-end check jobs ({@link ExactlyOnceCheckJob}, {@link ArchiveCheckJob}, {@link
@@ -35,7 +34,7 @@ final class CheckJobs {
     private CheckJobs() {}
 
     /** The job's environment, checkpointing every {@code --checkpoint-interval-ms} (1,000). */
-    static StreamExecutionEnvironment environment(ParameterTool params) {
+    static StreamExecutionEnvironment environment(JobArgs params) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.enableCheckpointing(params.getLong("checkpoint-interval-ms", 1_000));
         return env;
@@ -45,7 +44,7 @@ final class CheckJobs {
      * The records, at most {@code --max-rate-per-subtask} a second per subtask if that is above 0
      * (it slows the whole job so that an outside script can act while the history is read).
      */
-    static <T> DataStream<T> throttled(ParameterTool params, DataStream<T> records) {
+    static <T> DataStream<T> throttled(JobArgs params, DataStream<T> records) {
         double maxRate = params.getDouble("max-rate-per-subtask", 0);
         return maxRate > 0 ? records.map(new Throttle<>(maxRate)).name("throttle") : records;
     }
@@ -55,7 +54,7 @@ final class CheckJobs {
      */
     static void writeAndRun(
             StreamExecutionEnvironment env,
-            ParameterTool params,
+            JobArgs params,
             DataStream<String> lines,
             String jobName)
             throws Exception {

@@ -28,7 +28,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.ParameterTool;
 
 import java.time.Duration;
 
@@ -49,7 +48,7 @@ public final class ExactlyOnceCheckJob {
     private ExactlyOnceCheckJob() {}
 
     public static void main(String[] args) throws Exception {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.of(args);
         DatagenLog log =
                 DatagenLog.builder()
                         .partitions(params.getInt("partitions", 8))

@@ -35,7 +35,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.ParameterTool;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -78,7 +77,7 @@ public final class IcebergCheckJob {
     private IcebergCheckJob() {}
 
     public static void main(String[] args) throws Exception {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.of(args);
         long records = params.getLong("records");
         StreamExecutionEnvironment env = CheckJobs.environment(params);
 
@@ -128,7 +127,7 @@ public final class IcebergCheckJob {
      * default, or {@code jdbc}: the driver must be in this jar), {@code uri} from {@code
      * --catalog-uri}, {@code warehouse} from {@code --catalog-warehouse} if given.
      */
-    static Map<String, String> catalog(ParameterTool params) {
+    static Map<String, String> catalog(JobArgs params) {
         Map<String, String> properties = new HashMap<>();
         properties.put("type", params.get("catalog-type", "rest"));
         properties.put("uri", params.getRequired("catalog-uri"));

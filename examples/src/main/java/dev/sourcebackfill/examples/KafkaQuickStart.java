@@ -29,7 +29,6 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.ParameterTool;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -48,7 +47,7 @@ public final class KafkaQuickStart {
     private KafkaQuickStart() {}
 
     public static void main(String[] args) throws Exception {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.of(args);
         String servers = params.getRequired("bootstrap-servers");
         String topic = params.getRequired("topic");
         int parallelism = params.getInt("parallelism", 2);

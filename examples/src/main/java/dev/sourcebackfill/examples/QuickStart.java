@@ -24,7 +24,6 @@ import dev.sourcebackfill.source.datagen.DatagenRecord;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.util.ParameterTool;
 
 import java.time.Duration;
 
@@ -41,7 +40,7 @@ public final class QuickStart {
     private QuickStart() {}
 
     public static void main(String[] args) throws Exception {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.of(args);
         int partitions = params.getInt("partitions", 8);
         long history = params.getLong("history", 500_000);
         double rate = params.getDouble("rate", 2_000);

@@ -15,9 +15,10 @@
  */
 package dev.sourcebackfill.benchmark;
 
+import dev.sourcebackfill.examples.JobArgs;
+
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.util.FileUtils;
-import org.apache.flink.util.ParameterTool;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ public final class BenchmarkMain {
     private BenchmarkMain() {}
 
     public static void main(String[] args) throws Throwable {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.of(args);
         BenchmarkSettings settings = BenchmarkSettings.named(params.get("scale", "full"));
         Path output = Paths.get(params.get("output", "target/benchmark-results.json"));
         Map<String, Sections> only = new LinkedHashMap<>();

@@ -15,16 +15,14 @@
  */
 package dev.sourcebackfill.benchmark;
 
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /**
  * A discarding sink that counts: the time of a subtask's first record, of every 1,024th and of its
  * end of input, into the run's {@link RunProbe}. The same sink ends every contender and every
  * baseline job, so its cost is in both.
  */
-final class ProbeSink<T> implements Sink<T> {
+final class ProbeSink<T> extends SubtaskSink<T> {
 
     private static final long serialVersionUID = 1L;
 
@@ -35,9 +33,8 @@ final class ProbeSink<T> implements Sink<T> {
     }
 
     @Override
-    public SinkWriter<T> createWriter(WriterInitContext context) {
-        return new Writer<>(
-                RunProbe.of(runId).subtask(context.getTaskInfo().getIndexOfThisSubtask()));
+    SinkWriter<T> createWriter(int subtask) {
+        return new Writer<>(RunProbe.of(runId).subtask(subtask));
     }
 
     private static final class Writer<T> implements SinkWriter<T> {

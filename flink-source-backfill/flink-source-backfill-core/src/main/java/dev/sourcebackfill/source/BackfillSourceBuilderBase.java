@@ -15,14 +15,13 @@
  */
 package dev.sourcebackfill.source;
 
-import dev.sourcebackfill.source.reader.BackfillSourceReader;
+import dev.sourcebackfill.source.reader.FlinkRateLimiterStrategies;
+import dev.sourcebackfill.source.reader.PollLimiter;
 import dev.sourcebackfill.source.reader.SteadyRateLimiter;
 import dev.sourcebackfill.source.spi.BackfillLog;
-import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.source.Boundedness;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 
 import javax.annotation.Nullable;
@@ -64,7 +63,7 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
     @Nullable private BackfillListener listener;
     @Nullable private OffsetGapPolicy gapPolicy;
     @Nullable private RecordOrigin.Marker<T> originMarker;
-    @Nullable private RateLimiterStrategy<BackfillSplit> backfillRateLimit;
+    @Nullable private PollLimiter.Factory backfillRateLimit;
     @Nullable private Double backfillRecordsPerSecond;
     @Nullable private Long backfillChunkSize;
 
@@ -126,12 +125,13 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
      * strategies (given the source's parallelism, as Flink's sources give it; {@link
      * RateLimiterStrategy#perSecond} divides its rate among the readers). Only backfill records
      * count and wait: the live reader is never throttled, and a reader keeps reading its live
-     * splits while its backfill waits. Any split type: Flink's strategies are generic and return a
-     * raw type, which a chain of this builder's setters keeps its type through.
+     * splits while its backfill waits. The parameter is Flink's type on every Flink line (generic
+     * since 2.0, not in 1.20), so it is declared raw: any strategy is taken, and a chain of this
+     * builder's setters keeps its type through Flink's raw {@code perSecond}.
      */
-    @SuppressWarnings("unchecked")
-    public B setBackfillRateLimit(RateLimiterStrategy<?> rateLimiterStrategy) {
-        this.backfillRateLimit = (RateLimiterStrategy<BackfillSplit>) rateLimiterStrategy;
+    @SuppressWarnings("rawtypes")
+    public B setBackfillRateLimit(RateLimiterStrategy rateLimiterStrategy) {
+        this.backfillRateLimit = FlinkRateLimiterStrategies.perPoll(rateLimiterStrategy);
         return self();
     }
 
@@ -183,7 +183,7 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
         // the rate limit is one setting with two setters: the one set here replaces either
         if (backfillRateLimit != null) {
             other.backfillRecordsPerSecond = null;
-            other.setBackfillRateLimit(backfillRateLimit);
+            other.backfillRateLimit = backfillRateLimit;
         }
         if (backfillRecordsPerSecond != null) {
             other.backfillRateLimit = null;
@@ -271,16 +271,16 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
                         backfillChunkSize));
     }
 
-    /** The rate limit set, or Flink's strategy that limits nothing. */
-    private RateLimiterStrategy<BackfillSplit> backfillRateLimit() {
+    /** The rate limit set, or one that limits nothing. */
+    private PollLimiter.Factory backfillRateLimit() {
         if (backfillRecordsPerSecond != null) {
             return new PerReaderRate(backfillRecordsPerSecond);
         }
-        return backfillRateLimit != null ? backfillRateLimit : BackfillSourceReader.noRateLimit();
+        return backfillRateLimit != null ? backfillRateLimit : PollLimiter.Factory.unlimited();
     }
 
     /** The same rate for every reader, whatever the parallelism. */
-    private static final class PerReaderRate implements RateLimiterStrategy<BackfillSplit> {
+    private static final class PerReaderRate implements PollLimiter.Factory {
         private static final long serialVersionUID = 1L;
         private final double recordsPerSecond;
 
@@ -289,7 +289,7 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
         }
 
         @Override
-        public RateLimiter<BackfillSplit> createRateLimiter(int parallelism) {
+        public PollLimiter create(int parallelism) {
             return new SteadyRateLimiter(recordsPerSecond);
         }
 

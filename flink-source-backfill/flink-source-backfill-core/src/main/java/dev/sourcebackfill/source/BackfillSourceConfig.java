@@ -15,13 +15,11 @@
  */
 package dev.sourcebackfill.source;
 
-import dev.sourcebackfill.source.reader.BackfillSourceReader;
-import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.reader.PollLimiter;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.Boundedness;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 
 import javax.annotation.Nullable;
 
@@ -44,7 +42,7 @@ public final class BackfillSourceConfig<T> implements Serializable {
     private final BackfillListener listener;
     private final OffsetGapPolicy gapPolicy;
     private final RecordOrigin.Marker<T> originMarker;
-    private final RateLimiterStrategy<BackfillSplit> backfillRateLimit;
+    private final PollLimiter.Factory backfillRateLimit;
 
     /** Records per chunk of history; {@code null}: history is not cut into chunks. */
     @Nullable private final Long backfillChunkSize;
@@ -56,7 +54,7 @@ public final class BackfillSourceConfig<T> implements Serializable {
             BackfillListener listener,
             OffsetGapPolicy gapPolicy,
             RecordOrigin.Marker<T> originMarker,
-            RateLimiterStrategy<BackfillSplit> backfillRateLimit,
+            PollLimiter.Factory backfillRateLimit,
             @Nullable Long backfillChunkSize) {
         this.boundedness = boundedness;
         this.splitDiscoveryInterval = splitDiscoveryInterval;
@@ -78,7 +76,7 @@ public final class BackfillSourceConfig<T> implements Serializable {
                 BackfillListener.NO_OP,
                 OffsetGapPolicy.FAIL,
                 RecordOrigin.Marker.none(),
-                BackfillSourceReader.noRateLimit(),
+                PollLimiter.Factory.unlimited(),
                 null);
     }
 
@@ -161,7 +159,7 @@ public final class BackfillSourceConfig<T> implements Serializable {
     }
 
     /** The backfill's rate limit; Flink's strategy that limits nothing if none was set. */
-    public RateLimiterStrategy<BackfillSplit> backfillRateLimit() {
+    public PollLimiter.Factory backfillRateLimit() {
         return backfillRateLimit;
     }
 }

@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.examples.archive;
 
+import dev.sourcebackfill.examples.JobArgs;
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.SplitTransition;
@@ -31,7 +32,6 @@ import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.util.ParameterTool;
 
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -62,7 +62,7 @@ public final class ArchiveQuickStart {
     private ArchiveQuickStart() {}
 
     public static void main(String[] args) throws Exception {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.of(args);
         int partitions = params.getInt("partitions", 4);
         int archived = params.getInt("archived", 20_000);
         int live = params.getInt("live", 2_000);

@@ -17,7 +17,6 @@ package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
-import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -49,8 +48,8 @@ class ArchiveBuilderSettingsWinTest {
                 .setLive(live);
     }
 
-    @SuppressWarnings("unchecked")
-    private static RateLimiterStrategy<BackfillSplit> perSecond(double rate) {
+    @SuppressWarnings("rawtypes")
+    private static RateLimiterStrategy perSecond(double rate) {
         return RateLimiterStrategy.perSecond(rate);
     }
 

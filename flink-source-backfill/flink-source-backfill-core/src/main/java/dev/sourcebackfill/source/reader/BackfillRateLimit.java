@@ -18,8 +18,6 @@ package dev.sourcebackfill.source.reader;
 import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.connector.source.util.ratelimit.NoOpRateLimiter;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 
 import javax.annotation.Nullable;
 
@@ -30,11 +28,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Limits the rate of one reader's backfill records with a Flink {@link RateLimiter}; live records
- * are never counted. The fetcher asks for permission once per backfill poll, for the records that
- * poll emitted, and does not poll the backfill again until the permission is granted; the live
- * reader is polled meanwhile. That is one {@link RateLimiter#acquire(int)} per poll instead of one
- * per record (Flink's rate-limited readers acquire per record).
+ * Limits the rate of one reader's backfill records with a {@link PollLimiter}; live records are
+ * never counted. The fetcher asks for permission once per backfill poll, for the records that poll
+ * emitted, and does not poll the backfill again until the permission is granted; the live reader is
+ * polled meanwhile. That is one {@link PollLimiter#acquire(int)} per poll instead of one per record
+ * (Flink's rate-limited readers acquire per record).
  *
  * <p>The limiter is not thread-safe: the fetcher thread acquires and announces splits, the task
  * thread announces completed checkpoints; both go through this object's lock.
@@ -44,7 +42,7 @@ final class BackfillRateLimit {
 
     private static final CompletableFuture<Void> GRANTED = CompletableFuture.completedFuture(null);
 
-    private final RateLimiter<BackfillSplit> limiter;
+    private final PollLimiter limiter;
 
     /** The permission for the next backfill poll. */
     private volatile CompletableFuture<Void> permit = GRANTED;
@@ -61,16 +59,16 @@ final class BackfillRateLimit {
     @Nullable private CompletableFuture<Void> waitedPermit;
     @Nullable private CompletableFuture<Void> waitedWakeUp;
 
-    private BackfillRateLimit(RateLimiter<BackfillSplit> limiter) {
+    private BackfillRateLimit(PollLimiter limiter) {
         this.limiter = limiter;
     }
 
-    /** No limit: Flink's limiter that grants everything at once. */
+    /** No limit: a limiter that grants everything at once. */
     static BackfillRateLimit unlimited() {
-        return new BackfillRateLimit(new NoOpRateLimiter<>());
+        return new BackfillRateLimit(PollLimiter.unlimited());
     }
 
-    static BackfillRateLimit of(RateLimiter<BackfillSplit> limiter) {
+    static BackfillRateLimit of(PollLimiter limiter) {
         return new BackfillRateLimit(limiter);
     }
 
@@ -128,10 +126,10 @@ final class BackfillRateLimit {
     }
 
     synchronized void notifyAddingSplit(BackfillSplit split) {
-        limiter.notifyAddingSplit(split);
+        limiter.splitAdded(split);
     }
 
     synchronized void notifyCheckpointComplete(long checkpointId) {
-        limiter.notifyCheckpointComplete(checkpointId);
+        limiter.checkpointComplete(checkpointId);
     }
 }

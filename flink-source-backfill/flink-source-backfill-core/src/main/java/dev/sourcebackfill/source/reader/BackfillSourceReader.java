@@ -31,7 +31,6 @@ import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 import org.apache.flink.connector.base.source.reader.fetcher.SingleThreadFetcherManager;
@@ -147,9 +146,7 @@ public final class BackfillSourceReader<T>
                 new StatusReporter(context, ThreadLocalRandom.current().nextLong());
         BackfillRateLimit rateLimit =
                 BackfillRateLimit.of(
-                        sourceConfig
-                                .backfillRateLimit()
-                                .createRateLimiter(context.currentParallelism()));
+                        sourceConfig.backfillRateLimit().create(context.currentParallelism()));
         TransitionApplier transitions =
                 new TransitionApplier(
                         context.getIndexOfSubtask(), heldSplits, reporter, sourceConfig.listener());
@@ -186,12 +183,6 @@ public final class BackfillSourceReader<T>
                 sourceConfig.listener(),
                 checkpointOffsets,
                 rateLimit);
-    }
-
-    /** Flink's strategy that limits nothing. */
-    @SuppressWarnings("unchecked")
-    public static RateLimiterStrategy<BackfillSplit> noRateLimit() {
-        return RateLimiterStrategy.noOp();
     }
 
     @Override

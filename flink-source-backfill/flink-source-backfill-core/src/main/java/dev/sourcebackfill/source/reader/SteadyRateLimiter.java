@@ -15,11 +15,8 @@
  */
 package dev.sourcebackfill.source.reader;
 
-import dev.sourcebackfill.source.split.BackfillSplit;
-
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -27,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * A {@link RateLimiter} that paces records at a steady rate, for {@code
+ * A {@link PollLimiter} that paces records at a steady rate, for {@code
  * setBackfillRecordsPerSecond}: each acquisition of {@code n} records moves the time the next one
  * is granted by {@code n / rate}. Unlike Flink's {@code RateLimiterStrategy.perSecond} (Guava's
  * limiter) it stores no burst of permits while the reader starts or waits (a backfill's first
@@ -38,7 +35,7 @@ import java.util.function.LongSupplier;
  * takes is not lost from the rate; being later does not bank permits for a burst.
  */
 @Internal
-public final class SteadyRateLimiter implements RateLimiter<BackfillSplit> {
+public final class SteadyRateLimiter implements PollLimiter {
 
     /** How late a poll may come and still keep the schedule (no more is ever made up at once). */
     static final long CATCH_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -61,8 +58,8 @@ public final class SteadyRateLimiter implements RateLimiter<BackfillSplit> {
     }
 
     @Override
-    public CompletionStage<Void> acquire(int numberOfEvents) {
-        long waitNanos = reserve(numberOfEvents);
+    public CompletionStage<Void> acquire(int records) {
+        long waitNanos = reserve(records);
         if (waitNanos <= 0) {
             return GRANTED;
         }

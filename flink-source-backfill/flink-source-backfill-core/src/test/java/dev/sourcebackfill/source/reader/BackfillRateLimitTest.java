@@ -15,15 +15,10 @@
  */
 package dev.sourcebackfill.source.reader;
 
-import dev.sourcebackfill.source.split.BackfillSplit;
-
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
-
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,13 +32,7 @@ class BackfillRateLimitTest {
     @Test
     void waitingForAPermitAgainAndAgainLeavesNoCompletionsBehind() throws Exception {
         CompletableFuture<Void> pending = new CompletableFuture<>();
-        RateLimiter<BackfillSplit> never =
-                new RateLimiter<>() {
-                    @Override
-                    public CompletionStage<Void> acquire(int numberOfEvents) {
-                        return pending;
-                    }
-                };
+        PollLimiter never = records -> pending;
         BackfillRateLimit limit = BackfillRateLimit.of(never);
         limit.delivered(1, () -> {});
         for (int i = 0; i < 2_000; i++) {

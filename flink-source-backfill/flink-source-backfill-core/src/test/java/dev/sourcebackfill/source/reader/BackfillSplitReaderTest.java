@@ -24,7 +24,6 @@ import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.FakeLog;
 
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -683,26 +682,26 @@ class BackfillSplitReaderTest {
     // ------------------------------------------------------------------ backfill rate limit
 
     /** A limiter that records what it is asked and grants only what the test releases. */
-    private static final class ManualLimiter implements RateLimiter<BackfillSplit> {
+    private static final class ManualLimiter implements PollLimiter {
         final List<Integer> acquired = new ArrayList<>();
         final List<String> added = new ArrayList<>();
         final List<Long> checkpoints = new ArrayList<>();
         CompletableFuture<Void> pending = new CompletableFuture<>();
 
         @Override
-        public CompletionStage<Void> acquire(int numberOfEvents) {
-            acquired.add(numberOfEvents);
+        public CompletionStage<Void> acquire(int records) {
+            acquired.add(records);
             pending = new CompletableFuture<>();
             return pending;
         }
 
         @Override
-        public void notifyAddingSplit(BackfillSplit split) {
+        public void splitAdded(BackfillSplit split) {
             added.add(split.splitId());
         }
 
         @Override
-        public void notifyCheckpointComplete(long checkpointId) {
+        public void checkpointComplete(long checkpointId) {
             checkpoints.add(checkpointId);
         }
     }

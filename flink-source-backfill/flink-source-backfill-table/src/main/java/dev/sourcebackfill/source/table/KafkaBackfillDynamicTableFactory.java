@@ -93,7 +93,8 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                         KafkaConnectorOptions.SCAN_BOUNDED_SPECIFIC_OFFSETS,
                         KafkaConnectorOptions.SCAN_BOUNDED_TIMESTAMP_MILLIS,
                         KafkaConnectorOptions.SCAN_TOPIC_PARTITION_DISCOVERY,
-                        KafkaConnectorOptions.SCAN_PARALLELISM,
+                        // Flink's scan.parallelism, which the Kafka connector names for 2.x
+                        FactoryUtil.SOURCE_PARALLELISM,
                         // sink options: the same DDL often writes the table too; a source ignores
                         // them,
                         // as Flink's Kafka connector's source does
@@ -101,7 +102,6 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                         KafkaConnectorOptions.SINK_PARALLELISM,
                         KafkaConnectorOptions.DELIVERY_GUARANTEE,
                         KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX,
-                        KafkaConnectorOptions.TRANSACTION_NAMING_STRATEGY,
                         SINK_SEMANTIC,
                         KafkaBackfillConnectorOptions.OFFSET_GAP_POLICY,
                         KafkaBackfillConnectorOptions.POLL_TIMEOUT,
@@ -110,6 +110,7 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                         KafkaBackfillConnectorOptions.ARCHIVE_PATH,
                         KafkaBackfillConnectorOptions.ARCHIVE_OFFSET_FIELD,
                         KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS));
+        options.addAll(KafkaSinkNamingOptions.options());
         return options;
     }
 

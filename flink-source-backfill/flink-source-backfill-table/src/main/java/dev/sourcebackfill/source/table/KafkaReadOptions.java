@@ -29,6 +29,7 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.factories.FactoryUtil;
 
 import javax.annotation.Nullable;
 
@@ -120,7 +121,7 @@ record KafkaReadOptions(
                 options.get(KafkaBackfillConnectorOptions.POLL_TIMEOUT),
                 backfillRate,
                 chunkSize,
-                options.getOptional(KafkaConnectorOptions.SCAN_PARALLELISM).orElse(null));
+                options.getOptional(FactoryUtil.SOURCE_PARALLELISM).orElse(null));
     }
 
     boolean bounded() {

@@ -23,7 +23,6 @@ import org.apache.flink.table.types.DataType;
 
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
@@ -60,7 +59,8 @@ public final class KafkaConnectorOptionsUtilAccess {
                                         .getProperty("auto.offset.reset", "none")
                                         .toUpperCase(Locale.ROOT)));
             case SPECIFIC_OFFSETS:
-                return OffsetsInitializer.offsets(new HashMap<>(startup.specificOffsets));
+                return OffsetsInitializer.offsets(
+                        SpecificOffsetKeys.asKafka(startup.specificOffsets));
             case TIMESTAMP:
                 return OffsetsInitializer.timestamp(startup.startupTimestampMillis);
             default:
@@ -81,7 +81,8 @@ public final class KafkaConnectorOptionsUtilAccess {
                 return Optional.of(OffsetsInitializer.committedOffsets());
             case SPECIFIC_OFFSETS:
                 return Optional.of(
-                        OffsetsInitializer.offsets(new HashMap<>(bounded.specificOffsets)));
+                        OffsetsInitializer.offsets(
+                                SpecificOffsetKeys.asKafka(bounded.specificOffsets)));
             case TIMESTAMP:
                 return Optional.of(OffsetsInitializer.timestamp(bounded.boundedTimestampMillis));
             default:
