@@ -126,7 +126,7 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
      * RateLimiterStrategy#perSecond} divides its rate among the readers). Only backfill records
      * count and wait: the live reader is never throttled, and a reader keeps reading its live
      * splits while its backfill waits. The parameter is Flink's type on every Flink line (generic
-     * since 2.0, not in 1.20), so it is declared raw: any strategy is taken, and a chain of this
+     * since 2.2, not before), so it is declared raw: any strategy is taken, and a chain of this
      * builder's setters keeps its type through Flink's raw {@code perSecond}.
      */
     @SuppressWarnings("rawtypes")
