@@ -127,7 +127,10 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
      * count and wait: the live reader is never throttled, and a reader keeps reading its live
      * splits while its backfill waits. The parameter is Flink's type on every Flink line (generic
      * since 2.2, not before), so it is declared raw: any strategy is taken, and a chain of this
-     * builder's setters keeps its type through Flink's raw {@code perSecond}.
+     * builder's setters keeps its type through Flink's raw {@code perSecond}. The reader asks the
+     * limiter once per poll, for the poll's records: on Flink 2.2 and later in one acquisition,
+     * which Flink's {@code perCheckpoint} grants while any of its count is left (so at least one
+     * whole poll per checkpoint); before 2.2 one permit per record.
      */
     @SuppressWarnings("rawtypes")
     public B setBackfillRateLimit(RateLimiterStrategy rateLimiterStrategy) {

@@ -29,6 +29,7 @@ import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Reactive mode: the job always runs at the parallelism its slots allow. A TaskManager is added
  * while splits backfill (scale up), then one is removed (a failure, then scale down).
  */
+@EnabledIf(
+        value = "dev.sourcebackfill.source.testutils.FlinkLineFacts#rescalesCountedApart",
+        disabledReason =
+                "Flink 1.20 counts rescales as restarts: the failovers this test must count are"
+                        + " not told apart (README, Flink lines)")
 class ReactiveModeITCase {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReactiveModeITCase.class);

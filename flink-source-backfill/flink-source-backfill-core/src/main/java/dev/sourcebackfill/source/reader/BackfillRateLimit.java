@@ -72,9 +72,23 @@ final class BackfillRateLimit {
         return new BackfillRateLimit(limiter);
     }
 
-    /** Whether the backfill may be polled now. */
+    /**
+     * Whether the backfill may be polled now.
+     *
+     * @throws IllegalStateException if the limiter failed to grant the permission: the fetch fails
+     *     (the job fails over) rather than the backfill going on unlimited or waiting for ever
+     */
     boolean mayPoll() {
-        return permit.isDone();
+        CompletableFuture<Void> current = permit;
+        if (current.isCompletedExceptionally()) {
+            try {
+                current.join();
+            } catch (RuntimeException e) {
+                throw new IllegalStateException(
+                        "The backfill rate limiter failed to grant the next poll", e.getCause());
+            }
+        }
+        return current.isDone();
     }
 
     /**

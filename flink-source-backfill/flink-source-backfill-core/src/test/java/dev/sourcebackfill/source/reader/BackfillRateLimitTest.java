@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The fetcher's waits for a backfill permission. */
 class BackfillRateLimitTest {
@@ -44,5 +45,19 @@ class BackfillRateLimitTest {
         assertThat(limit.mayPoll()).isFalse();
         pending.complete(null);
         assertThat(limit.mayPoll()).isTrue();
+    }
+
+    /** A limiter that fails fails the fetch: the backfill neither goes on unlimited nor hangs. */
+    @Test
+    void aFailedPermitFailsTheNextPollLoudly() {
+        CompletableFuture<Void> failing = new CompletableFuture<>();
+        BackfillRateLimit limit = BackfillRateLimit.of(records -> failing);
+        limit.delivered(5, () -> {});
+        assertThat(limit.mayPoll()).isFalse();
+        failing.completeExceptionally(new IllegalArgumentException("limiter broke"));
+        assertThatThrownBy(limit::mayPoll)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("backfill rate limiter failed")
+                .hasRootCauseMessage("limiter broke");
     }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -40,6 +41,23 @@ class FlinkRateLimiterStrategiesTest {
         assertThat(second).as("the second record in one checkpoint's cycle").isNotDone();
         limiter.checkpointComplete(7);
         assertThat(second).isCompletedWithValue(null);
+    }
+
+    /** A reader that read no backfill yet (live only, or idle) sees checkpoints complete. */
+    @Test
+    void aCheckpointCompletedBeforeTheFirstPollIsNoFailure() {
+        BackfillRateLimit limit =
+                BackfillRateLimit.of(
+                        FlinkRateLimiterStrategies.perPoll(RateLimiterStrategy.perCheckpoint(10))
+                                .create(1));
+        assertThatCode(() -> limit.notifyCheckpointComplete(1)).doesNotThrowAnyException();
+        limit.delivered(10, () -> {});
+        CompletableFuture<Void> waited = new CompletableFuture<>();
+        limit.delivered(1, () -> waited.complete(null));
+        assertThat(limit.mayPoll()).as("the capacity of checkpoint 2's cycle is used").isFalse();
+        limit.notifyCheckpointComplete(2);
+        assertThat(limit.mayPoll()).isTrue();
+        assertThat(waited).isDone();
     }
 
     @Test

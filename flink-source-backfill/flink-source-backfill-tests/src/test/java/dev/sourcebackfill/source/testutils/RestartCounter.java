@@ -69,6 +69,9 @@ public final class RestartCounter {
 
     private final InMemoryReporter reporter;
 
+    /** Whether a cluster this counter was added to runs the adaptive scheduler. */
+    private boolean adaptiveScheduler;
+
     /** A counter with a reporter of its own; put it into the cluster with {@link #addTo}. */
     public RestartCounter() {
         this(InMemoryReporter.createWithRetainedMetrics());
@@ -81,6 +84,7 @@ public final class RestartCounter {
 
     /** Adds this counter's reporter to a cluster configuration; returns that configuration. */
     public Configuration addTo(Configuration configuration) {
+        adaptiveScheduler |= "adaptive".equals(configuration.getString("jobmanager.scheduler", ""));
         return reporter.addToConfiguration(configuration);
     }
 
@@ -148,8 +152,22 @@ public final class RestartCounter {
     /**
      * How often the adaptive scheduler restarted the job to change its parallelism (no failure);
      * zero under the default scheduler. These restarts are part of {@link #restartsOf}.
+     *
+     * @throws AssertionError on a Flink line that counts no rescales apart ({@link
+     *     FlinkLineFacts#RESCALES_COUNTED_APART}) for a job of the adaptive scheduler
      */
     public long rescalesOf(JobID job) {
+        if (!FlinkLineFacts.RESCALES_COUNTED_APART) {
+            if (adaptiveScheduler) {
+                throw new AssertionError(
+                        "Flink "
+                                + FlinkLineFacts.LINE
+                                + " counts the adaptive scheduler's rescales as restarts, with no "
+                                + "gauge of their own: failovers cannot be told apart");
+            }
+            // the default scheduler never rescales a running job
+            return 0;
+        }
         return gaugeOf(job, NUM_RESCALES);
     }
 

@@ -52,8 +52,12 @@ public final class FlinkRateLimiterStrategies {
         public PollLimiter create(int parallelism) {
             RateLimiter<BackfillSplit> limiter = strategy.createRateLimiter(parallelism);
             return new PollLimiter() {
+                /** Flink's gated limiter has no gate to open before its first acquisition. */
+                private boolean acquired;
+
                 @Override
                 public CompletionStage<Void> acquire(int records) {
+                    acquired = true;
                     return limiter.acquire(records);
                 }
 
@@ -64,7 +68,9 @@ public final class FlinkRateLimiterStrategies {
 
                 @Override
                 public void checkpointComplete(long checkpointId) {
-                    limiter.notifyCheckpointComplete(checkpointId);
+                    if (acquired) {
+                        limiter.notifyCheckpointComplete(checkpointId);
+                    }
                 }
             };
         }

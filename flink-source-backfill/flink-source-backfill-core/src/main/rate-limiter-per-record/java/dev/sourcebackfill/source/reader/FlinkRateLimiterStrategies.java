@@ -52,14 +52,24 @@ public final class FlinkRateLimiterStrategies {
         public PollLimiter create(int parallelism) {
             RateLimiter limiter = strategy.createRateLimiter(parallelism);
             return new PollLimiter() {
+                /** Flink's gated limiter has no gate to open before its first acquisition. */
+                private boolean acquired;
+
                 @Override
                 public CompletionStage<Void> acquire(int records) {
+                    acquired = true;
                     return new OneByOne(limiter, records).start();
                 }
 
                 @Override
                 public void checkpointComplete(long checkpointId) {
-                    limiter.notifyCheckpointComplete(checkpointId);
+                    // a permit granted meanwhile asks for the next one from its own thread: both
+                    // use Flink's limiter under its lock, which it does not expect to be shared
+                    synchronized (limiter) {
+                        if (acquired) {
+                            limiter.notifyCheckpointComplete(checkpointId);
+                        }
+                    }
                 }
             };
         }
@@ -72,7 +82,9 @@ public final class FlinkRateLimiterStrategies {
 
     /**
      * Acquires {@code records} permits, each once the one before was granted: grants that come at
-     * once are taken in a loop, one that must wait continues the loop from its callback.
+     * once are taken in a loop, one that must wait continues the loop from its callback (on the
+     * thread that granted it). A failure of the limiter, thrown or as a failed permit, fails the
+     * whole acquisition.
      */
     private static final class OneByOne {
         private final RateLimiter limiter;
@@ -92,7 +104,15 @@ public final class FlinkRateLimiterStrategies {
         private void next() {
             while (left > 0) {
                 left--;
-                CompletableFuture<Void> grant = limiter.acquire().toCompletableFuture();
+                CompletableFuture<Void> grant;
+                try {
+                    synchronized (limiter) {
+                        grant = limiter.acquire().toCompletableFuture();
+                    }
+                } catch (Throwable t) {
+                    done.completeExceptionally(t);
+                    return;
+                }
                 if (!grant.isDone()) {
                     grant.whenComplete(
                             (ok, error) -> {

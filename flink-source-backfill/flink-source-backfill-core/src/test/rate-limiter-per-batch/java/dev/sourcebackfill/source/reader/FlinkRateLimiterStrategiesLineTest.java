@@ -73,4 +73,31 @@ class FlinkRateLimiterStrategiesLineTest {
         limiter.checkpointComplete(4);
         assertThat(CALLS).containsExactly("create(3)", "split p-0", "acquire(500)", "checkpoint 4");
     }
+
+    /**
+     * Flink's perCheckpoint on these lines grants a whole poll while any capacity is left: at least
+     * one poll per checkpoint, more than its count when polls are larger (documented on {@code
+     * setBackfillRateLimit}).
+     */
+    @Test
+    void perCheckpointLetsThroughOnePollBeyondItsCountPerCheckpoint() {
+        BackfillRateLimit limit =
+                BackfillRateLimit.of(
+                        FlinkRateLimiterStrategies.perPoll(RateLimiterStrategy.perCheckpoint(10))
+                                .create(1));
+        int delivered = 0;
+        for (long checkpoint = 1; checkpoint <= 10; checkpoint++) {
+            int polls = 0;
+            while (limit.mayPoll()) {
+                limit.delivered(50, () -> {});
+                delivered += 50;
+                polls++;
+            }
+            assertThat(polls)
+                    .as("polls granted in checkpoint %s's cycle", checkpoint)
+                    .isBetween(1, 2);
+            limit.notifyCheckpointComplete(checkpoint);
+        }
+        assertThat(delivered).isEqualTo(550);
+    }
 }

@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Flink 1.20 to 2.1: a poll of n records takes n permits of Flink's limiter, each asked once the
@@ -97,5 +98,50 @@ class FlinkRateLimiterStrategiesLineTest {
         assertThat(poll).as("5 records, 3 per checkpoint").isNotDone();
         limiter.checkpointComplete(1);
         assertThat(poll).isCompletedWithValue(null);
+    }
+
+    /** A permit asked for from the callback of the one before, where Flink's limiter throws. */
+    @Test
+    void aLimiterThatThrowsWhileAPollWaitsFailsThePollInsteadOfHangingIt() {
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        int[] asked = {0};
+        RateLimiter throwing =
+                () -> {
+                    if (asked[0]++ == 0) {
+                        return first;
+                    }
+                    throw new IllegalStateException("limiter broke");
+                };
+        RateLimiterStrategy strategy = parallelism -> throwing;
+        BackfillRateLimit limit =
+                BackfillRateLimit.of(FlinkRateLimiterStrategies.perPoll(strategy).create(1));
+        limit.delivered(2, () -> {});
+        first.complete(null);
+        assertThat(asked[0]).isEqualTo(2);
+        assertThatThrownBy(limit::mayPoll).hasRootCauseMessage("limiter broke");
+    }
+
+    /** Flink's perCheckpoint on these lines lets through its count of records per checkpoint. */
+    @Test
+    void perCheckpointLetsThroughItsCountPerCheckpoint() {
+        BackfillRateLimit limit =
+                BackfillRateLimit.of(
+                        FlinkRateLimiterStrategies.perPoll(RateLimiterStrategy.perCheckpoint(10))
+                                .create(1));
+        // a poll's records are emitted before its permits are asked: the poll that finds the
+        // capacity used up waits, so the first cycle lets one poll more through
+        assertThat(deliveredOverTenCheckpoints(limit)).isEqualTo(15 + 9 * 10);
+    }
+
+    static int deliveredOverTenCheckpoints(BackfillRateLimit limit) {
+        int delivered = 0;
+        for (long checkpoint = 1; checkpoint <= 10; checkpoint++) {
+            while (limit.mayPoll()) {
+                limit.delivered(5, () -> {});
+                delivered += 5;
+            }
+            limit.notifyCheckpointComplete(checkpoint);
+        }
+        return delivered;
     }
 }
