@@ -33,6 +33,7 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -905,7 +906,11 @@ class IcebergBackfillITCase {
         private final String run;
 
         private transient MapState<Long, Boolean> seen;
-        private transient ValueState<Progress> progress;
+
+        /**
+         * A partition's {@link Progress} as four longs: no Kryo (Flink 1.20's cannot copy records).
+         */
+        private transient ValueState<long[]> progress;
 
         Checker(String run) {
             this.run = run;
@@ -969,7 +974,10 @@ class IcebergBackfillITCase {
                                     new MapStateDescriptor<>("seen", Long.class, Boolean.class));
             progress =
                     getRuntimeContext()
-                            .getState(new ValueStateDescriptor<>("progress", Progress.class));
+                            .getState(
+                                    new ValueStateDescriptor<>(
+                                            "progress",
+                                            PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
         }
 
         @Override
@@ -991,8 +999,11 @@ class IcebergBackfillITCase {
                                         + ")");
             }
             seen.put(offset, true);
+            long[] stored = progress.value();
             Progress before =
-                    progress.value() == null ? new Progress(0, 0, 0, 0) : progress.value();
+                    stored == null
+                            ? new Progress(0, 0, 0, 0)
+                            : new Progress(stored[0], stored[1], stored[2], stored[3]);
             boolean table = parts[0].equals("T");
             Progress after =
                     new Progress(
@@ -1000,7 +1011,10 @@ class IcebergBackfillITCase {
                             before.sum() + offset,
                             before.fromTable() + (table ? 1 : 0),
                             before.fromTableSum() + (table ? offset : 0));
-            progress.update(after);
+            progress.update(
+                    new long[] {
+                        after.count(), after.sum(), after.fromTable(), after.fromTableSum()
+                    });
             PROGRESS.computeIfAbsent(run, k -> new ConcurrentHashMap<>()).put(partition, after);
             out.collect(value);
         }
