@@ -558,7 +558,7 @@ fi
 # first (its file name sorts first in a lib/ directory), a kafka-backfill table read into a table
 # of Flink's kafka connector. Once with both jars in the cluster's lib/, once with both given with
 # ADD JAR. The output topic must hold every (partition, offset) of the input once, with its value.
-kafka_connector_version=$(sed -n 's|.*<flink-connector-kafka.version>\(.*\)</flink-connector-kafka.version>.*|\1|p' "$repo/pom.xml")
+kafka_connector_version=$(sed -n 's|.*<flink-connector-kafka.version>\(.*\)</flink-connector-kafka.version>.*|\1|p' "$repo/pom.xml" | head -n 1)
 rm -rf "$work/kafka-jars" && mkdir -p "$work/kafka-jars"
 (cd "$repo" && mvn -q -B -ntp -f examples/e2e/sql-client/pom.xml dependency:copy \
     -Dartifact="org.apache.flink:flink-sql-connector-kafka:$kafka_connector_version" -DoutputDirectory="$work/kafka-jars")
