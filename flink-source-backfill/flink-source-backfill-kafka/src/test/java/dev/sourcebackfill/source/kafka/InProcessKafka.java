@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.kafka;
 
+import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.FileUtils;
 
 import kafka.server.KafkaConfig;
@@ -41,6 +42,7 @@ import org.apache.kafka.common.utils.Time;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -81,7 +83,35 @@ public final class InProcessKafka implements AutoCloseable {
         this.admin = Admin.create(adminProps);
     }
 
+    /** Attempts at starting on free ports: another process may take a port before the broker. */
+    private static final int START_ATTEMPTS = 5;
+
+    /**
+     * Starts a broker on three ports that were free a moment ago. Another process (a Flink
+     * TaskManager starting beside it, a parallel test) may bind one of them first: the broker then
+     * fails to bind, is shut down and started again on other free ports.
+     */
     public static InProcessKafka start() throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnFreePorts();
+            } catch (Exception e) {
+                if (!ExceptionUtils.findThrowable(e, BindException.class).isPresent()
+                        || attempt == START_ATTEMPTS) {
+                    throw e;
+                }
+                System.err.println(
+                        "In-process Kafka: a port was taken before the broker bound it (attempt "
+                                + attempt
+                                + " of "
+                                + START_ATTEMPTS
+                                + "), starting again on other ports: "
+                                + e);
+            }
+        }
+    }
+
+    private static InProcessKafka startOnFreePorts() throws Exception {
         Path dir = Files.createTempDirectory("kafka-it");
         int brokerPort = freePort();
         int controllerPort = freePort();
@@ -146,7 +176,15 @@ public final class InProcessKafka implements AutoCloseable {
             throw new IllegalStateException("Formatting the Kafka storage failed: " + formatOutput);
         }
         KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
-        server.startup();
+        try {
+            server.startup();
+        } catch (Exception e) {
+            // what did start (the controller, the raft manager) stops, and its ports are free
+            server.shutdown();
+            server.awaitShutdown();
+            FileUtils.deleteDirectoryQuietly(dir.toFile());
+            throw e;
+        }
         return new InProcessKafka(dir, brokerPort, saslPort, server);
     }
 
@@ -164,7 +202,16 @@ public final class InProcessKafka implements AutoCloseable {
         String topic = args.length > 0 ? args[0] : "orders";
         int perPartition = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
         int live = args.length > 3 ? Integer.parseInt(args[2]) : 0;
-        InProcessKafka kafka = start();
+        InProcessKafka kafka;
+        try {
+            kafka = start();
+        } catch (Exception e) {
+            // a broker that did not start must end its process (its threads would keep it
+            // alive), so that whoever waits for the READY line sees it go
+            e.printStackTrace();
+            System.exit(1);
+            return;
+        }
         kafka.createTopic(topic, 4, Map.of());
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
             for (int i = 0; i < perPartition; i++) {
