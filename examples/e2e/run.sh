@@ -10,6 +10,8 @@
 # E2E_ONLY=iceberg|sql|coexist runs some phases alone (see below); E2E_MAVEN_ARGS is passed to every
 # mvn (e.g. -o), MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...).
 set -euo pipefail
+# fd 4: the script's stderr, for checks that run where wait_for silences their output
+exec 4>&2
 
 case "${E2E_ONLY:-}" in
   ""|iceberg|sql|coexist) ;;
@@ -21,7 +23,6 @@ mvn() { command mvn ${E2E_MAVEN_ARGS:-} "$@"; }
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 work="$repo/examples/target/e2e"
-jar="$repo/examples/target/flink-source-backfill-examples-0.1.0-SNAPSHOT.jar"
 pids=()
 t0=$(date +%s)
 
@@ -45,6 +46,8 @@ rm -rf "$work" && mkdir -p "$work/conf" "$work/log" "$work/out"
 (cd "$repo" && mvn -q -B -ntp -pl examples/archive-quickstart,examples/e2e/iceberg-catalog -am -DskipTests package \
     dependency:build-classpath -Dmdep.outputFile=target/runtime.classpath -DincludeScope=runtime)
 cp "$here/log4j.properties" "$work/conf/log4j.properties"
+# the examples' shaded jar; its version carries the Flink line it was built for (0.1.0-2.2-SNAPSHOT)
+jar=$(ls "$repo"/examples/target/flink-source-backfill-examples-*.jar | grep -v '/original-')
 
 rpc_port=$(free_port); rest_port=$(free_port)
 opens="--add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED"
@@ -160,7 +163,14 @@ else:
   esac
 }
 
-broker_ready() { grep -q 'BROKER READY' "$work/log/broker.out"; }
+broker_ready() { # ready, or a failed step at once if its process ended (wait_for hides stdout and stderr)
+  grep -q 'BROKER READY' "$work/log/broker.out" && return 0
+  if ! kill -0 "$broker_pid" 2>/dev/null; then
+    { echo "[e2e] the broker process ended before it was ready:"; tail -25 "$work/log/broker.out"; } >&4
+    exit 1
+  fi
+  return 1
+}
 start_broker() { # topic, records per partition: a broker process with 4 partitions of them
   # the file goes before the broker starts: the background redirect truncates it later, and the
   # READY line of an earlier phase's broker must not be read for this one's
@@ -168,7 +178,7 @@ start_broker() { # topic, records per partition: a broker process with 4 partiti
   java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/broker.log" \
     -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
     dev.sourcebackfill.source.kafka.InProcessKafka "$1" "$2" > "$work/log/broker.out" 2>&1 &
-  pids+=($!)
+  broker_pid=$!; pids+=("$broker_pid")
   wait_for "the broker and its 4 x $2 records" 180 broker_ready
   bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
 }
@@ -496,7 +506,7 @@ start_sql_broker() { # topic, history and live records per partition: a broker t
   java -Xmx768m -Dlog4j.configurationFile="file:$work/conf/log4j.properties" -Dlog.file="$work/log/broker-$1.log" \
     -cp "$(cat "$repo/examples/archive-quickstart/target/runtime.classpath")" \
     dev.sourcebackfill.source.kafka.InProcessKafka "$1" "$2" "$3" "$work/live.trigger" > "$work/log/broker.out" 2>&1 &
-  pids+=($!)
+  broker_pid=$!; pids+=("$broker_pid")
   wait_for "the broker and its 4 x $2 records of history" 180 broker_ready
   bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
 }
