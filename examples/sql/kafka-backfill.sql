@@ -1,6 +1,6 @@
 -- History then live from a Kafka topic through the kafka-backfill connector, into files.
 -- Run it with Flink's SQL client and the SQL jar (flink-sql-source-backfill):
---   sql-client.sh -j flink-sql-source-backfill-0.1.0-SNAPSHOT.jar -f kafka-backfill.sql
+--   sql-client.sh -j flink-sql-source-backfill-0.1.0-2.2-SNAPSHOT.jar -f kafka-backfill.sql
 -- examples/e2e/run.sh runs this file as it is, with ${BOOTSTRAP_SERVERS}, ${BOUNDED_OFFSETS}
 -- and ${OUTPUT} filled in.
 

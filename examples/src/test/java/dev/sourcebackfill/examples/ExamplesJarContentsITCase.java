@@ -31,7 +31,11 @@ class ExamplesJarContentsITCase {
 
     @Test
     void theJarsNoticeIsItsOwnAndNamesWhatItBundles() throws IOException {
-        Path jar = Path.of("target", "flink-source-backfill-examples-0.1.0-SNAPSHOT.jar");
+        String version = System.getProperty("backfill.version");
+        assertThat(version)
+                .as("the artifacts' version names the Flink line they are built for")
+                .contains("-" + System.getProperty("backfill.flink.line") + "-");
+        Path jar = Path.of("target", "flink-source-backfill-examples-" + version + ".jar");
         assertThat(jar).as("the jar package built").exists();
         try (JarFile file = new JarFile(jar.toFile())) {
             String notice = read(file, "META-INF/NOTICE");

@@ -218,6 +218,13 @@ class SqlJarContentsITCase {
                                     })
                             .collect(Collectors.toList());
             assertThat(jars).as("the jar package built in target/").hasSize(1);
+            assertThat(jars.get(0).getFileName().toString())
+                    .as("the jar's name carries the version, which names the Flink line")
+                    .isEqualTo(
+                            "flink-sql-source-backfill-"
+                                    + System.getProperty("backfill.version")
+                                    + ".jar")
+                    .contains("-" + System.getProperty("backfill.flink.line") + "-");
             return jars.get(0);
         }
     }
