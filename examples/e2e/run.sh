@@ -7,15 +7,16 @@
 # Then the archive phase, the Iceberg phase, the SQL phase, and the coexistence phases (the SQL jar
 # beside Flink's flink-sql-connector-kafka); docs/cluster.md lists them.
 # Every process it starts is stopped by PID on exit, also when a step fails.
-# E2E_ONLY=iceberg|sql|coexist runs some phases alone (see below); E2E_MAVEN_ARGS is passed to every
-# mvn (e.g. -o), MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...).
+# E2E_ONLY=main|iceberg|sql|coexist runs some phases alone (see below); E2E_MAVEN_ARGS is passed to
+# every mvn (e.g. -o, or -Pflink-1.20 for a cluster of another Flink line: .ci/run runs the main
+# phase on 1.20 so), MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...).
 set -euo pipefail
 # fd 4: the script's stderr, for checks that run where wait_for silences their output
 exec 4>&2
 
 case "${E2E_ONLY:-}" in
-  ""|iceberg|sql|coexist) ;;
-  *) echo "[e2e] E2E_ONLY must be iceberg, sql or coexist (or unset for every phase), was '$E2E_ONLY'" >&2; exit 2 ;;
+  ""|main|iceberg|sql|coexist) ;;
+  *) echo "[e2e] E2E_ONLY must be main, iceberg, sql or coexist (or unset for every phase), was '$E2E_ONLY'" >&2; exit 2 ;;
 esac
 # shellcheck disable=SC2086
 mvn() { command mvn ${E2E_MAVEN_ARGS:-} "$@"; }
@@ -183,8 +184,9 @@ start_broker() { # topic, records per partition: a broker process with 4 partiti
   bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
 }
 # E2E_ONLY=sql runs the SQL phases alone (the SQL phase and the two coexistence phases);
-# E2E_ONLY=coexist the two coexistence phases alone; E2E_ONLY=iceberg the Iceberg phase alone
-if [ -z "${E2E_ONLY:-}" ]; then
+# E2E_ONLY=coexist the two coexistence phases alone; E2E_ONLY=iceberg the Iceberg phase alone;
+# E2E_ONLY=main the first phase alone (a TaskManager killed, a savepoint, a rescale)
+if [ -z "${E2E_ONLY:-}" ] || [ "${E2E_ONLY:-}" = main ]; then
 step "starting a JobManager and two TaskManagers on 127.0.0.1 (REST port $rest_port)"
 start_jm
 tm1=$(start_tm taskmanager-1); pids+=("$tm1")
@@ -257,6 +259,10 @@ check_output() {
 }
 check_output "$work/out"
 step "PASSED: 8 partitions complete exactly once, no violation"
+if [ "${E2E_ONLY:-}" = main ]; then
+  step "PASSED (main phase alone) on Flink $(ls "$work/lib" | sed -n 's/^flink-runtime-\(.*\)\.jar$/\1/p')"
+  exit 0
+fi
 
 step "restarting the cluster with the adaptive scheduler"
 cleanup; pids=()
