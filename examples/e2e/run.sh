@@ -47,8 +47,9 @@ rm -rf "$work" && mkdir -p "$work/conf" "$work/log" "$work/out"
 (cd "$repo" && mvn -q -B -ntp -pl examples/archive-quickstart,examples/e2e/iceberg-catalog -am -DskipTests package \
     dependency:build-classpath -Dmdep.outputFile=target/runtime.classpath -DincludeScope=runtime)
 cp "$here/log4j.properties" "$work/conf/log4j.properties"
-# the examples' shaded jar; its version carries the Flink line it was built for (0.1.0-2.2-SNAPSHOT)
-jar=$(ls "$repo"/examples/target/flink-source-backfill-examples-*.jar | grep -v '/original-')
+# the examples' shaded jar; its version carries the Flink line it was built for (0.1.0-2.2-SNAPSHOT):
+# the one just built is the newest (another line's may lie beside it)
+jar=$(ls -t "$repo"/examples/target/flink-source-backfill-examples-*.jar | grep -v '/original-' | head -n 1)
 
 rpc_port=$(free_port); rest_port=$(free_port)
 opens="--add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED"
@@ -482,7 +483,7 @@ if [ "${E2E_ONLY:-}" != iceberg ]; then
 step "building the SQL jar and the SQL phases' lib/"
 cleanup; pids=()
 (cd "$repo" && mvn -q -B -ntp -pl flink-source-backfill/flink-sql-source-backfill -am -DskipTests package)
-sql_jar=$(ls "$repo"/flink-source-backfill/flink-sql-source-backfill/target/flink-sql-source-backfill-*.jar | grep -v '/original-')
+sql_jar=$(ls -t "$repo"/flink-source-backfill/flink-sql-source-backfill/target/flink-sql-source-backfill-*.jar | grep -v '/original-' | head -n 1)
 # the table jars a distribution's lib/ has, and the SQL client with its gateway
 (cd "$repo" && mvn -q -B -ntp -f examples/e2e/sql-client/pom.xml dependency:copy-dependencies \
     -DincludeScope=runtime -DoutputDirectory="$work/sql-lib")

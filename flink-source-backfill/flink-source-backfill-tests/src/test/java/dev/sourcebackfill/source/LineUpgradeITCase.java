@@ -119,17 +119,20 @@ class LineUpgradeITCase {
         BackfillTestJobs.Spec first = spec(log, 2);
         first.throttlePerSubtask = 2_000;
         Observations source = Observations.of(first.sourceRun);
+        Observations checker = Observations.of(first.checkerRun);
         String savepoint =
                 BackfillTestJobs.stopWithSavepointWhen(
                         first,
-                        "a split FINISHED, one BACKFILLING and a chunk not ended",
+                        "a split FINISHED, one BACKFILLING, a chunk not ended and a piece"
+                                + " complete",
                         () -> {
                             List<BackfillSplit> splits =
                                     BackfillTestJobs.splitsInLatestSnapshot(source);
                             return hasState(splits, HandoverState.FINISHED)
                                     && hasState(splits, HandoverState.BACKFILLING)
                                     && splits.stream()
-                                            .anyMatch(s -> s.isHistoryChunk() && !s.isEnded());
+                                            .anyMatch(s -> s.isHistoryChunk() && !s.isEnded())
+                                    && !checker.completedPieces.isEmpty();
                         },
                         dir.resolve("savepoints"),
                         RESTARTS);
@@ -143,7 +146,9 @@ class LineUpgradeITCase {
                         .map(BackfillSplit::splitId)
                         .collect(Collectors.toSet());
         assertThat(openChunks).as("chunks not ended in the savepoint").isNotEmpty();
-        Observations checker = Observations.of(first.checkerRun);
+        assertThat(checker.completedPieces)
+                .as("pieces the checker completed before the stop (the second half counts on them)")
+                .isNotEmpty();
         assertThat(checker.violations).as("exactly-once violations before the stop").isEmpty();
 
         Properties manifest = new Properties();

@@ -15,7 +15,7 @@
  */
 package dev.sourcebackfill.source.kafka;
 
-import org.apache.flink.util.ExceptionUtils;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.util.FileUtils;
 
 import kafka.server.KafkaConfig;
@@ -37,12 +37,12 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.common.utils.Time;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -86,36 +86,46 @@ public final class InProcessKafka implements AutoCloseable {
     /** Attempts at starting on free ports: another process may take a port before the broker. */
     private static final int START_ATTEMPTS = 5;
 
+    /** Where the broker's ports come from: ports that were free a moment ago, or a test's. */
+    @VisibleForTesting
+    @FunctionalInterface
+    interface PortSource {
+        int next() throws IOException;
+    }
+
     /**
      * Starts a broker on three ports that were free a moment ago. Another process (a Flink
      * TaskManager starting beside it, a parallel test) may bind one of them first: the broker then
-     * fails to bind, is shut down and started again on other free ports.
+     * fails to start, is shut down and started again on other free ports.
      */
     public static InProcessKafka start() throws Exception {
+        return start(InProcessKafka::freePort);
+    }
+
+    @VisibleForTesting
+    static InProcessKafka start(PortSource ports) throws Exception {
         for (int attempt = 1; ; attempt++) {
             try {
-                return startOnFreePorts();
+                return startOn(ports.next(), ports.next(), ports.next());
             } catch (Exception e) {
-                if (!ExceptionUtils.findThrowable(e, BindException.class).isPresent()
-                        || attempt == START_ATTEMPTS) {
+                if (attempt == START_ATTEMPTS) {
                     throw e;
                 }
                 System.err.println(
-                        "In-process Kafka: a port was taken before the broker bound it (attempt "
+                        "In-process Kafka did not start (attempt "
                                 + attempt
                                 + " of "
                                 + START_ATTEMPTS
-                                + "), starting again on other ports: "
+                                + "; a port taken before the broker bound it), starting again on"
+                                + " other ports: "
                                 + e);
             }
         }
     }
 
-    private static InProcessKafka startOnFreePorts() throws Exception {
+    private static InProcessKafka startOn(int brokerPort, int controllerPort, int saslPort)
+            throws Exception {
         Path dir = Files.createTempDirectory("kafka-it");
-        int brokerPort = freePort();
-        int controllerPort = freePort();
-        int saslPort = freePort();
         Properties props = new Properties();
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
@@ -176,6 +186,10 @@ public final class InProcessKafka implements AutoCloseable {
             throw new IllegalStateException("Formatting the Kafka storage failed: " + formatOutput);
         }
         KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
+        // a controller that cannot bind asks its fatal-fault handler to halt the JVM (a test's
+        // fork, the e2e's broker process): during the start that becomes an exception here
+        Exit.setHaltProcedure(InProcessKafka::refuseToEnd);
+        Exit.setExitProcedure(InProcessKafka::refuseToEnd);
         try {
             server.startup();
         } catch (Exception e) {
@@ -184,6 +198,9 @@ public final class InProcessKafka implements AutoCloseable {
             server.awaitShutdown();
             FileUtils.deleteDirectoryQuietly(dir.toFile());
             throw e;
+        } finally {
+            Exit.resetHaltProcedure();
+            Exit.resetExitProcedure();
         }
         return new InProcessKafka(dir, brokerPort, saslPort, server);
     }
@@ -199,19 +216,22 @@ public final class InProcessKafka implements AutoCloseable {
      * live} more records per partition once that file exists, then prints {@code LIVE WRITTEN}.
      */
     public static void main(String[] args) throws Exception {
+        try {
+            serve(args);
+        } catch (Exception e) {
+            // a broker that did not start or could not write its records must end its process
+            // (Kafka's threads would keep it alive), so that whoever waits for its READY line
+            // sees it go
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void serve(String[] args) throws Exception {
         String topic = args.length > 0 ? args[0] : "orders";
         int perPartition = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
         int live = args.length > 3 ? Integer.parseInt(args[2]) : 0;
-        InProcessKafka kafka;
-        try {
-            kafka = start();
-        } catch (Exception e) {
-            // a broker that did not start must end its process (its threads would keep it
-            // alive), so that whoever waits for the READY line sees it go
-            e.printStackTrace();
-            System.exit(1);
-            return;
-        }
+        InProcessKafka kafka = start();
         kafka.createTopic(topic, 4, Map.of());
         try (KafkaProducer<String, String> producer = kafka.producer(null)) {
             for (int i = 0; i < perPartition; i++) {
@@ -363,6 +383,14 @@ public final class InProcessKafka implements AutoCloseable {
             }
         }
         return records;
+    }
+
+    private static void refuseToEnd(int statusCode, String message) {
+        throw new IllegalStateException(
+                "The in-process Kafka broker failed to start (it asked to end the JVM with status "
+                        + statusCode
+                        + (message == null ? "" : ": " + message)
+                        + "; the cause is in the log above)");
     }
 
     private static int freePort() throws IOException {
