@@ -7,17 +7,26 @@
 # Then the archive phase, the Iceberg phase, the SQL phase, and the coexistence phases (the SQL jar
 # beside Flink's flink-sql-connector-kafka); docs/cluster.md lists them.
 # Every process it starts is stopped by PID on exit, also when a step fails.
-# E2E_ONLY=main|iceberg|sql|coexist runs some phases alone (see below); E2E_MAVEN_ARGS is passed to
-# every mvn (e.g. -o, or -Pflink-1.20 for a cluster of another Flink line: .ci/run runs the main
-# phase on 1.20 so), MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...).
+# E2E_ONLY runs some phases alone: a comma-separated list of main (the first phase: a TaskManager
+# killed, a savepoint, a rescale), iceberg (the Iceberg phase), sql (the SQL phase and the two
+# coexistence phases) and coexist (the two coexistence phases); unset, every phase runs, the
+# adaptive-scheduler and archive phases too. E2E_MAVEN_ARGS is passed to every mvn (e.g. -o, or
+# -Pflink-1.20 for a cluster of another Flink line: .ci/run runs main,coexist on 1.20 so),
+# MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...).
 set -euo pipefail
 # fd 4: the script's stderr, for checks that run where wait_for silences their output
 exec 4>&2
 
-case "${E2E_ONLY:-}" in
-  ""|main|iceberg|sql|coexist) ;;
-  *) echo "[e2e] E2E_ONLY must be main, iceberg, sql or coexist (or unset for every phase), was '$E2E_ONLY'" >&2; exit 2 ;;
-esac
+phases=,
+for phase in $(echo "${E2E_ONLY:-main,archive,iceberg,sql}" | tr ',' ' '); do
+  case "$phase" in
+    main|iceberg|coexist) phases="$phases$phase," ;;
+    archive) phases="${phases}main,archive," ;; # after the main phase, on its jar
+    sql) phases="${phases}sql,coexist," ;;
+    *) echo "[e2e] E2E_ONLY must list main, iceberg, sql or coexist, separated by commas (or be unset for every phase), was '$E2E_ONLY'" >&2; exit 2 ;;
+  esac
+done
+runs() { case "$phases" in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 # shellcheck disable=SC2086
 mvn() { command mvn ${E2E_MAVEN_ARGS:-} "$@"; }
 
@@ -184,10 +193,7 @@ start_broker() { # topic, records per partition: a broker process with 4 partiti
   wait_for "the broker and its 4 x $2 records" 180 broker_ready
   bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
 }
-# E2E_ONLY=sql runs the SQL phases alone (the SQL phase and the two coexistence phases);
-# E2E_ONLY=coexist the two coexistence phases alone; E2E_ONLY=iceberg the Iceberg phase alone;
-# E2E_ONLY=main the first phase alone (a TaskManager killed, a savepoint, a rescale)
-if [ -z "${E2E_ONLY:-}" ] || [ "${E2E_ONLY:-}" = main ]; then
+if runs main; then
 step "starting a JobManager and two TaskManagers on 127.0.0.1 (REST port $rest_port)"
 start_jm
 tm1=$(start_tm taskmanager-1); pids+=("$tm1")
@@ -260,10 +266,10 @@ check_output() {
 }
 check_output "$work/out"
 step "PASSED: 8 partitions complete exactly once, no violation"
-if [ "${E2E_ONLY:-}" = main ]; then
-  step "PASSED (main phase alone) on Flink $(ls "$work/lib" | sed -n 's/^flink-runtime-\(.*\)\.jar$/\1/p')"
-  exit 0
 fi
+
+# the adaptive scheduler's rescale and the archive phase: with every phase only
+if runs archive; then
 
 step "restarting the cluster with the adaptive scheduler"
 cleanup; pids=()
@@ -343,7 +349,7 @@ fi
 step "PASSED (archive phase): 4 partitions complete exactly once, the archived offsets read from the archive, a TaskManager killed during the archive read"
 fi
 
-if [ -z "${E2E_ONLY:-}" ] || [ "${E2E_ONLY:-}" = iceberg ]; then
+if runs iceberg; then
 step "Iceberg phase: a Kafka broker and Iceberg's REST catalog as local processes, a table in Redpanda's layout on the local file system"
 cleanup; pids=()
 write_config default
@@ -478,7 +484,7 @@ step "Iceberg phase, JDBC catalog: the table's refs after the ordered job: $refs
 step "PASSED (Iceberg phase, JDBC catalog): two jobs in a row on one session cluster, each with SQLite's JDBC driver in its own jar, 4 partitions complete exactly once each (the second in ordered mode, offsets in order, its tag removed), neither failed nor restarted"
 fi
 
-if [ "${E2E_ONLY:-}" != iceberg ]; then
+if runs sql || runs coexist; then
 
 step "building the SQL jar and the SQL phases' lib/"
 cleanup; pids=()
@@ -518,7 +524,7 @@ start_sql_broker() { # topic, history and live records per partition: a broker t
   bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
 }
 
-if [ "${E2E_ONLY:-}" != coexist ]; then
+if runs sql; then
 step "SQL phase: Flink's SQL client runs examples/sql/kafka-backfill.sql with the SQL jar on a standalone cluster"
 cp_lib="$work/lib/*:$work/sql-lib/*"
 write_config default
@@ -575,12 +581,23 @@ fi
 # first (its file name sorts first in a lib/ directory), a kafka-backfill table read into a table
 # of Flink's kafka connector. Once with both jars in the cluster's lib/, once with both given with
 # ADD JAR. The output topic must hold every (partition, offset) of the input once, with its value.
-kafka_connector_version=$(sed -n 's|.*<flink-connector-kafka.version>\(.*\)</flink-connector-kafka.version>.*|\1|p' "$repo/pom.xml" | head -n 1)
+# of the line the cluster runs (E2E_MAVEN_ARGS picks it)
+pom_property() { (cd "$repo" && mvn -q -B -ntp -N help:evaluate -Dexpression="$1" -DforceStdout) | sed 's/\x1b\[[0-9;]*m//g'; }
+kafka_connector_version=$(pom_property flink-connector-kafka.version)
 rm -rf "$work/kafka-jars" && mkdir -p "$work/kafka-jars"
-(cd "$repo" && mvn -q -B -ntp -f examples/e2e/sql-client/pom.xml dependency:copy \
-    -Dartifact="org.apache.flink:flink-sql-connector-kafka:$kafka_connector_version" -DoutputDirectory="$work/kafka-jars")
+if [ "$(pom_property flink-sql-connector-kafka.served)" = true ]; then
+  (cd "$repo" && mvn -q -B -ntp -f examples/e2e/sql-client/pom.xml dependency:copy \
+      -Dartifact="org.apache.flink:flink-sql-connector-kafka:$kafka_connector_version" -DoutputDirectory="$work/kafka-jars")
+  flink_kafka_jar="$work/kafka-jars/flink-sql-connector-kafka-$kafka_connector_version.jar"
+else
+  # not served here (the root pom's flink-sql-connector-kafka.served says so): a stand-in
+  # assembled as Flink's jar is, from flink-connector-kafka and the Kafka client relocated
+  step "building a stand-in for Flink's flink-sql-connector-kafka $kafka_connector_version (examples/e2e/kafka-sql-jar)"
+  (cd "$repo" && mvn -q -B -ntp -f examples/e2e/kafka-sql-jar/pom.xml clean package)
+  flink_kafka_jar="$work/kafka-jars/flink-sql-connector-kafka-$kafka_connector_version-e2e.jar"
+  cp "$repo/examples/e2e/kafka-sql-jar/target/$(basename "$flink_kafka_jar")" "$flink_kafka_jar"
+fi
 cp "$sql_jar" "$work/kafka-jars/"
-flink_kafka_jar="$work/kafka-jars/flink-sql-connector-kafka-$kafka_connector_version.jar"
 our_sql_jar="$work/kafka-jars/$(basename "$sql_jar")"
 # the order a lib/ directory listing gives (and bin/config.sh builds the class path in)
 [ "$(ls "$work/kafka-jars" | head -1)" = "$(basename "$flink_kafka_jar")" ] \
@@ -662,3 +679,4 @@ SQL
 coexist_phase lib
 coexist_phase add-jar
 fi
+step "PASSED (${E2E_ONLY:-every phase}) on Flink $(ls "$work/lib" | sed -n 's/^flink-runtime-\(.*\)\.jar$/\1/p')"
