@@ -55,18 +55,24 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
@@ -101,7 +107,11 @@ class IcebergBackfillITCase {
 
     /** The topic: partitions' records {@code K|p|o} for offsets [0, ends[p]). */
     private static String topic(String name, long... ends) throws Exception {
-        String topic = name + "-" + UUID.randomUUID();
+        return topicNamed(name + "-" + UUID.randomUUID(), ends);
+    }
+
+    /** The same, under the given name. */
+    private static String topicNamed(String topic, long... ends) throws Exception {
         KAFKA.createTopic(topic, ends.length);
         long most = 0;
         for (long end : ends) {
@@ -713,6 +723,178 @@ class IcebergBackfillITCase {
         assertThat(RESTARTS.restartsOf(job.getJobID())).as("restarts").isZero();
     }
 
+    // ------------------------------------------------ moving to another Flink line (issue 35)
+
+    private static final String UPGRADE_WRITE = "backfill.upgrade.write";
+    private static final String UPGRADE_READ = "backfill.upgrade.read";
+    private static final String UPGRADE_MANIFEST = "iceberg-upgrade.properties";
+    private static final long UPGRADE_TABLE_END = 2_000;
+    private static final long UPGRADE_TOPIC_END = 2_400;
+
+    /**
+     * The table of the upgrade test, in {@code dir}'s warehouse: Redpanda's layout, 8 commits of
+     * files mixing 3 partitions, offsets [0, 2,000) of each; the topic holds [0, 2,400).
+     */
+    private static IcebergBackfillSourceBuilder<String> upgradeSource(String topic, Path dir) {
+        return builder(
+                        topic,
+                        IcebergTestTables.hadoopCatalog(dir.resolve("warehouse")),
+                        "db.upgrade",
+                        Kind.REDPANDA)
+                .setBackfillChunkSize(500)
+                .setMaxRecordsPerPoll(50);
+    }
+
+    private static String flinkLine() {
+        String line = System.getProperty("backfill.flink.line");
+        assertThat(line).as("the build's Flink line (failsafe's backfill.flink.line)").isNotBlank();
+        return line;
+    }
+
+    /**
+     * The first half of moving a backfill to another Flink line with its Iceberg history half read
+     * (README "Flink lines", the upgrade; the datagen side is the tests module's {@code
+     * LineUpgradeITCase}): run with {@code -Dbackfill.upgrade.write=DIR} on the line left ({@code
+     * .ci/run}: 1.20), it reads part of the table in chunks on 2 readers, stops with a savepoint
+     * and writes into {@code DIR/iceberg} the table, the savepoint and what the checker had, for
+     * {@link #resumesATableReadFromAnotherLinesSavepoint} on the line moved to.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = UPGRADE_WRITE, matches = ".+")
+    void stopsATableReadMidwayWithASavepointForAnotherLine() throws Exception {
+        Path dir = Path.of(System.getProperty(UPGRADE_WRITE)).toAbsolutePath().resolve("iceberg");
+        assertThat(dir).as("a directory of an earlier first half").doesNotExist();
+        Files.createDirectories(dir);
+        String topic = topic("upgrade", UPGRADE_TOPIC_END, UPGRADE_TOPIC_END, UPGRADE_TOPIC_END);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open(
+                                "local", IcebergTestTables.hadoopCatalog(dir.resolve("warehouse"))),
+                        "db.upgrade",
+                        Kind.REDPANDA);
+        for (long from = 0; from < UPGRADE_TABLE_END; from += 250) {
+            List<Record> commit = new ArrayList<>();
+            for (int p = 0; p < 3; p++) {
+                commit.addAll(rows(Kind.REDPANDA, table, topic, p, from, from + 250));
+            }
+            IcebergTestTables.append(table, commit);
+        }
+
+        String run = UUID.randomUUID().toString();
+        JobClient first = start(run, upgradeSource(topic, dir).build(), Set.of(), 2, 500, null);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (Checker.fromTable(run) < 1_000) {
+            assertThat(System.nanoTime()).as("some of the table read").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        String savepoint =
+                first.stopWithSavepoint(
+                                false,
+                                dir.resolve("savepoints").toUri().toString(),
+                                SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        long tableRead = Checker.fromTable(run);
+        assertThat(tableRead)
+                .as("rows read from the table before the stop: the table half read")
+                .isBetween(1_000L, 3 * UPGRADE_TABLE_END - 1_000);
+        Checker.assertNoViolations(run);
+        assertThat(RESTARTS.failoversOf(first, Duration.ofSeconds(30))).as("restarts").isZero();
+
+        Properties manifest = new Properties();
+        manifest.setProperty("line", flinkLine());
+        manifest.setProperty("savepoint", savepoint);
+        manifest.setProperty("topic", topic);
+        manifest.setProperty("run", run);
+        manifest.setProperty("tableRead", Long.toString(tableRead));
+        Checker.PROGRESS
+                .get(run)
+                .forEach(
+                        (partition, progress) ->
+                                manifest.setProperty(
+                                        "progress." + partition,
+                                        progress.count()
+                                                + ","
+                                                + progress.sum()
+                                                + ","
+                                                + progress.fromTable()
+                                                + ","
+                                                + progress.fromTableSum()));
+        try (Writer out = Files.newBufferedWriter(dir.resolve(UPGRADE_MANIFEST))) {
+            manifest.store(out, "IcebergBackfillITCase's first half of the upgrade");
+        }
+    }
+
+    /**
+     * The second half, run with {@code -Dbackfill.upgrade.read=DIR} on the line moved to ({@code
+     * .ci/run}: the default line): the same topic (a broker cannot move between the two builds: a
+     * new one gets the same records at the same offsets, as a topic that lives on does), the same
+     * table, the first half's savepoint resumed at parallelism 3. The checker's keyed state comes
+     * from the savepoint: every (partition, offset) once over both halves, those below the table's
+     * end from the table, the rest from the topic; the table's read went on here; no restart.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = UPGRADE_READ, matches = ".+")
+    void resumesATableReadFromAnotherLinesSavepoint() throws Exception {
+        Path dir = Path.of(System.getProperty(UPGRADE_READ)).toAbsolutePath().resolve("iceberg");
+        Path manifestFile = dir.resolve(UPGRADE_MANIFEST);
+        assertThat(manifestFile)
+                .as("the first half's manifest (run it with -D%s on the line left)", UPGRADE_WRITE)
+                .exists();
+        Properties manifest = new Properties();
+        try (Reader in = Files.newBufferedReader(manifestFile)) {
+            manifest.load(in);
+        }
+        assertThat(manifest.getProperty("line"))
+                .as("the savepoint was written on another Flink line than this build's")
+                .isNotEqualTo(flinkLine());
+        String topic =
+                topicNamed(
+                        manifest.getProperty("topic"),
+                        UPGRADE_TOPIC_END,
+                        UPGRADE_TOPIC_END,
+                        UPGRADE_TOPIC_END);
+        String run = manifest.getProperty("run");
+        // a partition with no record after the restore keeps what the checker had at the stop
+        Map<Integer, Checker.Progress> before = new ConcurrentHashMap<>();
+        for (String key : manifest.stringPropertyNames()) {
+            if (key.startsWith("progress.")) {
+                long[] v =
+                        Arrays.stream(manifest.getProperty(key).split(","))
+                                .mapToLong(Long::parseLong)
+                                .toArray();
+                before.put(
+                        Integer.parseInt(key.substring("progress.".length())),
+                        new Checker.Progress(v[0], v[1], v[2], v[3]));
+            }
+        }
+        Checker.PROGRESS.put(run, before);
+        long checkedBefore = before.values().stream().mapToLong(Checker.Progress::count).sum();
+
+        JobClient second =
+                start(
+                        run,
+                        upgradeSource(topic, dir).build(),
+                        Set.of(),
+                        3,
+                        0,
+                        manifest.getProperty("savepoint"));
+        second.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+
+        Checker.assertNoViolations(run);
+        for (int p = 0; p < 3; p++) {
+            Checker.assertPartition(
+                    run, p, 0, UPGRADE_TOPIC_END, o -> o < UPGRADE_TABLE_END, o -> true);
+        }
+        assertThat(Checker.fromTable(run))
+                .as("rows from the table in both halves, some of them in this one")
+                .isEqualTo(3 * UPGRADE_TABLE_END)
+                .isGreaterThan(Long.parseLong(manifest.getProperty("tableRead")));
+        assertThat(Checker.PROCESSED.get(run).get())
+                .as("records processed after the move: those the savepoint had not (none again)")
+                .isEqualTo(3 * UPGRADE_TOPIC_END - checkedBefore);
+        assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30))).as("restarts").isZero();
+    }
+
     // ------------------------------------------------------------------ the job
 
     private static IcebergBackfillSourceBuilder<String> builder(
@@ -903,6 +1085,10 @@ class IcebergBackfillITCase {
         static final Map<String, Map<Integer, Progress>> PROGRESS = new ConcurrentHashMap<>();
 
         static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
+
+        /** run -> records processed in this JVM (not state: what a restored job went on with). */
+        static final Map<String, AtomicLong> PROCESSED = new ConcurrentHashMap<>();
+
         private final String run;
 
         private transient MapState<Long, Boolean> seen;
@@ -983,6 +1169,7 @@ class IcebergBackfillITCase {
         @Override
         public void processElement(String value, Context ctx, Collector<String> out)
                 throws Exception {
+            PROCESSED.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
             String[] parts = value.split("\\|");
             int partition = Integer.parseInt(parts[1]);
             long offset = Long.parseLong(parts[2]);
