@@ -25,7 +25,9 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -665,6 +667,11 @@ public final class BenchmarkMain {
                 live.records() - IcebergThroughput.PARTITIONS * live.liveRecordsPerPartition(),
                 IcebergThroughput.PARTITIONS * live.liveRecordsPerPartition(),
                 live.liveRecordsPerPartition());
+        boolean icebergSource = IcebergLiveTime.hasIcebergSource();
+        say(
+                icebergSource
+                        ? "   and against HybridSource of Iceberg's own IcebergSource (the value column, the pinned snapshot), then the same KafkaSource from the same derived offsets"
+                        : "   (HybridSource of Iceberg's own IcebergSource: not on this Flink line; iceberg-flink is published for 1.20, 2.0 and 2.1, the benchmark has it with -Pflink-1.20)");
         // warm-up, not counted, also at one round: its consumers are compared key by key
         IcebergLiveTime.Times oursWarm = live.oursRun(true);
         IcebergLiveTime.Times theirsWarm = live.hybridRun(true);
@@ -674,39 +681,77 @@ public final class BenchmarkMain {
                 theirsWarm.consumers().size(),
                 ConsumerSettings.compare(
                         "ours", oursWarm.consumers(), "KafkaSource", theirsWarm.consumers()));
+        if (icebergSource) {
+            IcebergLiveTime.Times icebergWarm = live.icebergSourceRun(true);
+            say(
+                    "   equal settings: ours' %d Kafka consumers and HybridSource(IcebergSource)'s %d differ only in %s",
+                    oursWarm.consumers().size(),
+                    icebergWarm.consumers().size(),
+                    ConsumerSettings.compare(
+                            "ours", oursWarm.consumers(), "KafkaSource", icebergWarm.consumers()));
+        }
         Samples ours = new Samples();
         Samples theirs = new Samples();
+        Samples iceberg = new Samples();
         Samples oursCpu = new Samples();
         Samples theirsCpu = new Samples();
+        Samples icebergCpu = new Samples();
         Samples derivation = new Samples();
+        // the contenders in turn, who goes first rotating round by round
+        List<String> contenders =
+                icebergSource ? List.of("ours", "hybrid", "iceberg") : List.of("ours", "hybrid");
         for (int round = 0; round < settings.rounds; round++) {
-            IcebergLiveTime.Times o;
-            IcebergLiveTime.Times t;
-            if (round % 2 == 0) {
-                o = live.oursRun(false);
-                t = live.hybridRun(false);
-            } else {
-                t = live.hybridRun(false);
-                o = live.oursRun(false);
+            Map<String, IcebergLiveTime.Times> times = new HashMap<>();
+            for (int i = 0; i < contenders.size(); i++) {
+                String who = contenders.get((round + i) % contenders.size());
+                switch (who) {
+                    case "ours":
+                        times.put(who, live.oursRun(false));
+                        break;
+                    case "hybrid":
+                        times.put(who, live.hybridRun(false));
+                        break;
+                    default:
+                        times.put(who, live.icebergSourceRun(false));
+                }
             }
+            IcebergLiveTime.Times o = times.get("ours");
+            IcebergLiveTime.Times t = times.get("hybrid");
             ours.add(o.everyPartitionLive());
             theirs.add(t.everyPartitionLive());
             oursCpu.add(o.cpuNanosPerRecord());
             theirsCpu.add(t.cpuNanosPerRecord());
             derivation.add(t.derivationSeconds());
+            IcebergLiveTime.Times ice = times.get("iceberg");
+            if (ice != null) {
+                iceberg.add(ice.everyPartitionLive());
+                icebergCpu.add(ice.cpuNanosPerRecord());
+            }
             say(
-                    "   round %d: every partition live after %.2f s (HybridSource %.2f s, %.2f s of it deriving its offsets and files); CPU %s ns a record (HybridSource %s ns)",
+                    "   round %d: every partition live after %.2f s (HybridSource %.2f s, %.2f s of it deriving its offsets and files%s); CPU %s ns a record (HybridSource %s ns%s)",
                     round + 1,
                     o.everyPartitionLive(),
                     t.everyPartitionLive(),
                     t.derivationSeconds(),
+                    ice == null
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT,
+                                    "; HybridSource(IcebergSource) %.2f s, %.2f s of it deriving its offsets",
+                                    ice.everyPartitionLive(),
+                                    ice.derivationSeconds()),
                     Report.format(o.cpuNanosPerRecord()),
-                    Report.format(t.cpuNanosPerRecord()));
-            for (double seconds : new double[] {o.everyPartitionLive(), t.everyPartitionLive()}) {
-                if (seconds < settings.minRoundSeconds) {
+                    Report.format(t.cpuNanosPerRecord()),
+                    ice == null
+                            ? ""
+                            : ", HybridSource(IcebergSource) "
+                                    + Report.format(ice.cpuNanosPerRecord())
+                                    + " ns");
+            for (IcebergLiveTime.Times run : times.values()) {
+                if (run.everyPartitionLive() < settings.minRoundSeconds) {
                     say(
                             "   warning: a run lasted %.1f s, less than the %.0f s a round should: raise the records of this section (BenchmarkSettings)",
-                            seconds, settings.minRoundSeconds);
+                            run.everyPartitionLive(), settings.minRoundSeconds);
                 }
             }
         }
@@ -730,6 +775,28 @@ public final class BenchmarkMain {
                         "HybridSource",
                         theirsCpu,
                         "(the same runs)"));
+        if (icebergSource) {
+            String against =
+                    "11. Iceberg table then topic: time from the job's start until every partition delivered its last record up to the topic's end (lower is better), against HybridSource (Iceberg's IcebergSource, then KafkaSource from offsets derived from the table, the derivation counted)";
+            report.add(
+                    new Report.Row(
+                            "iceberg.everyPartitionLive.icebergSource",
+                            against,
+                            "s",
+                            ours,
+                            "HybridSource(IcebergSource)",
+                            iceberg,
+                            "(none set; lower is better)"));
+            report.add(
+                    new Report.Row(
+                            "iceberg.everyPartitionLive.icebergSource.cpuPerRecord",
+                            against + ": CPU time per record (lower is better)",
+                            "ns",
+                            oursCpu,
+                            "HybridSource(IcebergSource)",
+                            icebergCpu,
+                            "(the same runs)"));
+        }
         report.add(
                 "iceberg.everyPartitionLive.hybridDerivation",
                 "11. for reference: HybridSource's derivation of its starting offsets and file list with Iceberg's API, before its job (in its time above)",

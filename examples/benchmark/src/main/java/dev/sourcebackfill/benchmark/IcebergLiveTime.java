@@ -201,13 +201,105 @@ final class IcebergLiveTime {
     Times hybridRun(boolean noteConsumers) throws Exception {
         JobCpu.Reading cpu = JobCpu.now();
         long started = System.nanoTime();
-        Table iceberg =
-                CatalogUtil.buildIcebergCatalog(
-                                "bench",
-                                table.catalog(),
-                                new org.apache.hadoop.conf.Configuration())
-                        .loadTable(TableIdentifier.parse(IcebergThroughput.TABLE));
+        Table iceberg = loadTable();
         long snapshot = iceberg.currentSnapshot().snapshotId();
+        Map<TopicPartition, Long> starts = derivedStarts(iceberg, snapshot);
+        List<org.apache.flink.core.fs.Path> files = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks =
+                iceberg.newScan().useSnapshot(snapshot).planFiles()) {
+            for (FileScanTask task : tasks) {
+                files.add(new org.apache.flink.core.fs.Path(task.file().location()));
+            }
+        }
+        double derivation = (System.nanoTime() - started) / 1e9;
+        ParquetValueFormat format =
+                new ParquetValueFormat(
+                        AvroSchemaUtil.convert(iceberg.schema(), "table"),
+                        System.getenv("BENCHMARK_HYBRID_ALL_COLUMNS") != null
+                                ? null
+                                : AvroSchemaUtil.convert(
+                                        iceberg.schema().select("value"), "table"));
+        return run(
+                "HybridSource",
+                HybridSource.builder(
+                                FileSource.forRecordStreamFormat(
+                                                format,
+                                                files.toArray(new org.apache.flink.core.fs.Path[0]))
+                                        .build())
+                        .addSource(kafkaFrom(starts, noteConsumers).build())
+                        .build(),
+                cpu,
+                started,
+                derivation,
+                noteConsumers);
+    }
+
+    /** Whether this Flink line has the third baseline, {@link #icebergSourceRun}. */
+    static boolean hasIcebergSource() {
+        return IcebergSourceBaseline.AVAILABLE;
+    }
+
+    /**
+     * The baseline Iceberg users run (issue 35): the same derivation of the starting offsets as
+     * {@link #hybridRun} (no file list: Iceberg's source plans its splits itself, in its job), then
+     * {@code HybridSource} of Iceberg's own {@code IcebergSource} over the pinned snapshot (the
+     * value column alone, each value's bytes made a string) and the same {@code KafkaSource}. On
+     * the lines iceberg-flink is published for and the benchmark compiles it on ({@link
+     * #hasIcebergSource}).
+     *
+     * @param noteConsumers whether to note every Kafka consumer's properties (warm-up runs only)
+     */
+    Times icebergSourceRun(boolean noteConsumers) throws Exception {
+        JobCpu.Reading cpu = JobCpu.now();
+        long started = System.nanoTime();
+        Table iceberg = loadTable();
+        long snapshot = iceberg.currentSnapshot().snapshotId();
+        Map<TopicPartition, Long> starts = derivedStarts(iceberg, snapshot);
+        double derivation = (System.nanoTime() - started) / 1e9;
+        return run(
+                "HybridSource(IcebergSource)",
+                HybridSource.builder(
+                                IcebergSourceBaseline.values(
+                                        "bench",
+                                        table.catalog(),
+                                        IcebergThroughput.TABLE,
+                                        snapshot,
+                                        iceberg.schema().select("value")))
+                        .addSource(kafkaFrom(starts, noteConsumers).build())
+                        .build(),
+                cpu,
+                started,
+                derivation,
+                noteConsumers);
+    }
+
+    private Table loadTable() {
+        return CatalogUtil.buildIcebergCatalog(
+                        "bench", table.catalog(), new org.apache.hadoop.conf.Configuration())
+                .loadTable(TableIdentifier.parse(IcebergThroughput.TABLE));
+    }
+
+    /** The {@code KafkaSource} both baselines end with: from {@code starts} to the topic's end. */
+    private KafkaSourceBuilder<String> kafkaFrom(
+            Map<TopicPartition, Long> starts, boolean noteConsumers) {
+        KafkaSourceBuilder<String> kafka =
+                KafkaSource.<String>builder()
+                        .setBootstrapServers(table.kafka().bootstrapServers())
+                        .setTopics(table.topic())
+                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                        .setStartingOffsets(OffsetsInitializer.offsets(starts))
+                        .setBounded(OffsetsInitializer.offsets(ends()));
+        if (noteConsumers) {
+            kafka.setProperty(ConsumerSettings.INTERCEPTOR, ConsumerSettings.Probe.class.getName());
+        }
+        return kafka;
+    }
+
+    /**
+     * Each partition's highest offset in the pinned snapshot plus one, as the baselines' user
+     * derives it before the job.
+     */
+    private Map<TopicPartition, Long> derivedStarts(Table iceberg, long snapshot) throws Exception {
         // tuned: the files pruned by their column bounds as our enumerator prunes them;
         // BENCHMARK_HYBRID_FULL_DERIVATION=1 reads every file's two columns instead
         Map<TopicPartition, Long> starts =
@@ -230,47 +322,10 @@ final class IcebergLiveTime {
                 }
             }
         }
-        List<org.apache.flink.core.fs.Path> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks =
-                iceberg.newScan().useSnapshot(snapshot).planFiles()) {
-            for (FileScanTask task : tasks) {
-                files.add(new org.apache.flink.core.fs.Path(task.file().location()));
-            }
-        }
-        double derivation = (System.nanoTime() - started) / 1e9;
         if (starts.size() != PARTITIONS) {
             throw new IllegalStateException("The table has rows of partitions " + starts.keySet());
         }
-        KafkaSourceBuilder<String> kafka =
-                KafkaSource.<String>builder()
-                        .setBootstrapServers(table.kafka().bootstrapServers())
-                        .setTopics(table.topic())
-                        .setValueOnlyDeserializer(new SimpleStringSchema())
-                        .setStartingOffsets(OffsetsInitializer.offsets(starts))
-                        .setBounded(OffsetsInitializer.offsets(ends()));
-        if (noteConsumers) {
-            kafka.setProperty(ConsumerSettings.INTERCEPTOR, ConsumerSettings.Probe.class.getName());
-        }
-        ParquetValueFormat format =
-                new ParquetValueFormat(
-                        AvroSchemaUtil.convert(iceberg.schema(), "table"),
-                        System.getenv("BENCHMARK_HYBRID_ALL_COLUMNS") != null
-                                ? null
-                                : AvroSchemaUtil.convert(
-                                        iceberg.schema().select("value"), "table"));
-        return run(
-                "HybridSource",
-                HybridSource.builder(
-                                FileSource.forRecordStreamFormat(
-                                                format,
-                                                files.toArray(new org.apache.flink.core.fs.Path[0]))
-                                        .build())
-                        .addSource(kafka.build())
-                        .build(),
-                cpu,
-                started,
-                derivation,
-                noteConsumers);
+        return starts;
     }
 
     /**

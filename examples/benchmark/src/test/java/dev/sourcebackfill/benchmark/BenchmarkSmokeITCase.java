@@ -47,31 +47,37 @@ class BenchmarkSmokeITCase {
         root.path("figures").forEach(f -> figures.put(f.path("id").asText(), f));
 
         List<String> paired =
-                List.of(
-                        "backfill.throughput",
-                        "backfill.referenceThroughput",
-                        "backfill.againstReference",
-                        "forward.throughput",
-                        "forward.againstReference",
-                        "kafka.equalSettings.throughput",
-                        "kafka.equalSettings.caughtUp",
-                        "kafka.throughput",
-                        "kafka.caughtUp",
-                        "kafka.liveThroughput",
-                        "kafka.onePartition.chunks.caughtUp",
-                        "kafka.onePartition.caughtUp",
-                        "kafka.onePartition.chunks.throughput",
-                        "archive.throughput",
-                        "iceberg.throughput",
-                        "iceberg.orderedThroughput",
-                        "iceberg.everyPartitionLive",
-                        "iceberg.everyPartitionLive.cpuPerRecord",
-                        "alignment.throughput",
-                        "alignment.flinkThroughput",
-                        "skewed.smallPartitionsLive",
-                        "skewed.everyPartitionLive",
-                        "skewed.chunks.everyPartitionCaughtUp",
-                        "skewed.chunks.vsOursWithout.everyPartitionCaughtUp");
+                new ArrayList<>(
+                        List.of(
+                                "backfill.throughput",
+                                "backfill.referenceThroughput",
+                                "backfill.againstReference",
+                                "forward.throughput",
+                                "forward.againstReference",
+                                "kafka.equalSettings.throughput",
+                                "kafka.equalSettings.caughtUp",
+                                "kafka.throughput",
+                                "kafka.caughtUp",
+                                "kafka.liveThroughput",
+                                "kafka.onePartition.chunks.caughtUp",
+                                "kafka.onePartition.caughtUp",
+                                "kafka.onePartition.chunks.throughput",
+                                "archive.throughput",
+                                "iceberg.throughput",
+                                "iceberg.orderedThroughput",
+                                "iceberg.everyPartitionLive",
+                                "iceberg.everyPartitionLive.cpuPerRecord",
+                                "alignment.throughput",
+                                "alignment.flinkThroughput",
+                                "skewed.smallPartitionsLive",
+                                "skewed.everyPartitionLive",
+                                "skewed.chunks.everyPartitionCaughtUp",
+                                "skewed.chunks.vsOursWithout.everyPartitionCaughtUp"));
+        if (IcebergLiveTime.hasIcebergSource()) {
+            // section 11's third baseline, on the lines with Iceberg's Flink source (1.20)
+            paired.add("iceberg.everyPartitionLive.icebergSource");
+            paired.add("iceberg.everyPartitionLive.icebergSource.cpuPerRecord");
+        }
         List<String> expected = new ArrayList<>(paired);
         for (var interval : settings.handoverIntervals) {
             expected.add("handover.latency." + interval.toMillis() + "ms.intervals");
