@@ -729,11 +729,17 @@ class IcebergBackfillITCase {
     private static final String UPGRADE_READ = "backfill.upgrade.read";
     private static final String UPGRADE_MANIFEST = "iceberg-upgrade.properties";
     private static final long UPGRADE_TABLE_END = 2_000;
-    private static final long UPGRADE_TOPIC_END = 2_400;
+
+    /**
+     * The topic's end in each partition: 20,000 records past the table, far more than the first
+     * half reads at 500 records a second and reader, so each partition's live read is part-way at
+     * the stop too.
+     */
+    private static final long UPGRADE_TOPIC_END = 22_000;
 
     /**
      * The table of the upgrade test, in {@code dir}'s warehouse: Redpanda's layout, 8 commits of
-     * files mixing 3 partitions, offsets [0, 2,000) of each; the topic holds [0, 2,400).
+     * files mixing 3 partitions, offsets [0, 2,000) of each; the topic holds [0, 22,000).
      */
     private static IcebergBackfillSourceBuilder<String> upgradeSource(String topic, Path dir) {
         return builder(
@@ -798,6 +804,14 @@ class IcebergBackfillITCase {
                 .as("rows read from the table before the stop: the table half read")
                 .isBetween(1_000L, 3 * UPGRADE_TABLE_END - 1_000);
         Checker.assertNoViolations(run);
+        // a partition's live read part-way at the stop: its split moves with a position inside
+        // the topic (which partitions the readers' consumers served first varies)
+        assertThat(Checker.PROGRESS.get(run).values())
+                .as("partitions whose records from the topic were part-read at the stop")
+                .anySatisfy(
+                        progress ->
+                                assertThat(progress.count() - progress.fromTable())
+                                        .isBetween(1L, UPGRADE_TOPIC_END - UPGRADE_TABLE_END - 1));
         assertThat(RESTARTS.failoversOf(first, Duration.ofSeconds(30))).as("restarts").isZero();
 
         Properties manifest = new Properties();
