@@ -8,11 +8,13 @@
 # beside Flink's flink-sql-connector-kafka); docs/cluster.md lists them.
 # Every process it starts is stopped by PID on exit, also when a step fails.
 # E2E_ONLY runs some phases alone: a comma-separated list of main (the first phase: a TaskManager
-# killed, a savepoint, a rescale), iceberg (the Iceberg phase), sql (the SQL phase and the two
-# coexistence phases) and coexist (the two coexistence phases); unset, every phase runs, the
-# adaptive-scheduler and archive phases too. E2E_MAVEN_ARGS is passed to every mvn (e.g. -o, or
+# killed, a savepoint, a rescale), archive (the adaptive scheduler's rescale and the archive
+# phase), iceberg (the Iceberg phase), sql (the SQL phase and the two coexistence phases) and
+# coexist (the two coexistence phases); unset, every phase runs. E2E_MAVEN_ARGS is passed to every mvn (e.g. -o, or
 # -Pflink-1.20 for a cluster of another Flink line: .ci/run runs main,coexist on 1.20 so),
-# MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...).
+# MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...). E2E_RESUME_MAVEN_ARGS (e.g.
+# -Pflink-2.2) moves the main phase's job to another Flink line: its savepoint is resumed on a new
+# cluster of that line with the job jar built for it (.ci/run moves the 1.20 job to 2.2 so).
 set -euo pipefail
 # fd 4: the script's stderr, for checks that run where wait_for silences their output
 exec 4>&2
@@ -21,12 +23,16 @@ phases=,
 for phase in $(echo "${E2E_ONLY:-main,archive,iceberg,sql}" | tr ',' ' '); do
   case "$phase" in
     main|iceberg|coexist) phases="$phases$phase," ;;
-    archive) phases="${phases}main,archive," ;; # after the main phase, on its jar
+    archive) phases="${phases}archive," ;;
     sql) phases="${phases}sql,coexist," ;;
-    *) echo "[e2e] E2E_ONLY must list main, iceberg, sql or coexist, separated by commas (or be unset for every phase), was '$E2E_ONLY'" >&2; exit 2 ;;
+    *) echo "[e2e] E2E_ONLY must list main, archive, iceberg, sql or coexist, separated by commas (or be unset for every phase), was '$E2E_ONLY'" >&2; exit 2 ;;
   esac
 done
+[ "$phases" != , ] || { echo "[e2e] E2E_ONLY names no phase: '$E2E_ONLY'" >&2; exit 2; }
 runs() { case "$phases" in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+if [ -n "${E2E_RESUME_MAVEN_ARGS:-}" ] && ! runs main; then
+  echo "[e2e] E2E_RESUME_MAVEN_ARGS moves the main phase's job: E2E_ONLY must include main" >&2; exit 2
+fi
 # shellcheck disable=SC2086
 mvn() { command mvn ${E2E_MAVEN_ARGS:-} "$@"; }
 
@@ -193,6 +199,22 @@ start_broker() { # topic, records per partition: a broker process with 4 partiti
   wait_for "the broker and its 4 x $2 records" 180 broker_ready
   bootstrap=$(grep -o 'BROKER READY [^ ]*' "$work/log/broker.out" | awk '{print $3}')
 }
+# the exactly-once check of the ExactlyOnceCheckJob's output (the main and adaptive phases)
+check_output() {
+  local out=$1 committed complete violations bad partitions lines
+  committed=$(find "$out" -type f ! -name '.*' | sort)
+  cat /dev/null $committed > "$out.txt"
+  violations=$(grep -c '^VIOLATION' "$out.txt" || true)
+  complete=$(grep '^COMPLETE' "$out.txt" | sort)
+  bad=$(echo "$complete" | awk '$3 != $5' | wc -l)
+  partitions=$(echo "$complete" | awk '{print $2}' | sort -u | wc -l)
+  lines=$(echo "$complete" | wc -l)
+  echo "$complete"
+  if [ "$violations" -ne 0 ] || [ "$bad" -ne 0 ] || [ "$partitions" -ne 8 ] || [ "$lines" -ne 8 ]; then
+    echo "[e2e] FAILED: $violations violations, $bad wrong counts, $partitions partitions, $lines COMPLETE lines" >&2
+    exit 1
+  fi
+}
 if runs main; then
 step "starting a JobManager and two TaskManagers on 127.0.0.1 (REST port $rest_port)"
 start_jm
@@ -239,36 +261,51 @@ done
 step "savepoint: $savepoint"
 expect_failures "$job" killed "the first job (one TaskManager killed)"
 
-tm4=$(start_tm taskmanager-4); pids+=("$tm4")
+flink_version() { ls "$1" | sed -n 's/^flink-runtime-\(.*\)\.jar$/\1/p'; }
+resume_jar=$jar
+if [ -n "${E2E_RESUME_MAVEN_ARGS:-}" ]; then
+  # the move to another Flink line (README "Flink lines"): the savepoint resumed on a new cluster
+  # of that line, with the job jar built for it; built in a copy of the sources, so that this
+  # tree's target/ keeps the line the later phases run on
+  step "moving the job to the Flink line of '$E2E_RESUME_MAVEN_ARGS': the cluster stopped; its job jar and lib/ built in a copy of the sources"
+  cleanup; pids=()
+  rm -rf "$work/resume-src" "$work/resume-lib" && mkdir -p "$work/resume-src"
+  tar -C "$repo" --exclude=target --exclude=.git -cf - . | tar -C "$work/resume-src" -xf -
+  # E2E_MAVEN_ARGS but its profiles (e.g. -o), then the other line's
+  resume_args=$(for a in ${E2E_MAVEN_ARGS:-}; do case "$a" in -P*) ;; *) printf '%s ' "$a" ;; esac; done)
+  # shellcheck disable=SC2086
+  (cd "$work/resume-src" && command mvn $resume_args $E2E_RESUME_MAVEN_ARGS -q -B -ntp -pl examples -am -DskipTests package \
+      dependency:copy-dependencies -DincludeScope=provided -DoutputDirectory="$work/resume-lib")
+  resume_jar=$(ls -t "$work"/resume-src/examples/target/flink-source-backfill-examples-*.jar | grep -v '/original-' | head -n 1)
+  cp_lib="$work/resume-lib/*"
+  start_jm
+  tm4=$(start_tm taskmanager-resume-1); pids+=("$tm4")
+  tm5=$(start_tm taskmanager-resume-2); pids+=("$tm5")
+  tm6=$(start_tm taskmanager-resume-3); pids+=("$tm6")
+  step "a cluster of Flink $(flink_version "$work/resume-lib") is up (from Flink $(flink_version "$work/lib")), job jar $(basename "$resume_jar")"
+else
+  tm4=$(start_tm taskmanager-4); pids+=("$tm4")
+fi
 wait_for "3 slots" 60 slots_at_least 3
 step "resubmitting from the savepoint at parallelism 3"
-submit_out=$(flink run -d -s "$savepoint" -p 3 -c dev.sourcebackfill.examples.ExactlyOnceCheckJob "$jar" "${args[@]}")
+submit_out=$(flink run -d -s "$savepoint" -p 3 -c dev.sourcebackfill.examples.ExactlyOnceCheckJob "$resume_jar" "${args[@]}")
 job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
+[ -n "$job" ] || { echo "$submit_out"; exit 1; }
 wait_for "the restored job to finish" 300 job_finished
 step "finished"
 expect_failures "$job" none "the restored job"
+cp_lib="$work/lib/*"
 
 step "checking the exactly-once output"
-check_output() {
-  local out=$1 committed complete violations bad partitions lines
-  committed=$(find "$out" -type f ! -name '.*' | sort)
-  cat /dev/null $committed > "$out.txt"
-  violations=$(grep -c '^VIOLATION' "$out.txt" || true)
-  complete=$(grep '^COMPLETE' "$out.txt" | sort)
-  bad=$(echo "$complete" | awk '$3 != $5' | wc -l)
-  partitions=$(echo "$complete" | awk '{print $2}' | sort -u | wc -l)
-  lines=$(echo "$complete" | wc -l)
-  echo "$complete"
-  if [ "$violations" -ne 0 ] || [ "$bad" -ne 0 ] || [ "$partitions" -ne 8 ] || [ "$lines" -ne 8 ]; then
-    echo "[e2e] FAILED: $violations violations, $bad wrong counts, $partitions partitions, $lines COMPLETE lines" >&2
-    exit 1
-  fi
-}
 check_output "$work/out"
-step "PASSED: 8 partitions complete exactly once, no violation"
+if [ -n "${E2E_RESUME_MAVEN_ARGS:-}" ]; then
+  step "PASSED: 8 partitions complete exactly once, no violation, the job stopped with a savepoint on Flink $(flink_version "$work/lib") and resumed on Flink $(flink_version "$work/resume-lib")"
+else
+  step "PASSED: 8 partitions complete exactly once, no violation"
+fi
 fi
 
-# the adaptive scheduler's rescale and the archive phase: with every phase only
+# the adaptive scheduler's rescale and the archive phase
 if runs archive; then
 
 step "restarting the cluster with the adaptive scheduler"
