@@ -10,8 +10,9 @@
 # E2E_ONLY runs some phases alone: a comma-separated list of main (the first phase: a TaskManager
 # killed, a savepoint, a rescale), archive (the adaptive scheduler's rescale and the archive
 # phase), iceberg (the Iceberg phase), sql (the SQL phase and the two coexistence phases) and
-# coexist (the two coexistence phases); unset, every phase runs. E2E_MAVEN_ARGS is passed to every mvn (e.g. -o, or
-# -Pflink-1.20 for a cluster of another Flink line: .ci/run runs main,coexist on 1.20 so),
+# coexist (the two coexistence phases); unset, every phase runs. E2E_MAVEN_ARGS is passed to
+# every mvn (e.g. -o, or -Pflink-1.20 for a cluster of another Flink line: .ci/run runs
+# main,coexist on 1.20 so),
 # MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...). E2E_RESUME_MAVEN_ARGS (e.g.
 # -Pflink-2.2) moves the main phase's job to another Flink line: its savepoint is resumed on a new
 # cluster of that line with the job jar built for it (.ci/run moves the 1.20 job to 2.2 so).
@@ -22,8 +23,7 @@ exec 4>&2
 phases=,
 for phase in $(echo "${E2E_ONLY:-main,archive,iceberg,sql}" | tr ',' ' '); do
   case "$phase" in
-    main|iceberg|coexist) phases="$phases$phase," ;;
-    archive) phases="${phases}archive," ;;
+    main|archive|iceberg|coexist) phases="$phases$phase," ;;
     sql) phases="${phases}sql,coexist," ;;
     *) echo "[e2e] E2E_ONLY must list main, archive, iceberg, sql or coexist, separated by commas (or be unset for every phase), was '$E2E_ONLY'" >&2; exit 2 ;;
   esac

@@ -201,12 +201,10 @@ final class IcebergLiveTime {
     Times hybridRun(boolean noteConsumers) throws Exception {
         JobCpu.Reading cpu = JobCpu.now();
         long started = System.nanoTime();
-        Table iceberg = loadTable();
-        long snapshot = iceberg.currentSnapshot().snapshotId();
-        Map<TopicPartition, Long> starts = derivedStarts(iceberg, snapshot);
+        Pinned pinned = pinAndDerive();
         List<org.apache.flink.core.fs.Path> files = new ArrayList<>();
         try (CloseableIterable<FileScanTask> tasks =
-                iceberg.newScan().useSnapshot(snapshot).planFiles()) {
+                pinned.table().newScan().useSnapshot(pinned.snapshot()).planFiles()) {
             for (FileScanTask task : tasks) {
                 files.add(new org.apache.flink.core.fs.Path(task.file().location()));
             }
@@ -214,11 +212,11 @@ final class IcebergLiveTime {
         double derivation = (System.nanoTime() - started) / 1e9;
         ParquetValueFormat format =
                 new ParquetValueFormat(
-                        AvroSchemaUtil.convert(iceberg.schema(), "table"),
+                        AvroSchemaUtil.convert(pinned.table().schema(), "table"),
                         System.getenv("BENCHMARK_HYBRID_ALL_COLUMNS") != null
                                 ? null
                                 : AvroSchemaUtil.convert(
-                                        iceberg.schema().select("value"), "table"));
+                                        pinned.table().schema().select("value"), "table"));
         return run(
                 "HybridSource",
                 HybridSource.builder(
@@ -226,7 +224,7 @@ final class IcebergLiveTime {
                                                 format,
                                                 files.toArray(new org.apache.flink.core.fs.Path[0]))
                                         .build())
-                        .addSource(kafkaFrom(starts, noteConsumers).build())
+                        .addSource(kafkaFrom(pinned.starts(), noteConsumers).build())
                         .build(),
                 cpu,
                 started,
@@ -252,9 +250,7 @@ final class IcebergLiveTime {
     Times icebergSourceRun(boolean noteConsumers) throws Exception {
         JobCpu.Reading cpu = JobCpu.now();
         long started = System.nanoTime();
-        Table iceberg = loadTable();
-        long snapshot = iceberg.currentSnapshot().snapshotId();
-        Map<TopicPartition, Long> starts = derivedStarts(iceberg, snapshot);
+        Pinned pinned = pinAndDerive();
         double derivation = (System.nanoTime() - started) / 1e9;
         return run(
                 "HybridSource(IcebergSource)",
@@ -263,9 +259,9 @@ final class IcebergLiveTime {
                                         "bench",
                                         table.catalog(),
                                         IcebergThroughput.TABLE,
-                                        snapshot,
-                                        iceberg.schema().select("value")))
-                        .addSource(kafkaFrom(starts, noteConsumers).build())
+                                        pinned.snapshot(),
+                                        pinned.table().schema().select("value")))
+                        .addSource(kafkaFrom(pinned.starts(), noteConsumers).build())
                         .build(),
                 cpu,
                 started,
@@ -273,10 +269,19 @@ final class IcebergLiveTime {
                 noteConsumers);
     }
 
-    private Table loadTable() {
-        return CatalogUtil.buildIcebergCatalog(
-                        "bench", table.catalog(), new org.apache.hadoop.conf.Configuration())
-                .loadTable(TableIdentifier.parse(IcebergThroughput.TABLE));
+    /** The table, its snapshot the baselines pin, and the offsets they derive from it. */
+    private record Pinned(Table table, long snapshot, Map<TopicPartition, Long> starts) {}
+
+    /** What both baselines do first, before their jobs: load, pin, derive the starting offsets. */
+    private Pinned pinAndDerive() throws Exception {
+        Table iceberg =
+                CatalogUtil.buildIcebergCatalog(
+                                "bench",
+                                table.catalog(),
+                                new org.apache.hadoop.conf.Configuration())
+                        .loadTable(TableIdentifier.parse(IcebergThroughput.TABLE));
+        long snapshot = iceberg.currentSnapshot().snapshotId();
+        return new Pinned(iceberg, snapshot, derivedStarts(iceberg, snapshot));
     }
 
     /** The {@code KafkaSource} both baselines end with: from {@code starts} to the topic's end. */

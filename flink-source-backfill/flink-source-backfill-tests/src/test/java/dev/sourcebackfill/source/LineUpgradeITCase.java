@@ -19,6 +19,7 @@ import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.testutils.BackfillTestJobs;
+import dev.sourcebackfill.source.testutils.LineUpgrades;
 import dev.sourcebackfill.source.testutils.Observations;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 
@@ -30,8 +31,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.Reader;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -62,8 +61,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LineUpgradeITCase {
 
-    private static final String WRITE = "backfill.upgrade.write";
-    private static final String READ = "backfill.upgrade.read";
+    private static final String WRITE = LineUpgrades.WRITE;
+    private static final String READ = LineUpgrades.READ;
     private static final String MANIFEST = "upgrade.properties";
     private static final long CHUNK = 1_000;
 
@@ -101,12 +100,6 @@ class LineUpgradeITCase {
         spec.checkerRun = UUID.randomUUID().toString();
         spec.sourceRun = UUID.randomUUID().toString();
         return spec;
-    }
-
-    private static String line() {
-        String line = System.getProperty("backfill.flink.line");
-        assertThat(line).as("the build's Flink line (failsafe's backfill.flink.line)").isNotBlank();
-        return line;
     }
 
     @Test
@@ -152,7 +145,6 @@ class LineUpgradeITCase {
         assertThat(checker.violations).as("exactly-once violations before the stop").isEmpty();
 
         Properties manifest = new Properties();
-        manifest.setProperty("line", line());
         manifest.setProperty("savepoint", savepoint);
         manifest.setProperty("epochMillis", Long.toString(log.epochMillis()));
         manifest.setProperty("openChunks", String.join(",", openChunks));
@@ -162,26 +154,14 @@ class LineUpgradeITCase {
         checker.completedPartitions.forEach(
                 (partition, count) ->
                         manifest.setProperty("ended." + partition, Long.toString(count)));
-        try (Writer out = Files.newBufferedWriter(dir.resolve(MANIFEST))) {
-            manifest.store(out, "LineUpgradeITCase's first half");
-        }
+        LineUpgrades.write(dir.resolve(MANIFEST), manifest, "LineUpgradeITCase's first half");
     }
 
     @Test
     @EnabledIfSystemProperty(named = READ, matches = ".+")
     void resumesTheBackfillFromAnotherLinesSavepoint() throws Exception {
         Path dir = Path.of(System.getProperty(READ)).toAbsolutePath();
-        Path manifestFile = dir.resolve(MANIFEST);
-        assertThat(manifestFile)
-                .as("the first half's manifest (run it with -D%s=%s on the line left)", WRITE, dir)
-                .exists();
-        Properties manifest = new Properties();
-        try (Reader in = Files.newBufferedReader(manifestFile)) {
-            manifest.load(in);
-        }
-        assertThat(manifest.getProperty("line"))
-                .as("the savepoint was written on another Flink line than this build's")
-                .isNotEqualTo(line());
+        Properties manifest = LineUpgrades.read(dir.resolve(MANIFEST));
 
         DatagenLog log = log(Long.parseLong(manifest.getProperty("epochMillis")));
         BackfillTestJobs.Spec resumed = spec(log, 3);

@@ -21,6 +21,7 @@ import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
+import dev.sourcebackfill.source.testutils.LineUpgrades;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
@@ -62,8 +63,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.Reader;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -725,8 +724,8 @@ class IcebergBackfillITCase {
 
     // ------------------------------------------------ moving to another Flink line (issue 35)
 
-    private static final String UPGRADE_WRITE = "backfill.upgrade.write";
-    private static final String UPGRADE_READ = "backfill.upgrade.read";
+    private static final String UPGRADE_WRITE = LineUpgrades.WRITE;
+    private static final String UPGRADE_READ = LineUpgrades.READ;
     private static final String UPGRADE_MANIFEST = "iceberg-upgrade.properties";
     private static final long UPGRADE_TABLE_END = 2_000;
 
@@ -749,12 +748,6 @@ class IcebergBackfillITCase {
                         Kind.REDPANDA)
                 .setBackfillChunkSize(500)
                 .setMaxRecordsPerPoll(50);
-    }
-
-    private static String flinkLine() {
-        String line = System.getProperty("backfill.flink.line");
-        assertThat(line).as("the build's Flink line (failsafe's backfill.flink.line)").isNotBlank();
-        return line;
     }
 
     /**
@@ -815,7 +808,6 @@ class IcebergBackfillITCase {
         assertThat(RESTARTS.failoversOf(first, Duration.ofSeconds(30))).as("restarts").isZero();
 
         Properties manifest = new Properties();
-        manifest.setProperty("line", flinkLine());
         manifest.setProperty("savepoint", savepoint);
         manifest.setProperty("topic", topic);
         manifest.setProperty("run", run);
@@ -833,9 +825,10 @@ class IcebergBackfillITCase {
                                                 + progress.fromTable()
                                                 + ","
                                                 + progress.fromTableSum()));
-        try (Writer out = Files.newBufferedWriter(dir.resolve(UPGRADE_MANIFEST))) {
-            manifest.store(out, "IcebergBackfillITCase's first half of the upgrade");
-        }
+        LineUpgrades.write(
+                dir.resolve(UPGRADE_MANIFEST),
+                manifest,
+                "IcebergBackfillITCase's first half of the upgrade");
     }
 
     /**
@@ -850,17 +843,7 @@ class IcebergBackfillITCase {
     @EnabledIfSystemProperty(named = UPGRADE_READ, matches = ".+")
     void resumesATableReadFromAnotherLinesSavepoint() throws Exception {
         Path dir = Path.of(System.getProperty(UPGRADE_READ)).toAbsolutePath().resolve("iceberg");
-        Path manifestFile = dir.resolve(UPGRADE_MANIFEST);
-        assertThat(manifestFile)
-                .as("the first half's manifest (run it with -D%s on the line left)", UPGRADE_WRITE)
-                .exists();
-        Properties manifest = new Properties();
-        try (Reader in = Files.newBufferedReader(manifestFile)) {
-            manifest.load(in);
-        }
-        assertThat(manifest.getProperty("line"))
-                .as("the savepoint was written on another Flink line than this build's")
-                .isNotEqualTo(flinkLine());
+        Properties manifest = LineUpgrades.read(dir.resolve(UPGRADE_MANIFEST));
         String topic =
                 topicNamed(
                         manifest.getProperty("topic"),
