@@ -16,7 +16,6 @@
 package dev.sourcebackfill.source;
 
 import dev.sourcebackfill.source.reader.FlinkRateLimiterStrategies;
-import dev.sourcebackfill.source.reader.PollLimiter;
 import dev.sourcebackfill.source.reader.SteadyRateLimiter;
 import dev.sourcebackfill.source.spi.BackfillLog;
 

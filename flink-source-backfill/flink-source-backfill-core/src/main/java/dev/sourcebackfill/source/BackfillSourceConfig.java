@@ -15,8 +15,6 @@
  */
 package dev.sourcebackfill.source;
 
-import dev.sourcebackfill.source.reader.PollLimiter;
-
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.Boundedness;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.sourcebackfill.source.reader;
+package dev.sourcebackfill.source;
 
 import dev.sourcebackfill.source.split.BackfillSplit;
 
@@ -27,8 +27,8 @@ import java.util.concurrent.CompletionStage;
  * How one reader asks for permission to go on after a backfill poll: for all the records the poll
  * delivered at once. The reader's own interface, the same on every Flink line; a rate limiter
  * strategy of Flink's is adapted to it where the builder takes it ({@link
- * FlinkRateLimiterStrategies}), since Flink's limiters differ between lines (one record per permit
- * up to 2.1, a batch per permit and told of splits from 2.2).
+ * dev.sourcebackfill.source.reader.FlinkRateLimiterStrategies}), since Flink's limiters differ
+ * between lines (one record per permit up to 2.1, a batch per permit and told of splits from 2.2).
  */
 @Internal
 public interface PollLimiter {

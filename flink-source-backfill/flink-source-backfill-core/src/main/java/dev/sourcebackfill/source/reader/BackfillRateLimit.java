@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.PollLimiter;
 import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.Internal;

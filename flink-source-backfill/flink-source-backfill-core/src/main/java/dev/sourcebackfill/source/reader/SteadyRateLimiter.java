@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.PollLimiter;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 

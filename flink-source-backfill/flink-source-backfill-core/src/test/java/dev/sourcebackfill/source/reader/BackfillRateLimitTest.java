@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.PollLimiter;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

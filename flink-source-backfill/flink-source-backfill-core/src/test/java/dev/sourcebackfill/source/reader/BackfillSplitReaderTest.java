@@ -18,6 +18,7 @@ package dev.sourcebackfill.source.reader;
 import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.OffsetGapException;
 import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.PollLimiter;
 import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
 import dev.sourcebackfill.source.metrics.FetchProgress;
 import dev.sourcebackfill.source.split.BackfillSplit;

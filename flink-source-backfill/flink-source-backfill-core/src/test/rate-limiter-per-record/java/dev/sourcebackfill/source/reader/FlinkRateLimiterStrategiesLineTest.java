@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.reader;
 
+import dev.sourcebackfill.source.PollLimiter;
+
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 
