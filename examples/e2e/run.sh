@@ -54,8 +54,10 @@ step "building the job jar and the cluster's lib/"
 rm -rf "$work" && mkdir -p "$work/conf" "$work/log" "$work/out"
 # one reactor, so that the library's modules resolve from it (nothing needs to be installed); the
 # provided scope is what a Flink distribution's lib/ holds (the library modules' own provided
-# dependencies are a subset of the examples')
-(cd "$repo" && mvn -q -B -ntp -pl examples -am -DskipTests package dependency:copy-dependencies \
+# dependencies are a subset of the examples'); the Iceberg phase's job has a jar of its own
+job_modules=examples
+if runs iceberg; then job_modules=examples,examples/e2e/iceberg-job; fi
+(cd "$repo" && mvn -q -B -ntp -pl "$job_modules" -am -DskipTests package dependency:copy-dependencies \
     -DincludeScope=provided -DoutputDirectory="$work/lib")
 # the class paths of a Kafka broker run as a local process (the archive and Iceberg phases) and of
 # Iceberg's REST catalog run as one (the Iceberg phase)
@@ -64,7 +66,11 @@ rm -rf "$work" && mkdir -p "$work/conf" "$work/log" "$work/out"
 cp "$here/log4j.properties" "$work/conf/log4j.properties"
 # the examples' shaded jar; its version carries the Flink line it was built for (0.1.0-2.2-SNAPSHOT):
 # the one just built is the newest (another line's may lie beside it)
-jar=$(ls -t "$repo"/examples/target/flink-source-backfill-examples-*.jar | grep -v '/original-' | head -n 1)
+jar=$(ls -t "$repo"/examples/target/flink-source-backfill-examples-*.jar | grep -v -e '/original-' -e '-classes\.jar$' | head -n 1)
+# the Iceberg phase's job jar (examples/e2e/iceberg-job), the same way
+if runs iceberg; then
+  iceberg_jar=$(ls -t "$repo"/examples/e2e/iceberg-job/target/flink-source-backfill-e2e-iceberg-job-*.jar | grep -v '/original-' | head -n 1)
+fi
 
 rpc_port=$(free_port); rest_port=$(free_port)
 opens="--add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED"
@@ -276,7 +282,7 @@ if [ -n "${E2E_RESUME_MAVEN_ARGS:-}" ]; then
   # shellcheck disable=SC2086
   (cd "$work/resume-src" && command mvn $resume_args $E2E_RESUME_MAVEN_ARGS -q -B -ntp -pl examples -am -DskipTests package \
       dependency:copy-dependencies -DincludeScope=provided -DoutputDirectory="$work/resume-lib")
-  resume_jar=$(ls -t "$work"/resume-src/examples/target/flink-source-backfill-examples-*.jar | grep -v '/original-' | head -n 1)
+  resume_jar=$(ls -t "$work"/resume-src/examples/target/flink-source-backfill-examples-*.jar | grep -v -e '/original-' -e '-classes\.jar$' | head -n 1)
   cp_lib="$work/resume-lib/*"
   start_jm
   tm4=$(start_tm taskmanager-resume-1); pids+=("$tm4")
@@ -421,7 +427,7 @@ rate=3000
 poll=500
 confirmed_before=$(grep -c 'Forward mode confirmed by completed checkpoint' "$work/log/jobmanager.log" 2>/dev/null || true)
 step "Iceberg phase: submitting the Iceberg check job (catalog $catalog_uri, broker $bootstrap)"
-submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.IcebergCheckJob "$jar" --catalog-uri "$catalog_uri" \
+submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.IcebergCheckJob "$iceberg_jar" --catalog-uri "$catalog_uri" \
   --table redpanda.orders --bootstrap-servers "$bootstrap" --topic orders --records 100000 \
   --output "file://$work/out-iceberg" --backfill-rate-per-subtask "$rate" --chunk-size 20000 \
   --max-records-per-poll "$poll" --snapshot-tag e2e-backfill)
@@ -493,7 +499,7 @@ step "PASSED (Iceberg phase): 4 partitions complete exactly once, the table's of
 # must be exact.
 jdbc_job() { # the run's name, then more options of the job
   step "Iceberg phase, JDBC catalog: submitting the Iceberg check job ($1) with the driver in its jar"
-  submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.IcebergCheckJob "$jar" --catalog-type jdbc \
+  submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.IcebergCheckJob "$iceberg_jar" --catalog-type jdbc \
     --catalog-name backend --catalog-uri "jdbc:sqlite:$work/warehouse/catalog.db" \
     --catalog-warehouse "file://$work/warehouse" --table redpanda.orders --bootstrap-servers "$bootstrap" \
     --topic orders --records 100000 --output "file://$work/out-iceberg-$1" --chunk-size 20000 "${@:2}")
