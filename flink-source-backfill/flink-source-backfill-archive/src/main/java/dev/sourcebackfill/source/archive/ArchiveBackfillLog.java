@@ -15,13 +15,12 @@
  */
 package dev.sourcebackfill.source.archive;
 
-import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.kafka.HistoryBeforeKafkaLog;
+import dev.sourcebackfill.source.kafka.LiveTopics;
 import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
-import dev.sourcebackfill.source.spi.OffsetCommitter;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.metrics.Counter;
@@ -30,17 +29,14 @@ import org.apache.flink.util.function.SerializableFunction;
 
 import javax.annotation.Nullable;
 
-import java.util.Optional;
-
 /**
  * An archive in front of a live log: history from the archive's files, the live log's live reader.
  */
 @Internal
-final class ArchiveBackfillLog<T> implements BackfillLog<T> {
+final class ArchiveBackfillLog<T> extends HistoryBeforeKafkaLog<T> {
 
     private static final long serialVersionUID = 1L;
 
-    private final BackfillLog<T> live;
     private final Path root;
     private final ArchiveLayout layout;
     private final ArchiveFormat<T> format;
@@ -50,7 +46,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
     private final ArchivedRecordMapper<T> recordMapper;
 
     ArchiveBackfillLog(
-            BackfillLog<T> live,
+            LiveTopics<T> topics,
             Path root,
             ArchiveLayout layout,
             ArchiveFormat<T> format,
@@ -58,13 +54,13 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
             int maxRecordsPerPoll,
             boolean skipUnreadableRecords,
             ArchivedRecordMapper<T> recordMapper) {
-        if (!format.producedType().equals(live.getProducedType())) {
+        super(topics);
+        if (!format.producedType().equals(getProducedType())) {
             throw new IllegalArgumentException(
                     String.format(
                             "Archive backfill source option 'format' (setFormat) makes %s, but the live topic's deserializer makes %s: both must make the same type",
-                            format.producedType(), live.getProducedType()));
+                            format.producedType(), getProducedType()));
         }
-        this.live = live;
         this.root = root;
         this.layout = layout;
         this.format = format;
@@ -76,7 +72,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
 
     @Override
     public LogSplitDiscoverer createSplitDiscoverer() throws Exception {
-        return new ArchiveDiscoverer(live.createSplitDiscoverer(), root, layout);
+        return new ArchiveDiscoverer(createTopicDiscoverer(), root, layout);
     }
 
     /**
@@ -149,11 +145,6 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
         return context.metricGroup().addGroup("backfill").counter(ArchiveReader.ARCHIVE_LISTINGS);
     }
 
-    @Override
-    public LogReading<?, T> liveReading() {
-        return live.liveReading();
-    }
-
     /**
      * A partition's archive can be read in chunks: runs of whole files, cut at the files' start
      * offsets ({@link ArchiveDiscoverer#cutHistory}); the archive reader opens the file holding any
@@ -165,27 +156,6 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
     }
 
     @Override
-    public boolean isLiveSeekable() {
-        return live.isLiveSeekable();
-    }
-
-    @Override
-    public Optional<OffsetCommitter> createOffsetCommitter(SourceReaderContext context)
-            throws Exception {
-        return live.createOffsetCommitter(context);
-    }
-
-    @Override
-    public boolean hasStoppingOffsets() {
-        return live.hasStoppingOffsets();
-    }
-
-    @Override
-    public TypeInformation<T> getProducedType() {
-        return live.getProducedType();
-    }
-
-    @Override
     public String toString() {
         return "ArchiveBackfillLog{archive "
                 + root
@@ -194,7 +164,7 @@ final class ArchiveBackfillLog<T> implements BackfillLog<T> {
                 + ", "
                 + format
                 + "), live "
-                + live
+                + describeTopics()
                 + '}';
     }
 }

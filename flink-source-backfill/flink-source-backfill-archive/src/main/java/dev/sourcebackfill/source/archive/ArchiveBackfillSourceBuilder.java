@@ -16,8 +16,8 @@
 package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.BackfillSourceBuilderBase;
-import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
+import dev.sourcebackfill.source.kafka.HistoryBeforeKafkaSourceBuilder;
+import dev.sourcebackfill.source.kafka.LiveTopics;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.FileSystem;
@@ -25,8 +25,6 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.util.function.SerializableFunction;
 
 import javax.annotation.Nullable;
-
-import static org.apache.flink.util.Preconditions.checkArgument;
 
 /**
  * Builds a {@link BackfillSource} over an archive of Kafka partitions in front of the live topics.
@@ -62,20 +60,18 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  */
 @PublicEvolving
 public final class ArchiveBackfillSourceBuilder<T>
-        extends BackfillSourceBuilderBase<T, ArchiveBackfillSourceBuilder<T>> {
-
-    static final int DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
+        extends HistoryBeforeKafkaSourceBuilder<T, ArchiveBackfillSourceBuilder<T>> {
 
     @Nullable private String archive;
     private ArchiveLayout layout = ArchiveLayout.kafkaConnect();
     @Nullable private ArchiveFormat<T> format;
     @Nullable private SerializableFunction<T, Long> recordOffset;
-    @Nullable private KafkaBackfillSourceBuilder<T> live;
-    private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
     private boolean skipUnreadableRecords;
     private ArchivedRecordMapper<T> recordMapper = ArchivedRecordMapper.identity();
 
-    ArchiveBackfillSourceBuilder() {}
+    ArchiveBackfillSourceBuilder() {
+        super("Archive backfill source");
+    }
 
     @Override
     protected ArchiveBackfillSourceBuilder<T> self() {
@@ -111,17 +107,6 @@ public final class ArchiveBackfillSourceBuilder<T>
         return this;
     }
 
-    /** The live topics; its starting offsets apply to partitions that have no archive. */
-    public ArchiveBackfillSourceBuilder<T> setLive(KafkaBackfillSourceBuilder<T> live) {
-        this.live = live;
-        return this;
-    }
-
-    public ArchiveBackfillSourceBuilder<T> setMaxRecordsPerPoll(int maxRecordsPerPoll) {
-        this.maxRecordsPerPoll = maxRecordsPerPoll;
-        return this;
-    }
-
     /**
      * Skips a line that the format's schema cannot read, with a warning naming the file and the
      * line, and counts it in the {@code backfill.skippedArchiveRecords} metric; by default such a
@@ -142,23 +127,17 @@ public final class ArchiveBackfillSourceBuilder<T>
         return this;
     }
 
-    /** Checks every option, naming the first that is wrong, then builds the source. */
-    public BackfillSource<T> build() {
-        sanityCheck();
-        Path root = rootOf(archive);
-        // the settings set here win over the live builder's
-        copySetSettingsTo(live);
-        return live.build(
-                kafka ->
-                        new ArchiveBackfillLog<>(
-                                kafka,
-                                root,
-                                layout,
-                                format,
-                                recordOffset,
-                                maxRecordsPerPoll,
-                                skipUnreadableRecords,
-                                recordMapper));
+    @Override
+    protected ArchiveBackfillLog<T> createLog(LiveTopics<T> topics) {
+        return new ArchiveBackfillLog<>(
+                topics,
+                rootOf(archive),
+                layout,
+                format,
+                recordOffset,
+                maxRecordsPerPoll(),
+                skipUnreadableRecords,
+                recordMapper);
     }
 
     /**
@@ -172,7 +151,8 @@ public final class ArchiveBackfillSourceBuilder<T>
                 : root;
     }
 
-    private void sanityCheck() {
+    @Override
+    protected void checkHistoryOptions() {
         checkOption(archive != null && !archive.isBlank(), "archive", "setArchive", "is not set");
         try {
             new Path(archive);
@@ -181,23 +161,10 @@ public final class ArchiveBackfillSourceBuilder<T>
         }
         checkOption(layout != null, "layout", "setLayout", "must not be null");
         checkOption(format != null, "format", "setFormat", "is not set");
-        checkOption(live != null, "live", "setLive", "is not set");
         checkOption(
                 recordMapper != null,
                 "archived record mapper",
                 "setArchivedRecordMapper",
                 "must not be null");
-        checkOption(
-                maxRecordsPerPoll >= 1,
-                "max records per poll",
-                "setMaxRecordsPerPoll",
-                "must be at least 1, was " + maxRecordsPerPoll);
-        checkSharedSettings();
-    }
-
-    @Override
-    protected void checkOption(boolean valid, String option, String setter, String problem) {
-        checkArgument(
-                valid, "Archive backfill source option '%s' (%s) %s", option, setter, problem);
     }
 }

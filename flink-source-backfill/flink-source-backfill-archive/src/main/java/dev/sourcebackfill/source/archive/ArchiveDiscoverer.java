@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.archive;
 
+import dev.sourcebackfill.source.kafka.HistoryBeforeKafkaDiscoverer;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 
@@ -37,29 +38,30 @@ import java.util.Set;
  * offsets say. Partitions found after the first start come from the live log alone.
  */
 @Internal
-final class ArchiveDiscoverer implements LogSplitDiscoverer {
+final class ArchiveDiscoverer extends HistoryBeforeKafkaDiscoverer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveDiscoverer.class);
 
-    private final LogSplitDiscoverer live;
     private final Path root;
     private final ArchiveLayout layout;
 
     /** The archive's files by split, as the first discovery listed them; cut into chunks. */
     private Map<String, List<ArchiveListing.Entry>> listed = Map.of();
 
-    ArchiveDiscoverer(LogSplitDiscoverer live, Path root, ArchiveLayout layout) {
-        this.live = live;
+    ArchiveDiscoverer(LogSplitDiscoverer topics, Path root, ArchiveLayout layout) {
+        super(topics);
         this.root = root;
         this.layout = layout;
     }
 
     @Override
-    public List<DiscoveredSplit> discoverSplits(boolean initial) throws Exception {
-        List<DiscoveredSplit> liveSplits = live.discoverSplits(initial);
-        if (!initial) {
-            return liveSplits;
-        }
+    protected String historyName() {
+        return "The archive at " + root;
+    }
+
+    @Override
+    protected List<DiscoveredSplit> discoverWithHistory() throws Exception {
+        List<DiscoveredSplit> liveSplits = liveTopics.discoverSplits(true);
         Map<String, List<ArchiveListing.Entry>> archive = ArchiveListing.list(root, layout);
         listed = archive;
         Set<String> liveIds = new HashSet<>();
@@ -71,13 +73,7 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
         for (Map.Entry<String, List<ArchiveListing.Entry>> archived : archive.entrySet()) {
             ArchivedFile first = archived.getValue().get(0).file();
             if (liveTopics.contains(first.topic()) && !liveIds.contains(archived.getKey())) {
-                throw new IllegalStateException(
-                        String.format(
-                                "The archive at %s has partition %s (from %s), which topic %s does not have: its history would have no live reader",
-                                root,
-                                archived.getKey(),
-                                archived.getValue().get(0).path(),
-                                first.topic()));
+                throw noLiveReader(archived.getKey(), "from " + archived.getValue().get(0).path());
             }
         }
         List<DiscoveredSplit> splits = new ArrayList<>(liveSplits.size());
@@ -94,13 +90,11 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
             }
             long first = files.get(0).startOffset();
             if (first > split.liveEndOffset()) {
-                throw new IllegalStateException(
-                        String.format(
-                                "The archive of partition %s starts at offset %d (%s), above the topic's end offset %d: is it the archive of another incarnation of the topic?",
-                                split.splitId(),
-                                first,
-                                files.get(0).path(),
-                                split.liveEndOffset()));
+                throw anotherIncarnation(
+                        split.splitId(),
+                        first,
+                        split.liveEndOffset(),
+                        "its first file " + files.get(0).path());
             }
             DiscoveredSplit archived =
                     DiscoveredSplit.backfilled(split.splitId(), first, split.liveEndOffset());
@@ -146,15 +140,5 @@ final class ArchiveDiscoverer implements LogSplitDiscoverer {
 
     private static String topicOf(String splitId) {
         return splitId.substring(0, splitId.lastIndexOf('-'));
-    }
-
-    @Override
-    public boolean mayDiscoverMoreSplits() {
-        return live.mayDiscoverMoreSplits();
-    }
-
-    @Override
-    public void close() throws Exception {
-        live.close();
     }
 }

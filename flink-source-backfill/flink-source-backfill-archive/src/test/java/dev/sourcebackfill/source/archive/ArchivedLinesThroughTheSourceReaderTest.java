@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.BackfillSourceConfig;
+import dev.sourcebackfill.source.kafka.LiveTopics;
 import dev.sourcebackfill.source.reader.BackfillSourceReader;
 import dev.sourcebackfill.source.spi.BackfillLog;
 import dev.sourcebackfill.source.spi.LogReader;
@@ -69,7 +70,7 @@ class ArchivedLinesThroughTheSourceReaderTest {
 
         ArchiveBackfillLog<String> log =
                 new ArchiveBackfillLog<>(
-                        new NothingLive(),
+                        LiveTopics.standIn(new NothingLive()),
                         new Path(root.toUri()),
                         ArchiveLayout.kafkaConnect(),
                         ArchiveFormat.lines(new PoisonRejecting()),
@@ -122,7 +123,7 @@ class ArchivedLinesThroughTheSourceReaderTest {
         Files.writeString(dir.resolve("t+0+0000000000.json"), "a\npoison\n\nd\n");
         ArchiveBackfillLog<String> log =
                 new ArchiveBackfillLog<>(
-                        new NothingLive(),
+                        LiveTopics.standIn(new NothingLive()),
                         new Path(root.toUri()),
                         ArchiveLayout.kafkaConnect(),
                         ArchiveFormat.lines(new PoisonRejecting()),

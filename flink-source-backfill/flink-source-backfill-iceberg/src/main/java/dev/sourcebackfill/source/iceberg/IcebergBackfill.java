@@ -21,8 +21,9 @@ import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Entry point of the Iceberg adapter: {@code IcebergBackfill.<T>sourceBuilder()} builds a {@link
- * BackfillSource} that reads a topic's history from an Iceberg table written from the topic, and
- * hands each partition over to the topic at the first offset after the table's rows of it.
+ * BackfillSource} that reads a topic's history from an Iceberg table written from the topic, while
+ * each partition is live in the topic from the first offset after the table's rows of it (in
+ * ordered mode, each partition is handed over after its rows).
  */
 @PublicEvolving
 public final class IcebergBackfill {

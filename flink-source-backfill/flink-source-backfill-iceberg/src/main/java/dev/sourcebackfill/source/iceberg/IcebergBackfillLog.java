@@ -15,17 +15,15 @@
  */
 package dev.sourcebackfill.source.iceberg;
 
-import dev.sourcebackfill.source.spi.BackfillLog;
+import dev.sourcebackfill.source.kafka.HistoryBeforeKafkaLog;
+import dev.sourcebackfill.source.kafka.LiveTopics;
 import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogRecordDeserializer;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.spi.OffsetCommitter;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import javax.annotation.Nullable;
 
@@ -39,11 +37,10 @@ import java.util.Optional;
  * pinned snapshot, the live reader the Kafka adapter's.
  */
 @Internal
-final class IcebergBackfillLog<T> implements BackfillLog<T> {
+final class IcebergBackfillLog<T> extends HistoryBeforeKafkaLog<T> {
 
     private static final long serialVersionUID = 1L;
 
-    private final BackfillLog<T> live;
     private final IcebergTableRef tableRef;
     private final RowColumns columns;
 
@@ -68,7 +65,7 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
      * @param snapshotTag the tag on the pinned snapshot until forward mode; {@code null}: none
      */
     IcebergBackfillLog(
-            BackfillLog<T> live,
+            LiveTopics<T> liveTopics,
             IcebergTableRef tableRef,
             RowColumns columns,
             List<String> topics,
@@ -76,7 +73,7 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
             int maxRecordsPerPoll,
             @Nullable SnapshotTag snapshotTag,
             boolean ordered) {
-        this.live = live;
+        super(liveTopics);
         this.tableRef = tableRef;
         this.columns = columns;
         this.topics = List.copyOf(topics);
@@ -89,7 +86,7 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
     @Override
     public LogSplitDiscoverer createSplitDiscoverer() throws Exception {
         return new IcebergDiscoverer(
-                live.createSplitDiscoverer(),
+                createTopicDiscoverer(),
                 tableRef,
                 columns.copy(),
                 recordMapper == null,
@@ -121,23 +118,14 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
                 this::createRowValues);
     }
 
-    @SuppressWarnings("unchecked")
     private LogRecordDeserializer<TableRow, T> createRowValues(SourceReaderContext context)
             throws Exception {
         if (recordMapper != null) {
             return IcebergRowValues.mapped(recordMapper, columns.copy());
         }
-        // the Kafka adapter's backfill deserializer (its backfill consumer is never used here):
         // the job's Kafka schema, opened for the history, in its own metric group
-        LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> kafka =
-                (LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T>)
-                        live.backfillReading().createDeserializer(context);
-        return IcebergRowValues.throughKafkaDeserializer(columns.copy(), kafka);
-    }
-
-    @Override
-    public LogReading<?, T> liveReading() {
-        return live.liveReading();
+        return IcebergRowValues.throughKafkaDeserializer(
+                columns.copy(), createTopicDeserializer(context));
     }
 
     /**
@@ -153,26 +141,11 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
         return ordered;
     }
 
-    @Override
-    public boolean isLiveSeekable() {
-        return live.isLiveSeekable();
-    }
-
     /** The topic's committer, given the partitions' offsets only (not the table's positions). */
     @Override
     public Optional<OffsetCommitter> createOffsetCommitter(SourceReaderContext context)
             throws Exception {
-        return live.createOffsetCommitter(context).map(PartitionsOnly::new);
-    }
-
-    @Override
-    public boolean hasStoppingOffsets() {
-        return live.hasStoppingOffsets();
-    }
-
-    @Override
-    public TypeInformation<T> getProducedType() {
-        return live.getProducedType();
+        return super.createOffsetCommitter(context).map(PartitionsOnly::new);
     }
 
     @Override
@@ -186,7 +159,7 @@ final class IcebergBackfillLog<T> implements BackfillLog<T> {
                 + (snapshotTag != null ? ", " + snapshotTag : ", no snapshot tag")
                 + (ordered ? ", ordered" : "")
                 + ", live "
-                + live
+                + describeTopics()
                 + '}';
     }
 

@@ -16,8 +16,9 @@
 package dev.sourcebackfill.source.iceberg;
 
 import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.BackfillSourceBuilderBase;
+import dev.sourcebackfill.source.kafka.HistoryBeforeKafkaSourceBuilder;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
+import dev.sourcebackfill.source.kafka.LiveTopics;
 
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -31,8 +32,6 @@ import javax.annotation.Nullable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.apache.flink.util.Preconditions.checkArgument;
 
 /**
  * Builds a {@link BackfillSource} over an Iceberg table written from the live topics. Every option
@@ -76,9 +75,7 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  */
 @PublicEvolving
 public final class IcebergBackfillSourceBuilder<T>
-        extends BackfillSourceBuilderBase<T, IcebergBackfillSourceBuilder<T>> {
-
-    static final int DEFAULT_MAX_RECORDS_PER_POLL = 10_000;
+        extends HistoryBeforeKafkaSourceBuilder<T, IcebergBackfillSourceBuilder<T>> {
 
     /** Rows per chunk of the table's history unless set. */
     public static final long DEFAULT_CHUNK_SIZE = 1_000_000L;
@@ -100,14 +97,14 @@ public final class IcebergBackfillSourceBuilder<T>
     @Nullable private String table;
     @Nullable private IcebergLayout layout;
     @Nullable private IcebergRecordMapper<T> recordMapper;
-    @Nullable private KafkaBackfillSourceBuilder<T> live;
-    private int maxRecordsPerPoll = DEFAULT_MAX_RECORDS_PER_POLL;
     @Nullable private String snapshotTagName;
     @Nullable private Duration snapshotTagMaxAge;
     private boolean snapshotTagSet;
     private boolean ordered;
 
-    IcebergBackfillSourceBuilder() {}
+    IcebergBackfillSourceBuilder() {
+        super("Iceberg backfill source");
+    }
 
     @Override
     protected IcebergBackfillSourceBuilder<T> self() {
@@ -142,12 +139,6 @@ public final class IcebergBackfillSourceBuilder<T>
         return this;
     }
 
-    /** The live topics; its starting offsets apply to partitions that have no rows. */
-    public IcebergBackfillSourceBuilder<T> setLive(KafkaBackfillSourceBuilder<T> live) {
-        this.live = live;
-        return this;
-    }
-
     /**
      * Ordered mode (off by default): each partition with rows in the table is a split of its own
      * whose history the table gives in offset order, and which goes on with the topic at the first
@@ -166,11 +157,6 @@ public final class IcebergBackfillSourceBuilder<T>
      */
     public IcebergBackfillSourceBuilder<T> setOrdered(boolean ordered) {
         this.ordered = ordered;
-        return this;
-    }
-
-    public IcebergBackfillSourceBuilder<T> setMaxRecordsPerPoll(int maxRecordsPerPoll) {
-        this.maxRecordsPerPoll = maxRecordsPerPoll;
         return this;
     }
 
@@ -216,33 +202,29 @@ public final class IcebergBackfillSourceBuilder<T>
         return this;
     }
 
-    /** Checks every option, naming the first that is wrong, then builds the source. */
-    public BackfillSource<T> build() {
-        sanityCheck();
-        List<String> topics = live.topics();
-        IcebergTableRef tableRef = new IcebergTableRef(catalogName, catalogProperties, table);
-        RowColumns columns = new RowColumns(layout, topics.size() == 1 ? topics.get(0) : null);
-        SnapshotTag snapshotTag =
-                snapshotTagSet ? new SnapshotTag(snapshotTagName, snapshotTagMaxAge) : null;
-        // the settings set here win over the live builder's
-        copySetSettingsTo(live);
+    @Override
+    protected void prepareLive(KafkaBackfillSourceBuilder<T> live) {
         if (!ordered && !isBackfillChunkSizeSet()) {
             live.setBackfillChunkSize(DEFAULT_CHUNK_SIZE);
         }
-        return live.build(
-                kafka ->
-                        new IcebergBackfillLog<>(
-                                kafka,
-                                tableRef,
-                                columns,
-                                topics,
-                                recordMapper,
-                                maxRecordsPerPoll,
-                                snapshotTag,
-                                ordered));
     }
 
-    private void sanityCheck() {
+    @Override
+    protected IcebergBackfillLog<T> createLog(LiveTopics<T> liveTopics) {
+        List<String> topics = liveTopicList();
+        return new IcebergBackfillLog<>(
+                liveTopics,
+                new IcebergTableRef(catalogName, catalogProperties, table),
+                new RowColumns(layout, topics.size() == 1 ? topics.get(0) : null),
+                topics,
+                recordMapper,
+                maxRecordsPerPoll(),
+                snapshotTagSet ? new SnapshotTag(snapshotTagName, snapshotTagMaxAge) : null,
+                ordered);
+    }
+
+    @Override
+    protected void checkHistoryOptions() {
         checkOption(
                 catalogName != null && !catalogName.isBlank(),
                 "catalog",
@@ -274,7 +256,11 @@ public final class IcebergBackfillSourceBuilder<T>
                 "is not set, and the "
                         + layout
                         + " keeps no record value for the topic's deserializer: set a record mapper");
-        checkOption(live != null, "live", "setLive", "is not set");
+        checkSnapshotTagAndOrder();
+    }
+
+    @Override
+    protected void checkAgainstLive(KafkaBackfillSourceBuilder<T> live) {
         checkOption(
                 !live.topics().isEmpty(),
                 "live",
@@ -287,11 +273,9 @@ public final class IcebergBackfillSourceBuilder<T>
                 "has no topic column, but the live source reads topics "
                         + live.topics()
                         + ": set one (IcebergLayout.withTopicColumn)");
-        checkOption(
-                maxRecordsPerPoll >= 1,
-                "max records per poll",
-                "setMaxRecordsPerPoll",
-                "must be at least 1, was " + maxRecordsPerPoll);
+    }
+
+    private void checkSnapshotTagAndOrder() {
         if (snapshotTagSet) {
             checkOption(
                     snapshotTagName != null && !snapshotTagName.isBlank(),
@@ -314,12 +298,5 @@ public final class IcebergBackfillSourceBuilder<T>
                 "ordered",
                 "setOrdered",
                 "reads each partition's history by its own split, in one piece: it takes no chunk size (setBackfillChunkSize)");
-        checkSharedSettings();
-    }
-
-    @Override
-    protected void checkOption(boolean valid, String option, String setter, String problem) {
-        checkArgument(
-                valid, "Iceberg backfill source option '%s' (%s) %s", option, setter, problem);
     }
 }

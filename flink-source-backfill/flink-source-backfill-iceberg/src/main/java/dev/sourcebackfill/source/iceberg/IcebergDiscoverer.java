@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.iceberg;
 
+import dev.sourcebackfill.source.kafka.HistoryBeforeKafkaDiscoverer;
 import dev.sourcebackfill.source.kafka.KafkaSplitIds;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
@@ -66,11 +67,10 @@ import java.util.TreeSet;
  * reader reads that snapshot, and the tag to release is found there; the rest is the same.
  */
 @Internal
-final class IcebergDiscoverer implements LogSplitDiscoverer {
+final class IcebergDiscoverer extends HistoryBeforeKafkaDiscoverer {
 
     private static final Logger LOG = LoggerFactory.getLogger(IcebergDiscoverer.class);
 
-    private final LogSplitDiscoverer live;
     private final IcebergTableRef tableRef;
     private final RowColumns columns;
 
@@ -109,7 +109,7 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
             boolean valuesFromValueColumn,
             @Nullable SnapshotTag tag,
             boolean ordered) {
-        this.live = live;
+        super(live);
         this.tableRef = tableRef;
         this.columns = columns;
         this.valuesFromValueColumn = valuesFromValueColumn;
@@ -118,10 +118,12 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
     }
 
     @Override
-    public List<DiscoveredSplit> discoverSplits(boolean initial) throws Exception {
-        if (!initial) {
-            return live.discoverSplits(false);
-        }
+    protected String historyName() {
+        return "Iceberg table " + tableRef.name();
+    }
+
+    @Override
+    protected List<DiscoveredSplit> discoverWithHistory() throws Exception {
         Map<TopicPartition, Long> lastOffsets;
         List<DiscoveredSplit> liveSplits;
         Set<String> topics = new TreeSet<>();
@@ -132,7 +134,7 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
             // pinned before the topic's end offsets are looked up: a writer's commit in between
             // adds rows below the ends, never above them
             Snapshot snapshot = table.currentSnapshot();
-            liveSplits = live.discoverSplits(true);
+            liveSplits = liveTopics.discoverSplits(true);
             for (DiscoveredSplit split : liveSplits) {
                 topics.add(KafkaSplitIds.parse(split.splitId()).topic());
                 byId.put(split.splitId(), split);
@@ -179,10 +181,7 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
         }
         for (TopicPartition partition : lastOffsets.keySet()) {
             if (!byId.containsKey(KafkaSplitIds.of(partition))) {
-                throw new IllegalStateException(
-                        String.format(
-                                "Iceberg table %s has rows of partition %s, which the topic does not have: their history would have no live reader",
-                                tableRef.name(), partition));
+                throw noLiveReader(partition.toString(), "");
             }
         }
         List<DiscoveredSplit> splits = new ArrayList<>(liveSplits.size() + 1);
@@ -201,10 +200,7 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
             // the topic's own end, not the live end (a starting offset beyond the end raises it)
             long topicEnd = split.logEndOffset().orElse(split.liveEndOffset());
             if (liveStart > topicEnd) {
-                throw new IllegalStateException(
-                        String.format(
-                                "Iceberg table %s has offset %d of partition %s, beyond the topic's end offset %d: is it the table of another incarnation of the topic?",
-                                tableRef.name(), last, split.splitId(), topicEnd));
+                throw anotherIncarnation(split.splitId(), last, topicEnd, "");
             }
             LOG.info(
                     "Partition {}: rows up to offset {} in Iceberg table {}; the topic is read from offset {} (its end is {} now)",
@@ -310,7 +306,7 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
         try {
             releaseTag(splitIds, historyVersions);
         } finally {
-            live.onForwardMode(checkpointId, splitIds, historyVersions);
+            super.onForwardMode(checkpointId, splitIds, historyVersions);
         }
     }
 
@@ -344,15 +340,5 @@ final class IcebergDiscoverer implements LogSplitDiscoverer {
             IcebergTableRef.close(catalog);
         }
         tagReleased = true;
-    }
-
-    @Override
-    public boolean mayDiscoverMoreSplits() {
-        return live.mayDiscoverMoreSplits();
-    }
-
-    @Override
-    public void close() throws Exception {
-        live.close();
     }
 }

@@ -155,6 +155,15 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
         return new KafkaRecordValues<>(copy);
     }
 
+    /**
+     * The deserializer of a history source's records that the topics' schema makes the values of
+     * ({@link HistoryBeforeKafkaLog#createTopicDeserializer}): the backfill's, which reads no Kafka
+     * record when a history source is in front of the topics.
+     */
+    KafkaRecordValues<T> createHistoryDeserializer(SourceReaderContext context) throws Exception {
+        return createDeserializer("backfill", context);
+    }
+
     private static String clientName(String role) {
         return role.equals("live") ? LIVE_CONSUMER_NAME : role;
     }

@@ -35,7 +35,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import static org.apache.flink.util.Preconditions.checkArgument;
@@ -184,16 +184,15 @@ public final class KafkaBackfillSourceBuilder<T>
 
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public BackfillSource<T> build() {
-        return build(UnaryOperator.identity());
+        return build(kafka -> kafka);
     }
 
     /**
-     * Builds the source over the Kafka log as {@code history} changes it: another adapter puts its
-     * own backfill in front of the topics (the archive adapter reads history from files and keeps
-     * these partitions as the live reader). Checks every option first.
+     * Builds the source over the Kafka log as {@code history} changes it: a history source puts its
+     * own backfill in front of the topics ({@link HistoryBeforeKafkaSourceBuilder}) and keeps these
+     * partitions as the live reader. Checks every option first.
      */
-    @Internal
-    public BackfillSource<T> build(UnaryOperator<BackfillLog<T>> history) {
+    BackfillSource<T> build(Function<KafkaBackfillLog<T>, BackfillLog<T>> history) {
         sanityCheck();
         String effectiveGroupId =
                 groupId != null ? groupId : properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
