@@ -77,14 +77,14 @@ final class ArchiveBackfillLog<T> extends HistoryBeforeKafkaLog<T> {
 
     /**
      * A lines format with counted offsets: the reader hands on each line's bytes and the values are
-     * made in the task thread ({@link ArchivedLineValues}). Otherwise the reader makes the values
-     * itself, in the fetcher thread: a {@code StreamFormat} reads values, and offsets taken from
-     * the records need the values there.
+     * made in the task thread ({@link ArchivedLineDeserializer}). Otherwise the reader makes the
+     * values itself, in the fetcher thread: a {@code StreamFormat} reads values, and offsets taken
+     * from the records need the values there.
      */
     @Override
     public LogReading<?, T> backfillReading() {
         if (format.readsLines() && recordOffset == null) {
-            return LogReading.of(this::createLineReader, this::createLineValues);
+            return LogReading.of(this::createLineReader, this::createLineDeserializer);
         }
         return LogReading.ofValues(this::createValueReader);
     }
@@ -102,8 +102,9 @@ final class ArchiveBackfillLog<T> extends HistoryBeforeKafkaLog<T> {
                 listings(context));
     }
 
-    private ArchivedLineValues<T> createLineValues(SourceReaderContext context) throws Exception {
-        return new ArchivedLineValues<>(
+    private ArchivedLineDeserializer<T> createLineDeserializer(SourceReaderContext context)
+            throws Exception {
+        return new ArchivedLineDeserializer<>(
                 openedFormat(context),
                 recordMapper,
                 skipUnreadableRecords,

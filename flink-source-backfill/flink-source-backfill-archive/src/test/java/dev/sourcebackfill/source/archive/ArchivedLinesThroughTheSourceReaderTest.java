@@ -46,8 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The archive's lines format with counted offsets as the source runs it: the line's bytes through
- * the fetcher, its values made by the source reader's emitter ({@link ArchivedLineValues}), wired
- * by {@link ArchiveBackfillLog#backfillReading()} and {@link BackfillSourceReader#create}.
+ * the fetcher, its values made by the source reader's emitter ({@link ArchivedLineDeserializer}),
+ * wired by {@link ArchiveBackfillLog#backfillReading()} and {@link BackfillSourceReader#create}.
  */
 class ArchivedLinesThroughTheSourceReaderTest {
 

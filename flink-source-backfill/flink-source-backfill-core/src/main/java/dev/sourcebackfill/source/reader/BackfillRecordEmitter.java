@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.RecordOrigin;
 import dev.sourcebackfill.source.spi.LogRecordDeserializer;
+import dev.sourcebackfill.source.spi.PassingCollector;
 import dev.sourcebackfill.source.split.BackfillSplitState;
 import dev.sourcebackfill.source.split.HandoverState;
 
@@ -92,15 +93,26 @@ final class BackfillRecordEmitter<T>
         }
     }
 
-    /** Hands a record's values to the reader's output, marked and with the record's timestamp. */
+    /**
+     * Hands a record's values to the reader's output, marked and with the record's timestamp; a
+     * marked value is downstream from there ({@link PassingCollector}).
+     */
     private static final class ValueOutput<T> implements Collector<T> {
         private final RecordOrigin.Marker<T> originMarker;
+        private final PassingCollector<T> downstream = new PassingCollector<>();
+        private final Collector<T> timestamped =
+                new Collector<>() {
+                    @Override
+                    public void collect(T value) {
+                        output.collect(value, timestamp);
+                    }
+
+                    @Override
+                    public void close() {}
+                };
         private SourceOutput<T> output;
         private RecordOrigin origin;
         private long timestamp;
-
-        /** Whether a value is being handed downstream (set while in {@code output.collect}). */
-        private boolean downstream;
 
         ValueOutput(RecordOrigin.Marker<T> originMarker) {
             this.originMarker = originMarker;
@@ -110,20 +122,17 @@ final class BackfillRecordEmitter<T>
             this.output = output;
             this.origin = origin;
             this.timestamp = record.timestamp();
-            this.downstream = false;
+            downstream.to(timestamped);
         }
 
         @Override
         public void collect(T value) {
-            T marked = originMarker.mark(value, origin);
-            downstream = true;
-            output.collect(marked, timestamp);
-            downstream = false;
+            downstream.collect(originMarker.mark(value, origin));
         }
 
         /** Whether the failure came from handing a value downstream. */
         boolean failedDownstream() {
-            return downstream;
+            return downstream.failedDownstream();
         }
 
         @Override

@@ -33,108 +33,112 @@ import java.io.IOException;
 @Internal
 final class LogReaders {
 
-    private final LogReading<Object, ?> backfillReading;
-    private final LogReading<Object, ?> liveReading;
-    private final SourceReaderContext context;
-
-    @Nullable private volatile LogReader<Object> backfillReader;
-    @Nullable private volatile LogReader<Object> liveReader;
+    private final Slot backfill;
+    private final Slot live;
 
     LogReaders(
             LogReading<Object, ?> backfillReading,
             LogReading<Object, ?> liveReading,
             SourceReaderContext context) {
-        this.backfillReading = backfillReading;
-        this.liveReading = liveReading;
-        this.context = context;
+        this.backfill = new Slot(backfillReading, context, "backfill");
+        this.live = new Slot(liveReading, context, "live");
     }
 
     /** The backfill reader, created if it is not open. */
     LogReader<Object> backfill() throws IOException {
-        LogReader<Object> reader = backfillReader;
-        if (reader == null) {
-            reader = create(backfillReading, "backfill");
-            backfillReader = reader;
-        }
-        return reader;
+        return backfill.open();
     }
 
     /** The live reader, created if it is not open. */
     LogReader<Object> live() throws IOException {
-        LogReader<Object> reader = liveReader;
-        if (reader == null) {
-            reader = create(liveReading, "live");
-            liveReader = reader;
-        }
-        return reader;
+        return live.open();
     }
 
     /** The backfill reader if it is open. */
     @Nullable
     LogReader<Object> openBackfill() {
-        return backfillReader;
+        return backfill.reader;
     }
 
     /** The live reader if it is open. */
     @Nullable
     LogReader<Object> openLive() {
-        return liveReader;
+        return live.reader;
     }
 
     void closeBackfill() throws IOException {
-        LogReader<Object> reader = backfillReader;
-        backfillReader = null;
-        close(reader, "backfill");
+        backfill.close();
     }
 
     void close() throws IOException {
         try {
-            closeBackfill();
+            backfill.close();
         } finally {
-            LogReader<Object> reader = liveReader;
-            liveReader = null;
-            close(reader, "live");
+            live.close();
         }
     }
 
     /** Wakes up a live reader that may wait for records (from any thread). */
     void wakeUpLive() {
-        LogReader<Object> live = liveReader;
-        if (live != null) {
-            live.wakeUp();
-        }
+        live.wakeUp();
     }
 
     /** Wakes up both readers (from any thread). */
     void wakeUp() {
-        LogReader<Object> backfill = backfillReader;
-        if (backfill != null) {
-            backfill.wakeUp();
-        }
-        wakeUpLive();
+        backfill.wakeUp();
+        live.wakeUp();
     }
 
-    private LogReader<Object> create(LogReading<Object, ?> reading, String role)
-            throws IOException {
-        try {
-            return reading.createReader(context);
-        } catch (IOException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException("Creating the " + role + " reader failed", e);
-        }
-    }
+    /** One log reader, open or not. */
+    private static final class Slot {
+        private final LogReading<Object, ?> reading;
+        private final SourceReaderContext context;
+        private final String role;
 
-    private static void close(@Nullable LogReader<Object> reader, String role) throws IOException {
-        if (reader == null) {
-            return;
+        /** Read by {@link #wakeUp} from other threads. */
+        @Nullable private volatile LogReader<Object> reader;
+
+        Slot(LogReading<Object, ?> reading, SourceReaderContext context, String role) {
+            this.reading = reading;
+            this.context = context;
+            this.role = role;
         }
-        try {
-            reader.close();
-        } catch (IOException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException("Closing the " + role + " reader failed", e);
+
+        LogReader<Object> open() throws IOException {
+            LogReader<Object> open = reader;
+            if (open == null) {
+                try {
+                    open = reading.createReader(context);
+                } catch (IOException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IOException("Creating the " + role + " reader failed", e);
+                }
+                reader = open;
+            }
+            return open;
+        }
+
+        void close() throws IOException {
+            LogReader<Object> open = reader;
+            reader = null;
+            if (open == null) {
+                return;
+            }
+            try {
+                open.close();
+            } catch (IOException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException("Closing the " + role + " reader failed", e);
+            }
+        }
+
+        void wakeUp() {
+            LogReader<Object> open = reader;
+            if (open != null) {
+                open.wakeUp();
+            }
         }
     }
 }

@@ -109,22 +109,22 @@ final class IcebergBackfillLog<T> extends HistoryBeforeKafkaLog<T> {
                                     topics,
                                     maxRecordsPerPoll,
                                     snapshotTag),
-                    this::createRowValues);
+                    this::createRowDeserializer);
         }
         return LogReading.of(
                 context ->
                         new IcebergTableReader(
                                 tableRef, columns.copy(), topics, maxRecordsPerPoll, snapshotTag),
-                this::createRowValues);
+                this::createRowDeserializer);
     }
 
-    private LogRecordDeserializer<TableRow, T> createRowValues(SourceReaderContext context)
+    private LogRecordDeserializer<TableRow, T> createRowDeserializer(SourceReaderContext context)
             throws Exception {
         if (recordMapper != null) {
-            return IcebergRowValues.mapped(recordMapper, columns.copy());
+            return IcebergRowDeserializer.mapped(recordMapper, columns.copy());
         }
         // the job's Kafka schema, opened for the history, in its own metric group
-        return IcebergRowValues.throughKafkaDeserializer(
+        return IcebergRowDeserializer.throughKafkaDeserializer(
                 columns.copy(), createTopicDeserializer(context));
     }
 

@@ -393,7 +393,7 @@ class IcebergEdgeCasesTest {
         // the record's value bytes are unknown: the row must fail, not become the bytes of "42"
         assertThatThrownBy(
                         () ->
-                                IcebergRowValues.<String>throughKafkaDeserializer(
+                                IcebergRowDeserializer.<String>throughKafkaDeserializer(
                                                 new RowColumns(layout, TOPIC),
                                                 (splitId, offset, record, out) -> got.add(record))
                                         .deserialize(
@@ -496,7 +496,7 @@ class IcebergEdgeCasesTest {
         row.setField("value", ByteBuffer.wrap("v".getBytes(StandardCharsets.UTF_8)));
 
         List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
-        IcebergRowValues.<String>throughKafkaDeserializer(
+        IcebergRowDeserializer.<String>throughKafkaDeserializer(
                         new RowColumns(IcebergLayout.redpanda(), TOPIC),
                         (splitId, offset, record, out) -> got.add(record))
                 .deserialize(

@@ -120,7 +120,7 @@ class TableRowTest {
 
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         LogRecordDeserializer<TableRow, String> values =
-                IcebergRowValues.throughKafkaDeserializer(
+                IcebergRowDeserializer.throughKafkaDeserializer(
                         new RowColumns(Kind.REDPANDA.layout, TOPIC),
                         (splitId, offset, record, out) -> records.add(record));
         for (TableRow row : delivered) {

@@ -134,7 +134,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
      * The deserializer of one reader's records: its own opened copy of the schema (a schema may
      * keep state or metrics), with its metrics under the consumer's name.
      */
-    private KafkaRecordValues<T> createDeserializer(String role, SourceReaderContext context)
+    private KafkaRecordDeserializer<T> createDeserializer(String role, SourceReaderContext context)
             throws Exception {
         String clientName = clientName(role);
         KafkaRecordDeserializationSchema<T> copy =
@@ -152,7 +152,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
                         return context.getUserCodeClassLoader();
                     }
                 });
-        return new KafkaRecordValues<>(copy);
+        return new KafkaRecordDeserializer<>(copy);
     }
 
     /**
@@ -160,7 +160,8 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
      * ({@link HistoryBeforeKafkaLog#createTopicDeserializer}): the backfill's, which reads no Kafka
      * record when a history source is in front of the topics.
      */
-    KafkaRecordValues<T> createHistoryDeserializer(SourceReaderContext context) throws Exception {
+    KafkaRecordDeserializer<T> createHistoryDeserializer(SourceReaderContext context)
+            throws Exception {
         return createDeserializer("backfill", context);
     }
 

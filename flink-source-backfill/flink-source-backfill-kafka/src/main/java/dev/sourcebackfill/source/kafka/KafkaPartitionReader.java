@@ -53,8 +53,8 @@ import java.util.concurrent.TimeUnit;
  * read at all, which is how the live reader is paused while a partition backfills.
  *
  * <p>Records are handed on as the consumer returned them, bytes and all: the source deserializes
- * them in its task thread, as it emits them ({@link KafkaRecordValues}), as Flink's Kafka source
- * does in its record emitter.
+ * them in its task thread, as it emits them ({@link KafkaRecordDeserializer}), as Flink's Kafka
+ * source does in its record emitter.
  *
  * <p>A partition whose offset to read is beyond its end (a start offset given ahead of the log, a
  * committed group offset ahead of it) has nothing to read yet: it is paused at that offset, and

@@ -60,7 +60,7 @@ class SqlJarWithIcebergModuleITCase {
                     .as("the Iceberg module's classes")
                     .contains(
                             "dev/sourcebackfill/source/iceberg/IcebergBackfillSourceBuilder.class",
-                            "dev/sourcebackfill/source/iceberg/IcebergRowValues.class",
+                            "dev/sourcebackfill/source/iceberg/IcebergRowDeserializer.class",
                             "dev/sourcebackfill/source/iceberg/TableHistory.class");
             Set<String> named = new TreeSet<>();
             Set<String> unrelocated = new TreeSet<>();

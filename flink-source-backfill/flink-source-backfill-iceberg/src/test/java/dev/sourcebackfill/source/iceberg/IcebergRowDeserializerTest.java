@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Values of table rows: through the topic's deserializer, or by a mapper. */
-class IcebergRowValuesTest {
+class IcebergRowDeserializerTest {
 
     private static final String TOPIC = "orders";
 
@@ -88,7 +88,7 @@ class IcebergRowValuesTest {
                     out.collect(splitId + "@" + offset);
                 };
         Values out = new Values();
-        IcebergRowValues.throughKafkaDeserializer(
+        IcebergRowDeserializer.throughKafkaDeserializer(
                         new RowColumns(Kind.REDPANDA.layout, TOPIC), kafka)
                 .deserialize(
                         "iceberg:db.t@1",
@@ -119,7 +119,7 @@ class IcebergRowValuesTest {
         RowColumns columns = new RowColumns(Kind.REDPANDA.layout, TOPIC);
         List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
         LogRecordDeserializer<TableRow, String> values =
-                IcebergRowValues.throughKafkaDeserializer(
+                IcebergRowDeserializer.throughKafkaDeserializer(
                         columns, (splitId, offset, record, out) -> seen.add(record));
         // another schema: a column added before the value, so every position moves
         Schema wider =
@@ -160,7 +160,7 @@ class IcebergRowValuesTest {
                 (splitId, offset, record, out) -> out.collect(splitId + "@" + offset);
         RowColumns columns = new RowColumns(kind.layout, null);
         LogRecordDeserializer<TableRow, String> values =
-                IcebergRowValues.throughKafkaDeserializer(columns, kafka);
+                IcebergRowDeserializer.throughKafkaDeserializer(columns, kafka);
         Values out = new Values();
         String[][] rows = {{"a", "0"}, {"a", "1"}, {"b", "1"}, {"a", "40"}, {"a", "1"}, {"b", "0"}};
         long offset = 0;
@@ -182,7 +182,7 @@ class IcebergRowValuesTest {
     @Test
     void aRowWithoutValueGivesTheDeserializerANullValue() throws IOException {
         List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
-        IcebergRowValues.<String>throughKafkaDeserializer(
+        IcebergRowDeserializer.<String>throughKafkaDeserializer(
                         new RowColumns(Kind.REDPANDA.layout, TOPIC),
                         (splitId, offset, record, out) -> seen.add(record))
                 .deserialize(
@@ -204,19 +204,19 @@ class IcebergRowValuesTest {
                         columns,
                         IcebergTestTables.row(Kind.AIVEN, Kind.AIVEN.schema(), TOPIC, 1, 9, "v"));
         Values out = new Values();
-        IcebergRowValues.<String>mapped(
+        IcebergRowDeserializer.<String>mapped(
                         (r, o) -> {
                             o.collect("a");
                             o.collect("b");
                         },
                         columns)
                 .deserialize("s", 0, row, out);
-        IcebergRowValues.<String>mapped((r, o) -> {}, columns).deserialize("s", 0, row, out);
+        IcebergRowDeserializer.<String>mapped((r, o) -> {}, columns).deserialize("s", 0, row, out);
         assertThat(out.values).containsExactly("a", "b");
 
         assertThatThrownBy(
                         () ->
-                                IcebergRowValues.<String>mapped(
+                                IcebergRowDeserializer.<String>mapped(
                                                 (r, o) -> {
                                                     throw new IllegalArgumentException("bad row");
                                                 },
@@ -247,7 +247,8 @@ class IcebergRowValuesTest {
                 };
         assertThatThrownBy(
                         () ->
-                                IcebergRowValues.<String>mapped((r, o) -> o.collect("a"), columns)
+                                IcebergRowDeserializer.<String>mapped(
+                                                (r, o) -> o.collect("a"), columns)
                                         .deserialize("s", 0, row, failing))
                 .isSameAs(downstream);
     }

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.kafka;
 
 import dev.sourcebackfill.source.spi.LogRecordDeserializer;
+import dev.sourcebackfill.source.spi.PassingCollector;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
@@ -30,7 +31,7 @@ import java.io.IOException;
  * the source's task thread: any number of values per record, as the schema's collector allows.
  */
 @Internal
-final class KafkaRecordValues<T>
+final class KafkaRecordDeserializer<T>
         implements LogRecordDeserializer<ConsumerRecord<byte[], byte[]>, T> {
 
     private final KafkaRecordDeserializationSchema<T> schema;
@@ -40,12 +41,12 @@ final class KafkaRecordValues<T>
      * with Flink's Kafka source), noting when a value is downstream: a failure there is the job's,
      * not the schema's, and is passed on as it is.
      */
-    private final Passing<T> passing = new Passing<>();
+    private final PassingCollector<T> passing = new PassingCollector<>();
 
     /**
      * @param schema an opened schema, used by this deserializer only
      */
-    KafkaRecordValues(KafkaRecordDeserializationSchema<T> schema) {
+    KafkaRecordDeserializer(KafkaRecordDeserializationSchema<T> schema) {
         this.schema = schema;
     }
 
@@ -53,12 +54,10 @@ final class KafkaRecordValues<T>
     public void deserialize(
             String splitId, long offset, ConsumerRecord<byte[], byte[]> record, Collector<T> out)
             throws IOException {
-        passing.out = out;
-        passing.downstream = false;
         try {
-            schema.deserialize(record, passing);
+            schema.deserialize(record, passing.to(out));
         } catch (IOException | RuntimeException e) {
-            if (passing.downstream) {
+            if (passing.failedDownstream()) {
                 throw e;
             }
             // named as Kafka users know it; the source adds the split
@@ -68,20 +67,5 @@ final class KafkaRecordValues<T>
                             record.offset(), record.topic(), record.partition(), e),
                     e);
         }
-    }
-
-    private static final class Passing<T> implements Collector<T> {
-        private Collector<T> out;
-        private boolean downstream;
-
-        @Override
-        public void collect(T value) {
-            downstream = true;
-            out.collect(value);
-            downstream = false;
-        }
-
-        @Override
-        public void close() {}
     }
 }

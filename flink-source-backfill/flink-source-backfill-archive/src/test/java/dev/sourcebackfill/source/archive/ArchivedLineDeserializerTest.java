@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The values of archived lines, made in the task thread. */
-class ArchivedLineValuesTest {
+class ArchivedLineDeserializerTest {
 
     private static final ArchivedFile FILE = new ArchivedFile("t", 0, 10);
     private static final Path PATH = new Path("/archive/t/partition=0/t+0+0000000010.json");
@@ -52,7 +52,7 @@ class ArchivedLineValuesTest {
                 public void close() {}
             };
 
-    private ArchivedLineValues<String> values(
+    private ArchivedLineDeserializer<String> values(
             org.apache.flink.api.common.serialization.DeserializationSchema<String> schema,
             boolean skipUnreadable)
             throws Exception {
@@ -61,7 +61,7 @@ class ArchivedLineValuesTest {
                 ArchiveFormat.context(
                         new UnregisteredMetricsGroup(),
                         SimpleUserCodeClassLoader.create(getClass().getClassLoader())));
-        return new ArchivedLineValues<>(
+        return new ArchivedLineDeserializer<>(
                 format,
                 (v, file, offset) -> v + "@" + file + "#" + offset,
                 skipUnreadable,
@@ -74,14 +74,14 @@ class ArchivedLineValuesTest {
 
     @Test
     void eachLineIsMadeByTheFormatAndCompletedWithItsPlace() throws Exception {
-        ArchivedLineValues<String> values = values(new SimpleStringSchema(), false);
+        ArchivedLineDeserializer<String> values = values(new SimpleStringSchema(), false);
         values.deserialize("t-0", 11, line("a"), collector);
         assertThat(out).containsExactly("a@t-0@10#11");
     }
 
     @Test
     void aLineMayMakeSeveralValuesOrNone() throws Exception {
-        ArchivedLineValues<String> values = values(new CommaSeparated(), false);
+        ArchivedLineDeserializer<String> values = values(new CommaSeparated(), false);
         values.deserialize("t-0", 10, line("a,b"), collector);
         values.deserialize("t-0", 11, line(""), collector);
         values.deserialize("t-0", 12, line("c"), collector);
@@ -90,7 +90,7 @@ class ArchivedLineValuesTest {
 
     @Test
     void anUnreadableLineFailsNamingFileSplitAndOffset() throws Exception {
-        ArchivedLineValues<String> values = values(new PoisonRejecting(), false);
+        ArchivedLineDeserializer<String> values = values(new PoisonRejecting(), false);
         assertThatThrownBy(() -> values.deserialize("t-0", 12, line("poison"), collector))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("/archive/t/partition=0/t+0+0000000010.json")
@@ -102,7 +102,7 @@ class ArchivedLineValuesTest {
 
     @Test
     void anUnreadableLineIsSkippedAndCountedWhenTheSourceIsToldTo() throws Exception {
-        ArchivedLineValues<String> values = values(new PoisonRejecting(), true);
+        ArchivedLineDeserializer<String> values = values(new PoisonRejecting(), true);
         values.deserialize("t-0", 10, line("a"), collector);
         values.deserialize("t-0", 11, line("poison"), collector);
         values.deserialize("t-0", 12, line("b"), collector);
@@ -112,7 +112,7 @@ class ArchivedLineValuesTest {
 
     @Test
     void aLineRejectedAfterSomeOfItsValuesEmitsNoneOfThem() throws Exception {
-        ArchivedLineValues<String> values = values(new CommaSeparated(), true);
+        ArchivedLineDeserializer<String> values = values(new CommaSeparated(), true);
         values.deserialize("t-0", 10, line("a,poison"), collector);
         assertThat(out).isEmpty();
         assertThat(skipped.getCount()).isEqualTo(1);

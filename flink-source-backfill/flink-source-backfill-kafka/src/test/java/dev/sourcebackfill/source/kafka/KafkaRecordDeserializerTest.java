@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Kafka records made values in the task thread by the job's schema. */
-class KafkaRecordValuesTest {
+class KafkaRecordDeserializerTest {
 
     private final List<String> out = new ArrayList<>();
 
@@ -76,7 +76,7 @@ class KafkaRecordValuesTest {
 
     @Test
     void aRecordMakesAsManyValuesAsTheSchemaGivesNoneIncluded() throws Exception {
-        KafkaRecordValues<String> values = new KafkaRecordValues<>(new Parts());
+        KafkaRecordDeserializer<String> values = new KafkaRecordDeserializer<>(new Parts());
         values.deserialize("orders-3", 0, record(0, "a,b"), collector);
         values.deserialize("orders-3", 1, record(1, ""), collector);
         values.deserialize("orders-3", 2, record(2, "c"), collector);
@@ -85,7 +85,7 @@ class KafkaRecordValuesTest {
 
     @Test
     void aRecordTheSchemaRejectsFailsNamingTopicPartitionAndOffset() {
-        KafkaRecordValues<String> values = new KafkaRecordValues<>(new Parts());
+        KafkaRecordDeserializer<String> values = new KafkaRecordDeserializer<>(new Parts());
         assertThatThrownBy(() -> values.deserialize("orders-3", 7, record(7, "poison"), collector))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("offset 7 of topic orders partition 3")
@@ -94,7 +94,7 @@ class KafkaRecordValuesTest {
 
     @Test
     void aFailureDownstreamOfTheSchemaIsPassedOnAsItIs() {
-        KafkaRecordValues<String> values = new KafkaRecordValues<>(new Parts());
+        KafkaRecordDeserializer<String> values = new KafkaRecordDeserializer<>(new Parts());
         IllegalStateException downstream = new IllegalStateException("the map failed");
         Collector<String> failing =
                 new Collector<>() {

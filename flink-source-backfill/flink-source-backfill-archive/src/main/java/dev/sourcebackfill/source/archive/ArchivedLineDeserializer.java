@@ -35,9 +35,9 @@ import java.util.List;
  * the file, the split and the offset otherwise.
  */
 @Internal
-final class ArchivedLineValues<T> implements LogRecordDeserializer<ArchivedLine, T> {
+final class ArchivedLineDeserializer<T> implements LogRecordDeserializer<ArchivedLine, T> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ArchivedLineValues.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ArchivedLineDeserializer.class);
 
     private final ArchiveFormat<T> format;
     private final ArchivedRecordMapper<T> recordMapper;
@@ -61,7 +61,7 @@ final class ArchivedLineValues<T> implements LogRecordDeserializer<ArchivedLine,
     /**
      * @param format an opened lines format, used by this deserializer only
      */
-    ArchivedLineValues(
+    ArchivedLineDeserializer(
             ArchiveFormat<T> format,
             ArchivedRecordMapper<T> recordMapper,
             boolean skipUnreadableRecords,

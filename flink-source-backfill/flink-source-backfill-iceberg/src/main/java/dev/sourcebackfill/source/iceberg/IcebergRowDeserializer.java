@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.iceberg;
 
 import dev.sourcebackfill.source.spi.LogRecordDeserializer;
+import dev.sourcebackfill.source.spi.PassingCollector;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Collector;
@@ -36,9 +37,9 @@ import java.util.Optional;
  * headers columns), so that history and live values are the same type made the same way.
  */
 @Internal
-final class IcebergRowValues {
+final class IcebergRowDeserializer {
 
-    private IcebergRowValues() {}
+    private IcebergRowDeserializer() {}
 
     /** Values made by the user's mapper. */
     static <T> LogRecordDeserializer<TableRow, T> mapped(
@@ -55,7 +56,7 @@ final class IcebergRowValues {
     private static final class Mapped<T> implements LogRecordDeserializer<TableRow, T> {
         private final IcebergRecordMapper<T> mapper;
         private final RowColumns columns;
-        private final Passing<T> passing = new Passing<>();
+        private final PassingCollector<T> passing = new PassingCollector<>();
 
         Mapped(IcebergRecordMapper<T> mapper, RowColumns columns) {
             this.mapper = mapper;
@@ -65,12 +66,10 @@ final class IcebergRowValues {
         @Override
         public void deserialize(String splitId, long offset, TableRow row, Collector<T> out)
                 throws IOException {
-            passing.out = out;
-            passing.downstream = false;
             try {
-                mapper.map(row.row(), passing);
+                mapper.map(row.row(), passing.to(out));
             } catch (Exception e) {
-                if (passing.downstream && e instanceof RuntimeException) {
+                if (passing.failedDownstream() && e instanceof RuntimeException) {
                     throw (RuntimeException) e;
                 }
                 throw new IOException(
@@ -156,23 +155,5 @@ final class IcebergRowValues {
         return key instanceof CharSequence
                 ? key.toString()
                 : new String(RowColumns.bytes(key), StandardCharsets.UTF_8);
-    }
-
-    /**
-     * Hands values on, noting when a value is downstream: a failure there is passed on as it is.
-     */
-    private static final class Passing<T> implements Collector<T> {
-        private Collector<T> out;
-        private boolean downstream;
-
-        @Override
-        public void collect(T value) {
-            downstream = true;
-            out.collect(value);
-            downstream = false;
-        }
-
-        @Override
-        public void close() {}
     }
 }
