@@ -16,13 +16,11 @@
 package dev.sourcebackfill.source.table;
 
 import dev.sourcebackfill.source.BackfillSource;
-import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.archive.ArchiveBackfill;
 import dev.sourcebackfill.source.archive.ArchiveBackfillSourceBuilder;
 import dev.sourcebackfill.source.archive.ArchiveFormat;
 import dev.sourcebackfill.source.archive.ArchivedFile;
 import dev.sourcebackfill.source.archive.ArchivedRecordMapper;
-import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.AbstractDeserializationSchema;
@@ -52,7 +50,8 @@ import java.util.Optional;
  */
 @Internal
 record ArchiveTableOptions(
-        String path, @Nullable Integer offsetFieldIndex, boolean skipUnreadableRecords) {
+        String path, @Nullable Integer offsetFieldIndex, boolean skipUnreadableRecords)
+        implements TableHistory {
 
     /** The metadata columns an archived record has. */
     static final List<ReadableMetadata> METADATA =
@@ -111,31 +110,42 @@ record ArchiveTableOptions(
                                 KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS)));
     }
 
-    /** The source: history from the archive, then the topic as {@code live} reads it. */
-    BackfillSource<RowData> build(
-            KafkaBackfillSourceBuilder<RowData> live,
-            OffsetGapPolicy gapPolicy,
-            DeserializationSchema<RowData> values,
-            int[] valueProjection,
-            int physicalArity,
-            List<ReadableMetadata> metadata,
-            TypeInformation<RowData> producedType) {
+    @Override
+    public List<ReadableMetadata> metadata() {
+        return METADATA;
+    }
+
+    /** An archive whose offsets are a column must read that column where the query does not. */
+    @Override
+    public boolean supportsProjection() {
+        return offsetFieldIndex == null;
+    }
+
+    /**
+     * The source: history from the archive, then the topic; the archive's lines through a new
+     * decoder of the value format.
+     */
+    @Override
+    public BackfillSource<RowData> build(Scan scan) {
+        Decoding values = scan.valueDecoder().get();
+        int physicalArity = scan.physicalArity();
+        List<ReadableMetadata> metadata = scan.metadata();
         ArchiveBackfillSourceBuilder<RowData> builder =
                 ArchiveBackfill.<RowData>sourceBuilder()
                         .setArchive(path)
                         .setFormat(
                                 ArchiveFormat.lines(
                                         new ArchivedValue(
-                                                values,
-                                                valueProjection,
+                                                values.schema(),
+                                                values.targets(),
                                                 physicalArity + metadata.size(),
-                                                producedType)))
+                                                scan.producedType())))
                         .setArchivedRecordMapper(
                                 new ArchivedMetadata(
                                         physicalArity, metadata.toArray(new ReadableMetadata[0])))
                         .setSkipUnreadableRecords(skipUnreadableRecords)
-                        .setOffsetGapPolicy(gapPolicy)
-                        .setLive(live);
+                        .setOffsetGapPolicy(scan.readOptions().gapPolicy())
+                        .setLive(scan.live());
         if (offsetFieldIndex != null) {
             int index = offsetFieldIndex;
             builder.setRecordOffset(row -> row.isNullAt(index) ? null : row.getLong(index));

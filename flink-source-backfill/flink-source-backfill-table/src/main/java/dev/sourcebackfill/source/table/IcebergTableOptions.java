@@ -19,7 +19,6 @@ import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.iceberg.IcebergBackfill;
 import dev.sourcebackfill.source.iceberg.IcebergBackfillSourceBuilder;
 import dev.sourcebackfill.source.iceberg.IcebergLayout;
-import dev.sourcebackfill.source.iceberg.IcebergRecordMapper;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 import dev.sourcebackfill.source.table.KafkaBackfillConnectorOptions.IcebergValues;
 
@@ -28,39 +27,25 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.flink.table.api.ValidationException;
-import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.DataType;
-import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.util.Collector;
 
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.types.Types;
 
 import javax.annotation.Nullable;
 
 import java.io.Serializable;
-import java.math.BigDecimal;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -82,7 +67,8 @@ record IcebergTableOptions(
         IcebergLayout layout,
         IcebergValues values,
         @Nullable SnapshotTagOptions snapshotTag,
-        boolean ordered) {
+        boolean ordered)
+        implements TableHistory {
 
     /** {@code backfill.iceberg.snapshot-tag} and its max age. */
     record SnapshotTagOptions(String name, Duration maxAge) implements Serializable {}
@@ -217,7 +203,7 @@ record IcebergTableOptions(
             List<String> names = DataType.getFieldNames(physicalType);
             List<DataType> types = DataType.getFieldDataTypes(physicalType);
             for (int i = 0; i < names.size(); i++) {
-                if (ColumnValue.of(types.get(i).getLogicalType()) == null) {
+                if (IcebergColumnValue.of(types.get(i).getLogicalType()) == null) {
                     throw new ValidationException(
                             String.format(
                                     "Column '%s' is %s, which '%s' = 'COLUMNS' cannot read from"
@@ -426,7 +412,8 @@ record IcebergTableOptions(
     }
 
     /** The metadata columns a row of this table has. */
-    List<ReadableMetadata> metadata() {
+    @Override
+    public List<ReadableMetadata> metadata() {
         if (values == IcebergValues.COLUMNS) {
             return COLUMNS_METADATA;
         }
@@ -437,19 +424,15 @@ record IcebergTableOptions(
     }
 
     /**
-     * The source: history from the table, then the topic as {@code live} reads it. Rows through the
-     * live topic's deserializer ({@link IcebergValues#FORMAT}) or column by column: {@code columns}
-     * names each physical column the query reads, {@code types} its type, {@code targets} its place
-     * in the produced row.
+     * The source: history from the table, then the topic. Rows through the live topic's
+     * deserializer ({@link IcebergValues#FORMAT}) or column by column ({@link
+     * IcebergColumnsMapper}): each physical column the query reads, by name, converted to its type
+     * ({@link IcebergColumnValue}) and put in its place in the produced row.
      */
-    BackfillSource<RowData> build(
-            KafkaBackfillSourceBuilder<RowData> live,
-            @Nullable Long chunkSize,
-            String[] columns,
-            LogicalType[] types,
-            int[] targets,
-            int physicalArity,
-            List<ReadableMetadata> metadata) {
+    @Override
+    public BackfillSource<RowData> build(Scan scan) {
+        KafkaBackfillSourceBuilder<RowData> live = scan.live();
+        Long chunkSize = scan.readOptions().backfillChunkSize();
         IcebergBackfillSourceBuilder<RowData> builder =
                 IcebergBackfill.<RowData>sourceBuilder()
                         .setCatalog(catalogName, catalogProperties)
@@ -464,283 +447,35 @@ record IcebergTableOptions(
             builder.setSnapshotTag(snapshotTag.name(), snapshotTag.maxAge());
         }
         if (values == IcebergValues.COLUMNS) {
-            ColumnValue[] converters = new ColumnValue[types.length];
+            List<String> names = DataType.getFieldNames(scan.physicalType());
+            List<DataType> fieldTypes = DataType.getFieldDataTypes(scan.physicalType());
+            int[] outputOf = scan.outputOf();
+            int[] read =
+                    IntStream.range(0, outputOf.length).filter(i -> outputOf[i] >= 0).toArray();
+            String[] columns = IntStream.of(read).mapToObj(names::get).toArray(String[]::new);
+            LogicalType[] types =
+                    IntStream.of(read)
+                            .mapToObj(i -> fieldTypes.get(i).getLogicalType())
+                            .toArray(LogicalType[]::new);
+            int[] targets = IntStream.of(read).map(i -> outputOf[i]).toArray();
+            IcebergColumnValue[] converters = new IcebergColumnValue[types.length];
             boolean[] notNull = new boolean[types.length];
             for (int i = 0; i < types.length; i++) {
-                converters[i] = ColumnValue.of(types[i]);
+                converters[i] = IcebergColumnValue.of(types[i]);
                 notNull[i] = !types[i].isNullable();
             }
             List<String> topics = live.topics();
             builder.setRecordMapper(
-                    new ColumnsMapper(
+                    new IcebergColumnsMapper(
                             columns,
                             converters,
                             notNull,
                             targets,
-                            physicalArity,
-                            metadata.toArray(new ReadableMetadata[0]),
+                            scan.physicalArity(),
+                            scan.metadata().toArray(new ReadableMetadata[0]),
                             layout,
                             topics.size() == 1 ? topics.get(0) : null));
         }
         return builder.build();
-    }
-
-    /** A column's value in Flink's internal data structures, of the value Iceberg read. */
-    @FunctionalInterface
-    interface ColumnValue extends Serializable {
-        Object convert(Object icebergValue);
-
-        /**
-         * The conversion to {@code type}; {@code null} if there is none. Exact: a value that does
-         * not fit the column (a long above an INT, a decimal wider than its DECIMAL, a fraction
-         * into an integer) or of another kind (bytes into a STRING) throws, never becomes another
-         * value or NULL.
-         */
-        @Nullable
-        static ColumnValue of(LogicalType type) {
-            switch (type.getTypeRoot()) {
-                case CHAR:
-                case VARCHAR:
-                    return v -> StringData.fromString(text(v));
-                case BOOLEAN:
-                    return v -> (Boolean) v;
-                case TINYINT:
-                    return v -> (byte) integral(v, Byte.MIN_VALUE, Byte.MAX_VALUE);
-                case SMALLINT:
-                    return v -> (short) integral(v, Short.MIN_VALUE, Short.MAX_VALUE);
-                case INTEGER:
-                    return v -> (int) integral(v, Integer.MIN_VALUE, Integer.MAX_VALUE);
-                case BIGINT:
-                    return v -> integral(v, Long.MIN_VALUE, Long.MAX_VALUE);
-                case FLOAT:
-                    return v -> {
-                        if (v instanceof Float) {
-                            return v;
-                        }
-                        throw new ClassCastException(kind(v) + " is not a FLOAT");
-                    };
-                case DOUBLE:
-                    return v -> {
-                        if (v instanceof Float || v instanceof Double) {
-                            return ((Number) v).doubleValue();
-                        }
-                        throw new ClassCastException(kind(v) + " is not a DOUBLE");
-                    };
-                case DECIMAL:
-                    DecimalType decimal = (DecimalType) type;
-                    int precision = decimal.getPrecision();
-                    int scale = decimal.getScale();
-                    return v -> {
-                        BigDecimal value = (BigDecimal) v;
-                        DecimalData data =
-                                value.scale() > scale
-                                        ? null
-                                        : DecimalData.fromBigDecimal(value, precision, scale);
-                        if (data == null) {
-                            throw new ClassCastException(
-                                    value
-                                            + " does not fit DECIMAL("
-                                            + precision
-                                            + ", "
-                                            + scale
-                                            + ")");
-                        }
-                        return data;
-                    };
-                case BINARY:
-                case VARBINARY:
-                    return IcebergTableOptions::bytes;
-                case DATE:
-                    return v -> (int) ((LocalDate) v).toEpochDay();
-                case TIME_WITHOUT_TIME_ZONE:
-                    return v -> (int) (((LocalTime) v).toNanoOfDay() / 1_000_000L);
-                case TIMESTAMP_WITHOUT_TIME_ZONE:
-                    return v ->
-                            v instanceof OffsetDateTime
-                                    ? TimestampData.fromLocalDateTime(
-                                            ((OffsetDateTime) v)
-                                                    .withOffsetSameInstant(ZoneOffset.UTC)
-                                                    .toLocalDateTime())
-                                    : TimestampData.fromLocalDateTime((LocalDateTime) v);
-                case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                    return IcebergTableOptions::instant;
-                default:
-                    return null;
-            }
-        }
-    }
-
-    /** An Iceberg int or long within {@code [min, max]}. */
-    private static long integral(Object value, long min, long max) {
-        if (!(value instanceof Integer || value instanceof Long)) {
-            throw new ClassCastException(kind(value) + " is not an integer");
-        }
-        long v = ((Number) value).longValue();
-        if (v < min || v > max) {
-            throw new ClassCastException(
-                    v + " is out of the column's range [" + min + ", " + max + "]");
-        }
-        return v;
-    }
-
-    /** An Iceberg string (or UUID) as text; bytes, structs, lists and maps are not text. */
-    private static String text(Object value) {
-        if (value instanceof CharSequence || value instanceof java.util.UUID) {
-            return value.toString();
-        }
-        throw new ClassCastException(kind(value) + " is not text");
-    }
-
-    private static String kind(Object value) {
-        return value.getClass().getSimpleName();
-    }
-
-    private static byte[] bytes(Object value) {
-        if (value instanceof byte[]) {
-            return (byte[]) value;
-        }
-        ByteBuffer buffer = ((ByteBuffer) value).duplicate();
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.get(bytes);
-        return bytes;
-    }
-
-    /** An instant of an Iceberg timestamp (with or without zone, taken as UTC) or epoch millis. */
-    private static TimestampData instant(Object value) {
-        if (value instanceof OffsetDateTime) {
-            return TimestampData.fromInstant(((OffsetDateTime) value).toInstant());
-        }
-        if (value instanceof LocalDateTime) {
-            return TimestampData.fromInstant(((LocalDateTime) value).toInstant(ZoneOffset.UTC));
-        }
-        return TimestampData.fromEpochMillis(((Number) value).longValue());
-    }
-
-    /**
-     * A row read column by column: each physical column from the Iceberg column of its name, the
-     * metadata columns from the layout's columns. Checks each row struct's columns once (the first
-     * row of each file's schema), naming a column the table does not have.
-     */
-    static final class ColumnsMapper implements IcebergRecordMapper<RowData> {
-        private static final long serialVersionUID = 1L;
-        private final String[] columns;
-        private final ColumnValue[] converters;
-        private final boolean[] notNull;
-        private final int[] targets;
-        private final int physicalArity;
-        private final ReadableMetadata[] metadata;
-        @Nullable private final String topic;
-
-        /** The layout's metadata columns as paths of field names, split once. */
-        @Nullable private final String[] topicPath;
-
-        private final String[] partitionPath;
-        private final String[] offsetPath;
-        private final String[] timestampPath;
-        @Nullable private transient Types.StructType checked;
-
-        ColumnsMapper(
-                String[] columns,
-                ColumnValue[] converters,
-                boolean[] notNull,
-                int[] targets,
-                int physicalArity,
-                ReadableMetadata[] metadata,
-                IcebergLayout layout,
-                @Nullable String topic) {
-            this.columns = columns;
-            this.converters = converters;
-            this.notNull = notNull;
-            this.targets = targets;
-            this.physicalArity = physicalArity;
-            this.metadata = metadata;
-            this.topic = topic;
-            this.topicPath = layout.topicColumn().map(c -> c.split("\\.")).orElse(null);
-            this.partitionPath = layout.partitionColumn().split("\\.");
-            this.offsetPath = layout.offsetColumn().split("\\.");
-            this.timestampPath = layout.timestampColumn().split("\\.");
-        }
-
-        @Override
-        public void map(Record row, Collector<RowData> out) {
-            if (row.struct() != checked) {
-                for (String column : columns) {
-                    if (row.struct().field(column) == null) {
-                        throw new IllegalStateException(
-                                String.format(
-                                        "The Iceberg table has no column '%s' for the SQL"
-                                                + " table's column of that name (read with '%s' ="
-                                                + " 'COLUMNS'); its columns: %s",
-                                        column,
-                                        KafkaBackfillConnectorOptions.ICEBERG_VALUES.key(),
-                                        row.struct().fields().stream()
-                                                .map(Types.NestedField::name)
-                                                .toList()));
-                    }
-                }
-                checked = row.struct();
-            }
-            GenericRowData result = new GenericRowData(physicalArity + metadata.length);
-            for (int i = 0; i < columns.length; i++) {
-                Object value = row.getField(columns[i]);
-                if (value == null && notNull[i]) {
-                    throw new IllegalStateException(
-                            String.format(
-                                    "The Iceberg column '%s' is null, and its SQL column is NOT"
-                                            + " NULL",
-                                    columns[i]));
-                }
-                if (value != null) {
-                    try {
-                        result.setField(targets[i], converters[i].convert(value));
-                    } catch (ClassCastException e) {
-                        throw new IllegalStateException(
-                                String.format(
-                                        "The Iceberg column '%s' holds a %s its SQL column cannot"
-                                                + " take: %s",
-                                        columns[i],
-                                        value.getClass().getSimpleName(),
-                                        e.getMessage()),
-                                e);
-                    }
-                }
-            }
-            for (int i = 0; i < metadata.length; i++) {
-                result.setField(physicalArity + i, metadataValue(metadata[i], row));
-            }
-            out.collect(result);
-        }
-
-        @Nullable
-        private Object metadataValue(ReadableMetadata column, Record row) {
-            switch (column) {
-                case TOPIC:
-                    Object rowTopic = topicPath == null ? topic : field(row, topicPath);
-                    return rowTopic == null ? null : StringData.fromString(rowTopic.toString());
-                case PARTITION:
-                    return ((Number) field(row, partitionPath)).intValue();
-                case OFFSET:
-                    return ((Number) field(row, offsetPath)).longValue();
-                case TIMESTAMP:
-                    Object timestamp = field(row, timestampPath);
-                    return timestamp == null ? null : instant(timestamp);
-                default:
-                    // origin: written as the source emits the row
-                    return null;
-            }
-        }
-
-        /** A column by its path of field names. */
-        @Nullable
-        private static Object field(Record row, String[] path) {
-            Object value = row;
-            for (String name : path) {
-                if (value == null) {
-                    return null;
-                }
-                value = ((Record) value).getField(name);
-            }
-            return value;
-        }
     }
 }

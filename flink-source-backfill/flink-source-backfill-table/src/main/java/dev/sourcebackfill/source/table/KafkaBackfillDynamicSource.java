@@ -38,7 +38,6 @@ import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata
 import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.table.types.utils.DataTypeUtils;
 
@@ -67,8 +66,7 @@ class KafkaBackfillDynamicSource
     final int[] valueProjection;
     @Nullable final String keyPrefix;
     final KafkaReadOptions readOptions;
-    @Nullable final ArchiveTableOptions archive;
-    @Nullable final IcebergTableOptions iceberg;
+    final TableHistory history;
     final String tableIdentifier;
 
     DataType producedType;
@@ -86,11 +84,9 @@ class KafkaBackfillDynamicSource
             int[] valueProjection,
             @Nullable String keyPrefix,
             KafkaReadOptions readOptions,
-            @Nullable ArchiveTableOptions archive,
-            @Nullable IcebergTableOptions iceberg,
+            TableHistory history,
             String tableIdentifier) {
-        this.archive = archive;
-        this.iceberg = iceberg;
+        this.history = history;
         this.physicalType = physicalType;
         this.keyFormat = keyFormat;
         this.valueFormat = valueFormat;
@@ -121,8 +117,10 @@ class KafkaBackfillDynamicSource
             }
         }
         int physicalArity = projectedColumns == null ? physicalCount : projectedColumns.length;
-        Decoding keys = decoding(context, keyFormat, keyProjection, keyPrefix, outputOf);
-        Decoding values = decoding(context, valueFormat, valueProjection, null, outputOf);
+        TableHistory.Decoding keys =
+                decoding(context, keyFormat, keyProjection, keyPrefix, outputOf);
+        TableHistory.Decoding values =
+                decoding(context, valueFormat, valueProjection, null, outputOf);
         TypeInformation<RowData> producedTypeInfo = context.createTypeInformation(producedType);
         int origin = metadata.indexOf(ReadableMetadata.ORIGIN);
         RowDataKafkaDeserializer kafkaRecords =
@@ -138,40 +136,24 @@ class KafkaBackfillDynamicSource
                 origin < 0
                         ? RecordOrigin.Marker.none()
                         : new RowOriginMarker(physicalArity + origin);
-        BackfillSource<RowData> source;
-        if (iceberg != null) {
-            List<String> names = DataType.getFieldNames(physicalType);
-            List<DataType> types = DataType.getFieldDataTypes(physicalType);
-            List<Integer> read =
-                    IntStream.range(0, physicalCount)
-                            .filter(i -> outputOf[i] >= 0)
-                            .boxed()
-                            .toList();
-            source =
-                    iceberg.build(
-                            readOptions.kafkaBuilder(kafkaRecords, originMarker),
-                            readOptions.backfillChunkSize(),
-                            read.stream().map(names::get).toArray(String[]::new),
-                            read.stream()
-                                    .map(i -> types.get(i).getLogicalType())
-                                    .toArray(LogicalType[]::new),
-                            read.stream().mapToInt(i -> outputOf[i]).toArray(),
-                            physicalArity,
-                            metadata);
-        } else if (archive == null) {
-            source = readOptions.build(kafkaRecords, originMarker);
-        } else {
-            Decoding archived = decoding(context, valueFormat, valueProjection, null, outputOf);
-            source =
-                    archive.build(
-                            readOptions.kafkaBuilder(kafkaRecords, originMarker),
-                            readOptions.gapPolicy(),
-                            archived.schema(),
-                            archived.targets(),
-                            physicalArity,
-                            metadata,
-                            producedTypeInfo);
-        }
+        BackfillSource<RowData> source =
+                history.build(
+                        new TableHistory.Scan(
+                                readOptions,
+                                kafkaRecords,
+                                originMarker,
+                                () ->
+                                        decoding(
+                                                context,
+                                                valueFormat,
+                                                valueProjection,
+                                                null,
+                                                outputOf),
+                                physicalType,
+                                outputOf,
+                                physicalArity,
+                                metadata,
+                                producedTypeInfo));
         WatermarkStrategy<RowData> watermarks =
                 watermarkStrategy == null ? WatermarkStrategy.noWatermarks() : watermarkStrategy;
         String name = "KafkaBackfillSource-" + tableIdentifier;
@@ -194,21 +176,18 @@ class KafkaBackfillDynamicSource
         };
     }
 
-    /** A format's decoder, and for each field it decodes, the field's place in the row. */
-    private record Decoding(@Nullable DeserializationSchema<RowData> schema, int[] targets) {}
-
     /**
      * The decoder of the {@code fields} (physical columns) a format holds, and where each goes in
      * the produced row (negative for a column the query does not read).
      */
-    private Decoding decoding(
+    private TableHistory.Decoding decoding(
             ScanContext context,
             @Nullable DecodingFormat<DeserializationSchema<RowData>> format,
             int[] fields,
             @Nullable String prefix,
             int[] outputOf) {
         if (format == null) {
-            return new Decoding(null, new int[0]);
+            return new TableHistory.Decoding(null, new int[0]);
         }
         DataType type = Projection.of(fields).project(physicalType);
         if (prefix != null) {
@@ -218,7 +197,7 @@ class KafkaBackfillDynamicSource
         // the whole format type, always: a format's own projection may assume its records were
         // written with the projected schema (Flink's avro reads by position), which Kafka
         // records were not
-        return new Decoding(format.createRuntimeDecoder(context, type), targets);
+        return new TableHistory.Decoding(format.createRuntimeDecoder(context, type), targets);
     }
 
     /** The key's row type with each field's name without the key prefix (the format's names). */
@@ -237,13 +216,7 @@ class KafkaBackfillDynamicSource
         Map<String, DataType> columns = new LinkedHashMap<>();
         // archived records know only where they were found; an Iceberg table's rows what its
         // layout keeps
-        List<ReadableMetadata> readable =
-                iceberg != null
-                        ? iceberg.metadata()
-                        : archive != null
-                                ? ArchiveTableOptions.METADATA
-                                : List.of(ReadableMetadata.values());
-        for (ReadableMetadata m : readable) {
+        for (ReadableMetadata m : history.metadata()) {
             columns.put(m.key, m.dataType);
         }
         return columns;
@@ -294,8 +267,7 @@ class KafkaBackfillDynamicSource
                 table.valueProjection,
                 table.keyPrefix,
                 table.readOptions,
-                table.archive,
-                table.iceberg,
+                table.history,
                 table.tableIdentifier);
     }
 

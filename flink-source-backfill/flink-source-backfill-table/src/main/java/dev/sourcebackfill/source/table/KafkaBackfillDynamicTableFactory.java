@@ -150,9 +150,8 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
         int[] keyProjection = KafkaTableOptions.keyProjection(options, physicalType);
         int[] valueProjection =
                 KafkaTableOptions.valueProjection(options, physicalType, keyProjection);
-        ArchiveTableOptions archive = ArchiveTableOptions.of(options, physicalType).orElse(null);
-        IcebergTableOptions iceberg =
-                iceberg(
+        TableHistory history =
+                history(
                         options,
                         context.getCatalogTable().getOptions(),
                         physicalType,
@@ -170,12 +169,29 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                         valueProjection,
                         keyPrefix,
                         readOptions,
-                        archive,
-                        iceberg,
+                        history,
                         table);
-        // an archive whose offsets are a column must read that column where the query does not
-        boolean offsetColumn = archive != null && archive.offsetFieldIndex() != null;
-        return offsetColumn ? source : new KafkaBackfillDynamicSource.Projecting(source);
+        return history.supportsProjection()
+                ? new KafkaBackfillDynamicSource.Projecting(source)
+                : source;
+    }
+
+    /**
+     * The table's history: an Iceberg table ({@code backfill.iceberg.*}), an archive ({@code
+     * backfill.archive.*}) or the topic itself.
+     */
+    private static TableHistory history(
+            ReadableConfig options,
+            Map<String, String> tableOptions,
+            DataType physicalType,
+            String icebergModuleClass) {
+        Optional<ArchiveTableOptions> archive = ArchiveTableOptions.of(options, physicalType);
+        IcebergTableOptions iceberg =
+                iceberg(options, tableOptions, physicalType, icebergModuleClass);
+        if (iceberg != null) {
+            return iceberg;
+        }
+        return archive.<TableHistory>map(a -> a).orElseGet(TableHistory.FromTopic::new);
     }
 
     /**

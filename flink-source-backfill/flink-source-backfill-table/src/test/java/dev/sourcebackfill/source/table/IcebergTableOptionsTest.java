@@ -546,14 +546,16 @@ class IcebergTableOptionsTest {
         return row;
     }
 
-    /** The one-column row ColumnsMapper makes of {@code row}, as the COLUMNS mode runs it. */
+    /**
+     * The one-column row IcebergColumnsMapper makes of {@code row}, as the COLUMNS mode runs it.
+     */
     private static RowData map(String column, LogicalType type, GenericRecord row) {
-        IcebergTableOptions.ColumnValue converter = IcebergTableOptions.ColumnValue.of(type);
+        IcebergColumnValue converter = IcebergColumnValue.of(type);
         assertThat(converter).as("a conversion to %s", type).isNotNull();
-        IcebergTableOptions.ColumnsMapper mapper =
-                new IcebergTableOptions.ColumnsMapper(
+        IcebergColumnsMapper mapper =
+                new IcebergColumnsMapper(
                         new String[] {column},
-                        new IcebergTableOptions.ColumnValue[] {converter},
+                        new IcebergColumnValue[] {converter},
                         new boolean[] {!type.isNullable()},
                         new int[] {0},
                         1,

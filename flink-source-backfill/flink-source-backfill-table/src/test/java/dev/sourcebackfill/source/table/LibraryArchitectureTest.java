@@ -91,8 +91,8 @@ class LibraryArchitectureTest {
 
     /**
      * The table module has the Iceberg module as an optional dependency: only the class behind the
-     * {@code backfill.iceberg.*} options (and its nested classes) may touch Iceberg or the module,
-     * so that a table without those options never loads them.
+     * {@code backfill.iceberg.*} options (and its nested classes) and the row mapper it builds may
+     * touch Iceberg or the module, so that a table without those options never loads them.
      */
     @Test
     void onlyTheIcebergOptionsOfTheTableConnectorUseIceberg() {
@@ -101,6 +101,8 @@ class LibraryArchitectureTest {
                 .resideInAPackage(TABLE)
                 .and()
                 .doNotHaveFullyQualifiedName(IcebergTableOptions.class.getName())
+                .and()
+                .doNotHaveFullyQualifiedName(IcebergColumnsMapper.class.getName())
                 .and()
                 .areNotNestedClasses()
                 .should()
