@@ -152,7 +152,7 @@ public final class ArchiveBackfillSourceBuilder<T>
     }
 
     @Override
-    protected void checkHistoryOptions() {
+    protected void checkOptions() {
         checkOption(archive != null && !archive.isBlank(), "archive", "setArchive", "is not set");
         try {
             new Path(archive);
@@ -161,10 +161,12 @@ public final class ArchiveBackfillSourceBuilder<T>
         }
         checkOption(layout != null, "layout", "setLayout", "must not be null");
         checkOption(format != null, "format", "setFormat", "is not set");
+        checkLive();
         checkOption(
                 recordMapper != null,
                 "archived record mapper",
                 "setArchivedRecordMapper",
                 "must not be null");
+        checkMaxRecordsPerPoll();
     }
 }

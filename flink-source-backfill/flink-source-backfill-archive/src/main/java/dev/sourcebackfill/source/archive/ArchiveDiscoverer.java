@@ -65,14 +65,14 @@ final class ArchiveDiscoverer extends HistoryBeforeKafkaDiscoverer {
         Map<String, List<ArchiveListing.Entry>> archive = ArchiveListing.list(root, layout);
         listed = archive;
         Set<String> liveIds = new HashSet<>();
-        Set<String> liveTopics = new HashSet<>();
+        Set<String> topicNames = new HashSet<>();
         for (DiscoveredSplit split : liveSplits) {
             liveIds.add(split.splitId());
-            liveTopics.add(topicOf(split.splitId()));
+            topicNames.add(topicOf(split.splitId()));
         }
         for (Map.Entry<String, List<ArchiveListing.Entry>> archived : archive.entrySet()) {
             ArchivedFile first = archived.getValue().get(0).file();
-            if (liveTopics.contains(first.topic()) && !liveIds.contains(archived.getKey())) {
+            if (topicNames.contains(first.topic()) && !liveIds.contains(archived.getKey())) {
                 throw noLiveReader(archived.getKey(), "from " + archived.getValue().get(0).path());
             }
         }

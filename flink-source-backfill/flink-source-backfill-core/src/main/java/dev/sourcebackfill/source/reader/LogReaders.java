@@ -70,11 +70,22 @@ final class LogReaders {
         backfill.close();
     }
 
+    /** Closes both readers; a failure closing one does not keep the other open. */
     void close() throws IOException {
-        try {
-            backfill.close();
-        } finally {
-            live.close();
+        IOException failure = null;
+        for (Slot slot : new Slot[] {backfill, live}) {
+            try {
+                slot.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

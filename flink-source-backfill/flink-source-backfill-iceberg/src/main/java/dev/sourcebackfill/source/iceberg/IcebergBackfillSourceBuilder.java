@@ -224,7 +224,7 @@ public final class IcebergBackfillSourceBuilder<T>
     }
 
     @Override
-    protected void checkHistoryOptions() {
+    protected void checkOptions() {
         checkOption(
                 catalogName != null && !catalogName.isBlank(),
                 "catalog",
@@ -256,11 +256,7 @@ public final class IcebergBackfillSourceBuilder<T>
                 "is not set, and the "
                         + layout
                         + " keeps no record value for the topic's deserializer: set a record mapper");
-        checkSnapshotTagAndOrder();
-    }
-
-    @Override
-    protected void checkAgainstLive(KafkaBackfillSourceBuilder<T> live) {
+        KafkaBackfillSourceBuilder<T> live = checkLive();
         checkOption(
                 !live.topics().isEmpty(),
                 "live",
@@ -273,9 +269,7 @@ public final class IcebergBackfillSourceBuilder<T>
                 "has no topic column, but the live source reads topics "
                         + live.topics()
                         + ": set one (IcebergLayout.withTopicColumn)");
-    }
-
-    private void checkSnapshotTagAndOrder() {
+        checkMaxRecordsPerPoll();
         if (snapshotTagSet) {
             checkOption(
                     snapshotTagName != null && !snapshotTagName.isBlank(),

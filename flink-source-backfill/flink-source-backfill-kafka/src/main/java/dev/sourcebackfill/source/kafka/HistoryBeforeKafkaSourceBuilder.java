@@ -30,9 +30,9 @@ import static org.apache.flink.util.Preconditions.checkArgument;
  * The builder of a source whose history comes from another store in front of live Kafka topics
  * ({@link HistoryBeforeKafkaLog}): the live topics as a Kafka source builder ({@link #setLive}),
  * the records one fetch of the history reads ({@link #setMaxRecordsPerPoll}), and {@link #build()}:
- * the store's options checked first ({@link #checkHistoryOptions}), then the live builder and this
- * builder's shared settings; the shared settings set here win over the live builder's; then the
- * Kafka source is built with the store's log in front of the topics ({@link #createLog}).
+ * every option checked ({@link #checkOptions}, then the shared settings); the shared settings set
+ * here win over the live builder's; then the Kafka source is built with the store's log in front of
+ * the topics ({@link #createLog}).
  *
  * @param <B> the builder's own type, which the setters return
  */
@@ -71,14 +71,10 @@ public abstract class HistoryBeforeKafkaSourceBuilder<
 
     /** Checks every option, naming the first that is wrong, then builds the source. */
     public final BackfillSource<T> build() {
-        checkHistoryOptions();
-        checkOption(live != null, "live", "setLive", "is not set");
-        checkAgainstLive(live);
-        checkOption(
-                maxRecordsPerPoll >= 1,
-                "max records per poll",
-                "setMaxRecordsPerPoll",
-                "must be at least 1, was " + maxRecordsPerPoll);
+        checkOptions();
+        // what a store's checks left out, the template does not: the live builder and the poll
+        checkLive();
+        checkMaxRecordsPerPoll();
         checkSharedSettings();
         // the settings set here win over the live builder's
         copySetSettingsTo(live);
@@ -86,11 +82,26 @@ public abstract class HistoryBeforeKafkaSourceBuilder<
         return live.build(kafka -> createLog(new LiveTopics<>(kafka)));
     }
 
-    /** Checks the store's own options with {@link #checkOption}, before the live builder. */
-    protected abstract void checkHistoryOptions();
+    /**
+     * Checks the store's options with {@link #checkOption}, and where it names them among its own,
+     * the live builder ({@link #checkLive}) and the records per poll ({@link
+     * #checkMaxRecordsPerPoll}): the first wrong option in that order is the one named.
+     */
+    protected abstract void checkOptions();
 
-    /** Checks the options that depend on the live topics (set, not yet checked themselves). */
-    protected void checkAgainstLive(KafkaBackfillSourceBuilder<T> live) {}
+    /** Checks that the live builder is set, and returns it. */
+    protected final KafkaBackfillSourceBuilder<T> checkLive() {
+        checkOption(live != null, "live", "setLive", "is not set");
+        return live;
+    }
+
+    protected final void checkMaxRecordsPerPoll() {
+        checkOption(
+                maxRecordsPerPoll >= 1,
+                "max records per poll",
+                "setMaxRecordsPerPoll",
+                "must be at least 1, was " + maxRecordsPerPoll);
+    }
 
     /** Sets what the store needs of the live builder, after the shared settings were copied. */
     protected void prepareLive(KafkaBackfillSourceBuilder<T> live) {}

@@ -1,0 +1,93 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.kafka.KafkaBackfill;
+import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
+import dev.sourcebackfill.source.spi.LogRecordDeserializer;
+
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.util.InstantiationUtil;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The Iceberg builder's contract on the history-before-Kafka shape: check order, serialization. */
+class IcebergBuilderContractTest {
+
+    private static final Map<String, String> CATALOG =
+            Map.of("type", "rest", "uri", "http://127.0.0.1:1");
+
+    private static KafkaBackfillSourceBuilder<String> live() {
+        return KafkaBackfill.<String>sourceBuilder()
+                .setBootstrapServers("127.0.0.1:1")
+                .setTopics("orders")
+                .setValueOnlyDeserializer(new SimpleStringSchema());
+    }
+
+    private static IcebergBackfillSourceBuilder<String> withoutLive() {
+        return IcebergBackfill.<String>sourceBuilder()
+                .setCatalog("lake", CATALOG)
+                .setTable("db.orders")
+                .setLayout(IcebergLayout.redpanda());
+    }
+
+    /** The live builder is checked before the snapshot tag and the ordered mode. */
+    @Test
+    void aMissingLiveIsNamedBeforeOrderedWithAChunkSizeAsBeforeTheRefactoring() {
+        IcebergBackfillSourceBuilder<String> builder =
+                withoutLive().setOrdered(true).setBackfillChunkSize(1_000);
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'live' (setLive) is not set");
+    }
+
+    /** 'max records per poll' is checked before the snapshot tag. */
+    @Test
+    void aWrongMaxRecordsPerPollIsNamedBeforeAWrongSnapshotTagAsBeforeTheRefactoring() {
+        IcebergBackfillSourceBuilder<String> builder =
+                withoutLive()
+                        .setLive(live())
+                        .setMaxRecordsPerPoll(0)
+                        .setSnapshotTag("main", Duration.ofHours(1));
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'max records per poll'");
+    }
+
+    /**
+     * Flink serializes the source: the copy's log still makes the topic's own deserializer for the
+     * table's rows.
+     */
+    @Test
+    void theBuiltSourceSurvivesJavaSerializationAndItsCopyMakesTheTopicsDeserializer()
+            throws Exception {
+        BackfillSource<String> source = withoutLive().setLive(live()).build();
+        BackfillSource<String> copy = InstantiationUtil.clone(source, getClass().getClassLoader());
+        assertThat(copy.getLog().toString()).isEqualTo(source.getLog().toString());
+        LogRecordDeserializer<?, String> rows =
+                copy.getLog().backfillReading().createDeserializer(new TestingReaderContext());
+        assertThat(rows).isNotNull();
+        assertThat(copy.getLog().createOffsetCommitter(new TestingReaderContext())).isEmpty();
+    }
+}
