@@ -19,25 +19,22 @@ import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
+import dev.sourcebackfill.source.testutils.FailOnce;
+import dev.sourcebackfill.source.testutils.HistoryBeforeKafkaJob;
 import dev.sourcebackfill.source.testutils.Observations;
 import dev.sourcebackfill.source.testutils.ObservedSource;
+import dev.sourcebackfill.source.testutils.PartitionChecker;
+import dev.sourcebackfill.source.testutils.RecordPosition;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 import dev.sourcebackfill.source.testutils.Throttle;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.base.source.hybrid.HybridSource;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.connector.file.src.reader.TextLineInputFormat;
@@ -45,12 +42,9 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.Collector;
 import org.apache.flink.util.ExceptionUtils;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -70,10 +64,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPOutputStream;
@@ -90,6 +83,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ArchiveBackfillITCase {
 
     private static final RestartCounter RESTARTS = new RestartCounter();
+
+    /** Values "A|partition|offset" from the archive, "K|partition|offset" from the topic. */
+    private static final HistoryBeforeKafkaJob JOB =
+            new HistoryBeforeKafkaJob("archive-and-topic", RecordPosition.delimited("A"));
 
     @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
 
@@ -117,14 +114,11 @@ class ArchiveBackfillITCase {
         JobClient job = start(run, source(topic), "A|0|350");
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
-        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
-        assertThat(Checker.progress(run, topic, 0))
-                .isEqualTo("1000 records, last 999, 600 from the archive");
-        assertThat(Checker.progress(run, topic, 1))
-                .isEqualTo("1000 records, last 999, 400 from the archive");
-        assertThat(Checker.progress(run, topic, 2))
-                .isEqualTo("1000 records, last 999, 0 from the archive");
-        assertThat(FailOnce.FIRED.get(run)).as("failure during the archive read fired").isNotNull();
+        PartitionChecker.assertNoViolations(run);
+        assertThat(progress(run, 0)).isEqualTo("1000 records, last 999, 600 from the archive");
+        assertThat(progress(run, 1)).isEqualTo("1000 records, last 999, 400 from the archive");
+        assertThat(progress(run, 2)).isEqualTo("1000 records, last 999, 0 from the archive");
+        assertThat(FailOnce.fired(run)).as("failure during the archive read fired").isNotEmpty();
         assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
     }
 
@@ -148,7 +142,7 @@ class ArchiveBackfillITCase {
         String run = UUID.randomUUID().toString();
         JobClient first = start(run, source(topic), null, 2, 500, null);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (Checker.total(run) < 1_000) {
+        while (PartitionChecker.total(run) < 1_000) {
             assertThat(System.nanoTime()).as("some of the archive read").isLessThan(deadline);
             Thread.sleep(20);
         }
@@ -156,21 +150,20 @@ class ArchiveBackfillITCase {
                 first.stopWithSavepoint(
                                 false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
-        assertThat(Checker.fromArchive(run))
+        assertThat(PartitionChecker.fromHistory(run))
                 .as("stopped while the archive is read")
                 .isLessThan(3_600);
 
         JobClient second = start(run, source(topic), "K|0|1200", 3, 0, savepoint);
         second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
-        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
+        PartitionChecker.assertNoViolations(run);
         for (int p = 0; p < 3; p++) {
-            assertThat(Checker.progress(run, topic, p))
+            assertThat(progress(run, p))
                     .isEqualTo("2000 records, last 1999, 1200 from the archive");
         }
-        assertThat(Checker.progress(run, topic, 3))
-                .isEqualTo("2000 records, last 1999, 0 from the archive");
-        assertThat(FailOnce.FIRED.get(run)).as("failure at the handover fired").isNotNull();
+        assertThat(progress(run, 3)).isEqualTo("2000 records, last 1999, 0 from the archive");
+        assertThat(FailOnce.fired(run)).as("failure at the handover fired").isNotEmpty();
         assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30)))
                 .as("restarts")
                 .isEqualTo(1);
@@ -217,12 +210,11 @@ class ArchiveBackfillITCase {
         JobClient job = start(run, source(topic, OffsetGapPolicy.SKIP), null);
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
-        assertThat(Checker.VIOLATIONS.get(run))
+        assertThat(PartitionChecker.duplicates(run)).isEmpty();
+        assertThat(PartitionChecker.outOfOrder(run))
                 .containsExactly("partition 0: offset 500 after 299");
-        assertThat(Checker.progress(run, topic, 0))
-                .isEqualTo("600 records, last 799, 300 from the archive");
-        assertThat(Checker.progress(run, topic, 1))
-                .isEqualTo("800 records, last 799, 300 from the archive");
+        assertThat(progress(run, 0)).isEqualTo("600 records, last 799, 300 from the archive");
+        assertThat(progress(run, 1)).isEqualTo("800 records, last 799, 300 from the archive");
         assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
     }
 
@@ -348,14 +340,13 @@ class ArchiveBackfillITCase {
                 start(run, new ObservedSource<>(source, sourceRun), "A|0|450", 2, 0, null, true);
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
-        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
+        PartitionChecker.assertNoViolations(run);
         for (int p = 0; p < 2; p++) {
-            assertThat(Checker.progress(run, topic, p))
+            assertThat(progress(run, p))
                     .isEqualTo("1200 records, last 1199, 1000 from the archive");
         }
-        assertThat(Checker.progress(run, topic, 2))
-                .isEqualTo("1200 records, last 1199, 250 from the archive");
-        assertThat(FailOnce.FIRED.get(run)).as("failure during a chunk fired").isNotNull();
+        assertThat(progress(run, 2)).isEqualTo("1200 records, last 1199, 250 from the archive");
+        assertThat(FailOnce.fired(run)).as("failure during a chunk fired").isNotEmpty();
         assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
         Map<String, List<Integer>> adds = Observations.of(sourceRun).splitAdds;
         // files start at 0, 100, ..., 900: chunks [0, 300), [300, 600), [600, 900); the split
@@ -410,9 +401,8 @@ class ArchiveBackfillITCase {
             return;
         }
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
-        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
-        assertThat(Checker.progress(run, topic, 0))
-                .isEqualTo("600 records, last 799, 300 from the archive");
+        PartitionChecker.assertNoViolations(run);
+        assertThat(progress(run, 0)).isEqualTo("600 records, last 799, 300 from the archive");
         assertThat(RESTARTS.restartsOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
     }
 
@@ -495,7 +485,7 @@ class ArchiveBackfillITCase {
                         null,
                         true);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (Checker.total(run) < 600) {
+        while (PartitionChecker.total(run) < 600) {
             assertThat(System.nanoTime()).as("some of the archive read").isLessThan(deadline);
             Thread.sleep(20);
         }
@@ -503,7 +493,7 @@ class ArchiveBackfillITCase {
                 first.stopWithSavepoint(
                                 false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
-        assertThat(Checker.fromArchive(run)).as("stopped mid-chunks").isLessThan(2_400);
+        assertThat(PartitionChecker.fromHistory(run)).as("stopped mid-chunks").isLessThan(2_400);
         assertThat(RESTARTS.failoversOf(first, Duration.ofSeconds(30))).isZero();
 
         JobClient second =
@@ -516,12 +506,12 @@ class ArchiveBackfillITCase {
                         savepoint,
                         true);
         second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
-        assertThat(Checker.VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
+        PartitionChecker.assertNoViolations(run);
         for (int p = 0; p < 2; p++) {
-            assertThat(Checker.progress(run, topic, p))
+            assertThat(progress(run, p))
                     .isEqualTo("2000 records, last 1999, 1200 from the archive");
         }
-        assertThat(FailOnce.FIRED.get(run)).as("failure at the handover fired").isNotNull();
+        assertThat(FailOnce.fired(run)).as("failure at the handover fired").isNotEmpty();
         assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30)))
                 .as("restarts")
                 .isEqualTo(1);
@@ -582,35 +572,31 @@ class ArchiveBackfillITCase {
             String savepoint,
             boolean unordered)
             throws Exception {
-        Configuration conf = new Configuration();
-        if (failAt != null) {
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-            conf.set(
-                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
-                    Duration.ofMillis(200));
-        } else {
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        }
-        if (savepoint != null) {
-            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
-        }
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(parallelism);
-        env.enableCheckpointing(200);
-        DataStream<String> stream =
-                env.fromSource(source, WatermarkStrategy.noWatermarks(), "archive-and-topic")
-                        .uid("archive-and-topic")
-                        .map(new FailOnce(run, failAt))
-                        .uid("fail-once");
-        if (throttle > 0) {
-            stream = stream.map(new Throttle<>(throttle)).uid("throttle");
-        }
-        stream.keyBy(value -> value.substring(value.indexOf('|') + 1, value.lastIndexOf('|')))
-                .process(new Checker(run, unordered))
-                .uid("checker")
-                .sinkTo(new DiscardingSink<>());
-        return env.executeAsync("archive backfill " + run);
+        return JOB.start(
+                run,
+                source,
+                failAt == null ? Set.of() : Set.of(failAt),
+                3,
+                parallelism,
+                throttle,
+                savepoint,
+                !unordered);
+    }
+
+    /**
+     * A partition's progress as the checker's state has it: "N records, last L, A from the
+     * archive", or "null" if none came.
+     */
+    private static String progress(String run, int partition) {
+        PartitionChecker.Progress progress = PartitionChecker.progress(run).get(partition);
+        return progress == null
+                ? "null"
+                : progress.count()
+                        + " records, last "
+                        + PartitionChecker.lastOffsets(run).get(partition)
+                        + ", "
+                        + progress.fromHistory()
+                        + " from the archive";
     }
 
     /** Values "K|partition|offset"; offsets are 0.. in produce order (no transactions). */
@@ -707,134 +693,6 @@ class ArchiveBackfillITCase {
             }
         } else {
             Files.write(file, bytes);
-        }
-    }
-
-    /** Fails once, the first time it sees {@code failAt}. */
-    static final class FailOnce extends RichMapFunction<String, String> {
-        static final Map<String, Integer> FIRED = new ConcurrentHashMap<>();
-        private final String run;
-        private final String failAt;
-
-        FailOnce(String run, String failAt) {
-            this.run = run;
-            this.failAt = failAt;
-        }
-
-        @Override
-        public String map(String value) {
-            if (value.equals(failAt) && FIRED.putIfAbsent(run, 1) == null) {
-                throw new IllegalStateException("injected failure at " + value);
-            }
-            return value;
-        }
-    }
-
-    /**
-     * Per partition, in keyed (checkpointed) state: the last offset, the count, and how many came
-     * from the archive; every record must be the offset after the last one.
-     */
-    static final class Checker extends KeyedProcessFunction<String, String, String> {
-        /** run -> partition -> its progress in checkpointed state. */
-        static final Map<String, Map<String, Progress>> PROGRESS = new ConcurrentHashMap<>();
-
-        static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
-        private final String run;
-
-        /**
-         * Whether a partition's records may come in any order (chunks of history): each offset must
-         * then come once, which the offsets kept in state check.
-         */
-        private final boolean unordered;
-
-        private transient MapState<Long, Boolean> seen;
-        private transient ValueState<Long> last;
-        private transient ValueState<Long> count;
-        private transient ValueState<Long> fromArchive;
-
-        Checker(String run, boolean unordered) {
-            this.run = run;
-            this.unordered = unordered;
-        }
-
-        /** One partition's progress. */
-        record Progress(long count, long last, long fromArchive) {
-            @Override
-            public String toString() {
-                return count + " records, last " + last + ", " + fromArchive + " from the archive";
-            }
-        }
-
-        static String progress(String run, String topic, int partition) {
-            return String.valueOf(
-                    PROGRESS.getOrDefault(run, Map.of()).get(String.valueOf(partition)));
-        }
-
-        /** Records counted over every partition, as the checkpointed state has them now. */
-        static long total(String run) {
-            return PROGRESS.getOrDefault(run, Map.of()).values().stream()
-                    .mapToLong(Progress::count)
-                    .sum();
-        }
-
-        /** Records from the archive over every partition. */
-        static long fromArchive(String run) {
-            return PROGRESS.getOrDefault(run, Map.of()).values().stream()
-                    .mapToLong(Progress::fromArchive)
-                    .sum();
-        }
-
-        @Override
-        public void open(OpenContext openContext) {
-            last = getRuntimeContext().getState(new ValueStateDescriptor<>("last", Long.class));
-            count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Long.class));
-            fromArchive =
-                    getRuntimeContext()
-                            .getState(new ValueStateDescriptor<>("fromArchive", Long.class));
-            if (unordered) {
-                seen =
-                        getRuntimeContext()
-                                .getMapState(
-                                        new MapStateDescriptor<>(
-                                                "seen", Long.class, Boolean.class));
-            }
-        }
-
-        @Override
-        public void processElement(String value, Context ctx, Collector<String> out)
-                throws Exception {
-            String[] parts = value.split("\\|");
-            long offset = Long.parseLong(parts[2]);
-            long expected = last.value() == null ? 0 : last.value() + 1;
-            if (unordered) {
-                if (seen.contains(offset)) {
-                    VIOLATIONS
-                            .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
-                            .add("partition " + parts[1] + ": offset " + offset + " twice");
-                }
-                seen.put(offset, true);
-                offset = Math.max(offset, last.value() == null ? offset : last.value());
-            } else if (offset != expected) {
-                VIOLATIONS
-                        .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
-                        .add(
-                                "partition "
-                                        + parts[1]
-                                        + ": offset "
-                                        + offset
-                                        + " after "
-                                        + last.value());
-            }
-            last.update(offset);
-            long n = count.value() == null ? 1 : count.value() + 1;
-            count.update(n);
-            long a =
-                    (fromArchive.value() == null ? 0 : fromArchive.value())
-                            + (parts[0].equals("A") ? 1 : 0);
-            fromArchive.update(a);
-            PROGRESS.computeIfAbsent(run, k -> new ConcurrentHashMap<>())
-                    .put(parts[1], new Progress(n, offset, a));
-            out.collect(value);
         }
     }
 }

@@ -21,29 +21,20 @@ import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
+import dev.sourcebackfill.source.testutils.FailOnce;
+import dev.sourcebackfill.source.testutils.HistoryBeforeKafkaJob;
 import dev.sourcebackfill.source.testutils.LineUpgrades;
+import dev.sourcebackfill.source.testutils.PartitionChecker;
+import dev.sourcebackfill.source.testutils.RecordPosition;
 import dev.sourcebackfill.source.testutils.RestartCounter;
-import dev.sourcebackfill.source.testutils.Throttle;
 
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -72,12 +63,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
@@ -95,6 +83,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class IcebergBackfillITCase {
 
     private static final RestartCounter RESTARTS = new RestartCounter();
+
+    /** Values "T|partition|offset" from the table, "K|partition|offset" from the topic. */
+    private static final HistoryBeforeKafkaJob JOB =
+            new HistoryBeforeKafkaJob("table-and-topic", RecordPosition.delimited("T"));
 
     @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
 
@@ -203,17 +195,17 @@ class IcebergBackfillITCase {
                 1_100,
                 1_500,
                 (p, o) -> p == 1 ? new ProducerRecord<>(topic, p, "k", "K|1|" + o) : null);
-        while (Checker.total(run) < 1_500 * 3 + 800) {
+        while (PartitionChecker.total(run) < 1_500 * 3 + 800) {
             assertThat(System.nanoTime()).as("every record").isLessThan(deadline);
             Thread.sleep(20);
         }
         job.cancel().get(60, TimeUnit.SECONDS);
 
-        Checker.assertNoViolations(run);
-        Checker.assertPartition(run, 0, 0, 1_500, o -> o < 1_000, o -> true);
-        Checker.assertPartition(run, 1, 0, 1_500, o -> o < 1_100, o -> true);
-        Checker.assertPartition(run, 2, 0, 1_500, o -> o < 1_200, o -> true);
-        Checker.assertPartition(run, 3, 0, 800, o -> false, o -> true);
+        PartitionChecker.assertNoViolations(run);
+        PartitionChecker.assertPartition(run, 0, 0, 1_500, o -> o < 1_000, o -> true);
+        PartitionChecker.assertPartition(run, 1, 0, 1_500, o -> o < 1_100, o -> true);
+        PartitionChecker.assertPartition(run, 2, 0, 1_500, o -> o < 1_200, o -> true);
+        PartitionChecker.assertPartition(run, 3, 0, 800, o -> false, o -> true);
         assertThat(FailOnce.fired(run)).containsExactlyInAnyOrder("T|0|450", "K|1|1100");
         assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(2);
     }
@@ -272,19 +264,19 @@ class IcebergBackfillITCase {
                 1_500,
                 (p, o) -> p == 1 ? new ProducerRecord<>(topic, p, "k", "K|1|" + o) : null);
         Map<Integer, Long> lastOffsets = Map.of(0, 1_499L, 1, 1_499L, 2, 1_499L, 3, 799L);
-        while (Checker.total(run) < 1_500 * 3 + 800
-                || !OrderChecker.LAST.getOrDefault(run, Map.of()).equals(lastOffsets)) {
+        while (PartitionChecker.total(run) < 1_500 * 3 + 800
+                || !PartitionChecker.lastOffsets(run).equals(lastOffsets)) {
             assertThat(System.nanoTime()).as("every record").isLessThan(deadline);
             Thread.sleep(20);
         }
         job.cancel().get(60, TimeUnit.SECONDS);
 
-        Checker.assertNoViolations(run);
-        Checker.assertPartition(run, 0, 0, 1_500, o -> o < 1_000, o -> true);
-        Checker.assertPartition(run, 1, 0, 1_500, o -> o < 1_100, o -> true);
-        Checker.assertPartition(run, 2, 0, 1_500, o -> o < 1_200, o -> true);
-        Checker.assertPartition(run, 3, 0, 800, o -> false, o -> true);
-        assertThat(OrderChecker.lastOffsets(run))
+        PartitionChecker.assertNoViolations(run);
+        PartitionChecker.assertPartition(run, 0, 0, 1_500, o -> o < 1_000, o -> true);
+        PartitionChecker.assertPartition(run, 1, 0, 1_500, o -> o < 1_100, o -> true);
+        PartitionChecker.assertPartition(run, 2, 0, 1_500, o -> o < 1_200, o -> true);
+        PartitionChecker.assertPartition(run, 3, 0, 800, o -> false, o -> true);
+        assertThat(PartitionChecker.lastOffsets(run))
                 .containsExactlyInAnyOrderEntriesOf(
                         Map.of(0, 1_499L, 1, 1_499L, 2, 1_499L, 3, 799L));
         assertThat(FailOnce.fired(run)).containsExactlyInAnyOrder("T|0|450", "K|1|1100");
@@ -325,9 +317,9 @@ class IcebergBackfillITCase {
                         true);
         job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
-        Checker.assertNoViolations(run);
-        Checker.assertPartition(run, 0, 0, 600, o -> o < 500, o -> true);
-        assertThat(OrderChecker.VIOLATIONS.get(run)).isNotEmpty();
+        assertThat(PartitionChecker.duplicates(run)).isEmpty();
+        PartitionChecker.assertPartition(run, 0, 0, 600, o -> o < 500, o -> true);
+        assertThat(PartitionChecker.outOfOrder(run)).isNotEmpty();
     }
 
     /**
@@ -435,9 +427,9 @@ class IcebergBackfillITCase {
         JobClient job = start(run, builder.build(), Set.of(), 2, 0, null);
         job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
-        Checker.assertNoViolations(run);
-        Checker.assertPartition(run, 0, 0, 600, o -> o < 400, o -> true);
-        Checker.assertPartition(run, 1, 0, 500, o -> o < 300, o -> true);
+        PartitionChecker.assertNoViolations(run);
+        PartitionChecker.assertPartition(run, 0, 0, 600, o -> o < 400, o -> true);
+        PartitionChecker.assertPartition(run, 1, 0, 500, o -> o < 300, o -> true);
         assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
     }
 
@@ -485,10 +477,10 @@ class IcebergBackfillITCase {
                         null);
         job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
-        Checker.assertNoViolations(run);
+        PartitionChecker.assertNoViolations(run);
         Set<Long> missing = Set.of(10L, 11L, 20L, 60L, 99L);
-        Checker.assertPartition(run, 0, 0, 150, o -> o < 100, o -> !missing.contains(o));
-        Checker.assertPartition(run, 1, 0, 150, o -> o < 100, o -> true);
+        PartitionChecker.assertPartition(run, 0, 0, 150, o -> o < 100, o -> !missing.contains(o));
+        PartitionChecker.assertPartition(run, 1, 0, 150, o -> o < 100, o -> true);
         assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
     }
 
@@ -522,7 +514,7 @@ class IcebergBackfillITCase {
         String run = UUID.randomUUID().toString();
         JobClient first = start(run, builder.build(), Set.of(), 2, 500, null);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (Checker.total(run) < 1_000) {
+        while (PartitionChecker.total(run) < 1_000) {
             assertThat(System.nanoTime()).as("some of the table read").isLessThan(deadline);
             Thread.sleep(20);
         }
@@ -530,16 +522,18 @@ class IcebergBackfillITCase {
                 first.stopWithSavepoint(
                                 false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
-        assertThat(Checker.fromTable(run)).as("stopped while the table is read").isLessThan(6_000);
+        assertThat(PartitionChecker.fromHistory(run))
+                .as("stopped while the table is read")
+                .isLessThan(6_000);
         table.refresh();
         IcebergTestTables.compact(table);
 
         JobClient second = start(run, builder.build(), Set.of(), 3, 0, savepoint);
         second.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
-        Checker.assertNoViolations(run);
+        PartitionChecker.assertNoViolations(run);
         for (int p = 0; p < 3; p++) {
-            Checker.assertPartition(run, p, 0, 2_400, o -> o < 2_000, o -> true);
+            PartitionChecker.assertPartition(run, p, 0, 2_400, o -> o < 2_000, o -> true);
         }
         assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30))).as("restarts").isZero();
     }
@@ -567,7 +561,7 @@ class IcebergBackfillITCase {
         String run = UUID.randomUUID().toString();
         JobClient first = start(run, builder.build(), Set.of(), 1, 500, null);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (Checker.total(run) < 300) {
+        while (PartitionChecker.total(run) < 300) {
             assertThat(System.nanoTime()).as("some of the table read").isLessThan(deadline);
             Thread.sleep(20);
         }
@@ -656,7 +650,7 @@ class IcebergBackfillITCase {
         assertThat(table.snapshots()).as("the current snapshot and the tagged one").hasSize(2);
         FailOnce.release(run);
 
-        while (Checker.total(run) < 3_000 || tags(table).contains(tag)) {
+        while (PartitionChecker.total(run) < 3_000 || tags(table).contains(tag)) {
             assertThat(System.nanoTime())
                     .as("every record, and the tag removed at forward mode")
                     .isLessThan(deadline);
@@ -664,9 +658,9 @@ class IcebergBackfillITCase {
         }
         job.cancel().get(60, TimeUnit.SECONDS);
 
-        Checker.assertNoViolations(run);
+        PartitionChecker.assertNoViolations(run);
         for (int p = 0; p < 2; p++) {
-            Checker.assertPartition(run, p, 0, 1_500, o -> o < 1_000, o -> true);
+            PartitionChecker.assertPartition(run, p, 0, 1_500, o -> o < 1_000, o -> true);
         }
         assertThat(FailOnce.fired(run)).containsExactly("T|1|600");
         assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
@@ -716,8 +710,9 @@ class IcebergBackfillITCase {
                             });
         } else {
             job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
-            Checker.assertNoViolations(run);
-            Checker.assertPartition(run, 0, 0, 300, o -> o < 100, o -> o < 100 || o >= 150);
+            PartitionChecker.assertNoViolations(run);
+            PartitionChecker.assertPartition(
+                    run, 0, 0, 300, o -> o < 100, o -> o < 100 || o >= 150);
         }
         assertThat(RESTARTS.restartsOf(job.getJobID())).as("restarts").isZero();
     }
@@ -782,7 +777,7 @@ class IcebergBackfillITCase {
         String run = UUID.randomUUID().toString();
         JobClient first = start(run, upgradeSource(topic, dir).build(), Set.of(), 2, 500, null);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (Checker.fromTable(run) < 1_000) {
+        while (PartitionChecker.fromHistory(run) < 1_000) {
             assertThat(System.nanoTime()).as("some of the table read").isLessThan(deadline);
             Thread.sleep(20);
         }
@@ -792,18 +787,18 @@ class IcebergBackfillITCase {
                                 dir.resolve("savepoints").toUri().toString(),
                                 SavepointFormatType.CANONICAL)
                         .get(60, TimeUnit.SECONDS);
-        long tableRead = Checker.fromTable(run);
+        long tableRead = PartitionChecker.fromHistory(run);
         assertThat(tableRead)
                 .as("rows read from the table before the stop: the table half read")
                 .isBetween(1_000L, 3 * UPGRADE_TABLE_END - 1_000);
-        Checker.assertNoViolations(run);
+        PartitionChecker.assertNoViolations(run);
         // a partition's live read part-way at the stop: its split moves with a position inside
         // the topic (which partitions the readers' consumers served first varies)
-        assertThat(Checker.PROGRESS.get(run).values())
+        assertThat(PartitionChecker.progress(run).values())
                 .as("partitions whose records from the topic were part-read at the stop")
                 .anySatisfy(
                         progress ->
-                                assertThat(progress.count() - progress.fromTable())
+                                assertThat(progress.count() - progress.fromHistory())
                                         .isBetween(1L, UPGRADE_TOPIC_END - UPGRADE_TABLE_END - 1));
         assertThat(RESTARTS.failoversOf(first, Duration.ofSeconds(30))).as("restarts").isZero();
 
@@ -812,8 +807,7 @@ class IcebergBackfillITCase {
         manifest.setProperty("topic", topic);
         manifest.setProperty("run", run);
         manifest.setProperty("tableRead", Long.toString(tableRead));
-        Checker.PROGRESS
-                .get(run)
+        PartitionChecker.progress(run)
                 .forEach(
                         (partition, progress) ->
                                 manifest.setProperty(
@@ -822,9 +816,9 @@ class IcebergBackfillITCase {
                                                 + ","
                                                 + progress.sum()
                                                 + ","
-                                                + progress.fromTable()
+                                                + progress.fromHistory()
                                                 + ","
-                                                + progress.fromTableSum()));
+                                                + progress.fromHistorySum()));
         LineUpgrades.write(
                 dir.resolve(UPGRADE_MANIFEST),
                 manifest,
@@ -852,7 +846,7 @@ class IcebergBackfillITCase {
                         UPGRADE_TOPIC_END);
         String run = manifest.getProperty("run");
         // a partition with no record after the restore keeps what the checker had at the stop
-        Map<Integer, Checker.Progress> before = new ConcurrentHashMap<>();
+        Map<Integer, PartitionChecker.Progress> before = new ConcurrentHashMap<>();
         for (String key : manifest.stringPropertyNames()) {
             if (key.startsWith("progress.")) {
                 long[] v =
@@ -861,11 +855,12 @@ class IcebergBackfillITCase {
                                 .toArray();
                 before.put(
                         Integer.parseInt(key.substring("progress.".length())),
-                        new Checker.Progress(v[0], v[1], v[2], v[3]));
+                        new PartitionChecker.Progress(v[0], v[1], v[2], v[3]));
             }
         }
-        Checker.PROGRESS.put(run, before);
-        long checkedBefore = before.values().stream().mapToLong(Checker.Progress::count).sum();
+        PartitionChecker.progress(run).putAll(before);
+        long checkedBefore =
+                before.values().stream().mapToLong(PartitionChecker.Progress::count).sum();
 
         JobClient second =
                 start(
@@ -877,16 +872,16 @@ class IcebergBackfillITCase {
                         manifest.getProperty("savepoint"));
         second.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
-        Checker.assertNoViolations(run);
+        PartitionChecker.assertNoViolations(run);
         for (int p = 0; p < 3; p++) {
-            Checker.assertPartition(
+            PartitionChecker.assertPartition(
                     run, p, 0, UPGRADE_TOPIC_END, o -> o < UPGRADE_TABLE_END, o -> true);
         }
-        assertThat(Checker.fromTable(run))
+        assertThat(PartitionChecker.fromHistory(run))
                 .as("rows from the table in both halves, some of them in this one")
                 .isEqualTo(3 * UPGRADE_TABLE_END)
                 .isGreaterThan(Long.parseLong(manifest.getProperty("tableRead")));
-        assertThat(Checker.PROCESSED.get(run).get())
+        assertThat(PartitionChecker.processed(run))
                 .as("records processed after the move: those the savepoint had not (none again)")
                 .isEqualTo(3 * UPGRADE_TOPIC_END - checkedBefore);
         assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30))).as("restarts").isZero();
@@ -935,7 +930,7 @@ class IcebergBackfillITCase {
         return start(run, source, failAt, parallelism, throttle, savepoint, false);
     }
 
-    /** The same, and with {@code checkOrder} the {@link OrderChecker} beside the checker. */
+    /** The same, and with {@code checkOrder} the checker wants each partition in order too. */
     private static JobClient start(
             String run,
             BackfillSource<String> source,
@@ -945,262 +940,14 @@ class IcebergBackfillITCase {
             String savepoint,
             boolean checkOrder)
             throws Exception {
-        Configuration conf = new Configuration();
-        if (!failAt.isEmpty()) {
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-            conf.set(
-                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS,
-                    failAt.size() + 1);
-            conf.set(
-                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
-                    Duration.ofMillis(200));
-        } else {
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        }
-        if (savepoint != null) {
-            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
-        }
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(parallelism);
-        env.enableCheckpointing(200);
-        DataStream<String> stream =
-                env.fromSource(source, WatermarkStrategy.noWatermarks(), "table-and-topic")
-                        .uid("table-and-topic")
-                        .map(new FailOnce(run, failAt))
-                        .uid("fail-once");
-        if (throttle > 0) {
-            stream = stream.map(new Throttle<>(throttle)).uid("throttle");
-        }
-        stream.keyBy(value -> value.substring(value.indexOf('|') + 1, value.lastIndexOf('|')))
-                .process(new Checker(run))
-                .uid("checker")
-                .sinkTo(new DiscardingSink<>());
-        if (checkOrder) {
-            stream.keyBy(value -> value.substring(value.indexOf('|') + 1, value.lastIndexOf('|')))
-                    .process(new OrderChecker(run))
-                    .uid("order-checker")
-                    .sinkTo(new DiscardingSink<>());
-        }
-        return env.executeAsync("iceberg backfill " + run);
-    }
-
-    /** Fails the job once at each of the given values. */
-    static final class FailOnce extends RichMapFunction<String, String> {
-        private static final Map<String, Set<String>> FIRED = new ConcurrentHashMap<>();
-        private final String run;
-        private final Set<String> failAt;
-
-        FailOnce(String run, Set<String> failAt) {
-            this.run = run;
-            this.failAt = failAt;
-        }
-
-        /** Runs whose failures wait until the test releases them. */
-        private static final Map<String, CountDownLatch> HELD = new ConcurrentHashMap<>();
-
-        static Set<String> fired(String run) {
-            return FIRED.getOrDefault(run, Set.of());
-        }
-
-        /** The run's failures wait for {@link #release}. */
-        static void holdUntilReleased(String run) {
-            HELD.put(run, new CountDownLatch(1));
-        }
-
-        static void release(String run) {
-            HELD.get(run).countDown();
-        }
-
-        @Override
-        public String map(String value) throws InterruptedException {
-            if (failAt.contains(value)
-                    && FIRED.computeIfAbsent(run, k -> ConcurrentHashMap.newKeySet()).add(value)) {
-                CountDownLatch held = HELD.get(run);
-                if (held != null && !held.await(60, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("the test did not release " + value);
-                }
-                throw new IllegalStateException("injected failure at " + value);
-            }
-            return value;
-        }
-    }
-
-    /**
-     * A per-key state machine without event time, keyed by partition: the last offset seen, in
-     * checkpointed state; an offset that is not the previous one plus one (the first not 0) is a
-     * violation. The topics of the tests that use it have no holes.
-     */
-    static final class OrderChecker extends KeyedProcessFunction<String, String, String> {
-        static final Map<String, Map<Integer, Long>> LAST = new ConcurrentHashMap<>();
-        static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
-        private final String run;
-        private transient ValueState<Long> last;
-
-        OrderChecker(String run) {
-            this.run = run;
-        }
-
-        static Map<Integer, Long> lastOffsets(String run) {
-            Queue<String> violations = VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>());
-            assertThat(violations).as("offsets out of order").isEmpty();
-            return LAST.getOrDefault(run, Map.of());
-        }
-
-        @Override
-        public void open(OpenContext openContext) {
-            last = getRuntimeContext().getState(new ValueStateDescriptor<>("last", Long.class));
-        }
-
-        @Override
-        public void processElement(String value, Context ctx, Collector<String> out)
-                throws Exception {
-            String[] parts = value.split("\\|");
-            int partition = Integer.parseInt(parts[1]);
-            long offset = Long.parseLong(parts[2]);
-            Long previous = last.value();
-            long expected = previous == null ? 0 : previous + 1;
-            if (offset != expected) {
-                VIOLATIONS
-                        .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
-                        .add(
-                                String.format(
-                                        "partition %d: %s after offset %s",
-                                        partition, value, previous));
-            }
-            last.update(offset);
-            LAST.computeIfAbsent(run, k -> new ConcurrentHashMap<>()).put(partition, offset);
-            out.collect(value);
-        }
-    }
-
-    /**
-     * Per partition, in keyed (checkpointed) state: the offsets seen (each must come once), their
-     * count and sum, and how many came from the table.
-     */
-    static final class Checker extends KeyedProcessFunction<String, String, String> {
-        /** run -> partition -> its progress as the checkpointed state has it. */
-        static final Map<String, Map<Integer, Progress>> PROGRESS = new ConcurrentHashMap<>();
-
-        static final Map<String, Queue<String>> VIOLATIONS = new ConcurrentHashMap<>();
-
-        /** run -> records processed in this JVM (not state: what a restored job went on with). */
-        static final Map<String, AtomicLong> PROCESSED = new ConcurrentHashMap<>();
-
-        private final String run;
-
-        private transient MapState<Long, Boolean> seen;
-
-        /**
-         * A partition's {@link Progress} as four longs: no Kryo (Flink 1.20's cannot copy records).
-         */
-        private transient ValueState<long[]> progress;
-
-        Checker(String run) {
-            this.run = run;
-        }
-
-        /** One partition's progress. */
-        record Progress(long count, long sum, long fromTable, long fromTableSum) {}
-
-        static long total(String run) {
-            return PROGRESS.getOrDefault(run, Map.of()).values().stream()
-                    .mapToLong(Progress::count)
-                    .sum();
-        }
-
-        static long fromTable(String run) {
-            return PROGRESS.getOrDefault(run, Map.of()).values().stream()
-                    .mapToLong(Progress::fromTable)
-                    .sum();
-        }
-
-        static void assertNoViolations(String run) {
-            assertThat(VIOLATIONS.getOrDefault(run, new ConcurrentLinkedQueue<>())).isEmpty();
-        }
-
-        /**
-         * Every offset of [from, to) that {@code expected} holds came once (no other: count and sum
-         * match and none twice), those {@code inTable} holds from the table, the others from the
-         * topic.
-         */
-        static void assertPartition(
-                String run,
-                int partition,
-                long from,
-                long to,
-                LongPredicate inTable,
-                LongPredicate expected) {
-            long count = 0;
-            long sum = 0;
-            long tableCount = 0;
-            long tableSum = 0;
-            for (long o = from; o < to; o++) {
-                if (expected.test(o)) {
-                    count++;
-                    sum += o;
-                    if (inTable.test(o)) {
-                        tableCount++;
-                        tableSum += o;
-                    }
-                }
-            }
-            assertThat(PROGRESS.getOrDefault(run, Map.of()).get(partition))
-                    .as("partition %d", partition)
-                    .isEqualTo(new Progress(count, sum, tableCount, tableSum));
-        }
-
-        @Override
-        public void open(OpenContext openContext) {
-            seen =
-                    getRuntimeContext()
-                            .getMapState(
-                                    new MapStateDescriptor<>("seen", Long.class, Boolean.class));
-            progress =
-                    getRuntimeContext()
-                            .getState(
-                                    new ValueStateDescriptor<>(
-                                            "progress",
-                                            PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
-        }
-
-        @Override
-        public void processElement(String value, Context ctx, Collector<String> out)
-                throws Exception {
-            PROCESSED.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
-            String[] parts = value.split("\\|");
-            int partition = Integer.parseInt(parts[1]);
-            long offset = Long.parseLong(parts[2]);
-            if (seen.contains(offset)) {
-                VIOLATIONS
-                        .computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
-                        .add(
-                                "partition "
-                                        + partition
-                                        + ": offset "
-                                        + offset
-                                        + " twice ("
-                                        + value
-                                        + ")");
-            }
-            seen.put(offset, true);
-            long[] stored = progress.value();
-            Progress before =
-                    stored == null
-                            ? new Progress(0, 0, 0, 0)
-                            : new Progress(stored[0], stored[1], stored[2], stored[3]);
-            boolean table = parts[0].equals("T");
-            Progress after =
-                    new Progress(
-                            before.count() + 1,
-                            before.sum() + offset,
-                            before.fromTable() + (table ? 1 : 0),
-                            before.fromTableSum() + (table ? offset : 0));
-            progress.update(
-                    new long[] {
-                        after.count(), after.sum(), after.fromTable(), after.fromTableSum()
-                    });
-            PROGRESS.computeIfAbsent(run, k -> new ConcurrentHashMap<>()).put(partition, after);
-            out.collect(value);
-        }
+        return JOB.start(
+                run,
+                source,
+                failAt,
+                failAt.size() + 1,
+                parallelism,
+                throttle,
+                savepoint,
+                checkOrder);
     }
 }
