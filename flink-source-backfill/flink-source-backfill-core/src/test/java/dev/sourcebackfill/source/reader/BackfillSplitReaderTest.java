@@ -61,6 +61,9 @@ class BackfillSplitReaderTest {
     /** The gaps skipped, as the task thread applied them: "split:from..last". */
     private final List<String> skipsApplied = new ArrayList<>();
 
+    /** The splits whose turn on the backfill reader started after waiting, in order. */
+    private final List<String> turnsStarted = new ArrayList<>();
+
     private BackfillSplitReader<String> reader(FakeLog log) {
         return reader(
                 log,
@@ -110,6 +113,11 @@ class BackfillSplitReaderTest {
                     @Override
                     public void gapSkipped(String splitId, long from, long to) {
                         skipsApplied.add(splitId + ":" + from + ".." + (to - 1));
+                    }
+
+                    @Override
+                    public void turnStarted(String splitId) {
+                        turnsStarted.add(splitId);
                     }
                 },
                 metrics(skipped, progress),
@@ -1115,5 +1123,72 @@ class BackfillSplitReaderTest {
         assertThat(out)
                 .contains("a#chunk-0:a@0", "a#chunk-0:a@1", "a#chunk-0:ended")
                 .containsSubsequence("a:a@2", "a:a@3", "a:a@4", "a:a@5");
+    }
+
+    /**
+     * A chunk that takes over its log split because the reading one was paused for alignment
+     * (give-way) starts its turn before its records, and so does each chunk whose turn comes at a
+     * release; the paused one, when its turn comes back, is paused again on the backfill reader
+     * (its removal dropped the pause), and reads once resumed. With nothing reading, the backfill
+     * reader stays open outside forward mode and closes in it.
+     */
+    @Test
+    void aSplitThatTakesOverAtAGiveWayOrAReleaseStartsItsTurn() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1);
+        BackfillSplitReader<String> reader = reader(log);
+        BackfillSplit chunk0 = BackfillSplit.historyChunk("a", 0, 0, 4);
+        BackfillSplit chunk1 = BackfillSplit.historyChunk("a", 1, 4, 6);
+        BackfillSplit chunk2 = BackfillSplit.historyChunk("a", 2, 6, 8);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(chunk0, chunk1, chunk2)));
+        assertThat(fetchBySplit(reader)).containsExactly("a#chunk-0:a@0", "a#chunk-0:a@1");
+        assertThat(turnsStarted).isEmpty();
+
+        reader.pauseOrResumeSplits(List.of(chunk0), List.of());
+        assertThat(log.calls)
+                .endsWith("backfill.pause [a]", "backfill.remove a", "backfill.add a@4");
+        log.write("a", 2, 3, 4, 5, 6, 7);
+        // chunk 1 took over at the give-way; when it ends, chunk 2 (not paused) goes before
+        // chunk 0 (paused)
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-1:a@4", "a#chunk-1:a@5", "a#chunk-1:ended");
+        assertThat(turnsStarted).containsExactly("a#chunk-1", "a#chunk-2");
+        assertThat(log.calls).endsWith("backfill.remove a", "backfill.add a@6");
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-2:a@6", "a#chunk-2:a@7", "a#chunk-2:ended");
+        assertThat(turnsStarted).containsExactly("a#chunk-1", "a#chunk-2", "a#chunk-0");
+        assertThat(log.calls)
+                .endsWith("backfill.remove a", "backfill.add a@2", "backfill.pause [a]");
+        assertThat(fetchBySplit(reader)).isEmpty();
+        reader.pauseOrResumeSplits(List.of(), List.of(chunk0));
+        assertThat(fetchBySplit(reader))
+                .containsExactly("a#chunk-0:a@2", "a#chunk-0:a@3", "a#chunk-0:ended");
+        assertThat(reader.hasBackfillReader()).isTrue();
+        mode.setForward(true);
+        fetchBySplit(reader);
+        assertThat(reader.hasBackfillReader()).isFalse();
+        assertThat(log.calls).contains("backfill.close");
+    }
+
+    /** Closing closes the live reader also when closing the backfill reader fails. */
+    @Test
+    void closingClosesTheLiveReaderAlsoWhenClosingTheBackfillReaderFails() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3);
+        log.backfillCloseFails = true;
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new BackfillSplit(
+                                        "a",
+                                        HandoverState.BACKFILLING,
+                                        0,
+                                        2,
+                                        OptionalLong.empty()))));
+        fetch(reader);
+        log.write("a", 4);
+        fetch(reader);
+        assertThat(log.calls).contains("live.add a@2");
+        assertThatThrownBy(reader::close).hasMessageContaining("backfill close failed");
+        assertThat(log.calls).contains("backfill.close", "live.close");
     }
 }

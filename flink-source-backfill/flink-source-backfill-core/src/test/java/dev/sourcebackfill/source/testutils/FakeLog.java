@@ -76,6 +76,9 @@ public final class FakeLog implements BackfillLog<String> {
     /** Whether the backfill reader delivers records without a timestamp, as an archive may. */
     public volatile boolean backfillWithoutTimestamps;
 
+    /** Whether closing the backfill reader fails (after it noted the call). */
+    public volatile boolean backfillCloseFails;
+
     private final boolean seekable;
 
     public FakeLog(boolean seekable) {
@@ -243,8 +246,11 @@ public final class FakeLog implements BackfillLog<String> {
         public void wakeUp() {}
 
         @Override
-        public void close() {
+        public void close() throws IOException {
             calls.add(role + ".close");
+            if (role.equals("backfill") && backfillCloseFails) {
+                throw new IOException("backfill close failed");
+            }
         }
     }
 }
