@@ -20,6 +20,7 @@ import dev.sourcebackfill.source.spi.LogReading;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.util.ExceptionUtils;
 
 import javax.annotation.Nullable;
 
@@ -70,22 +71,25 @@ final class LogReaders {
         backfill.close();
     }
 
-    /** Closes both readers; a failure closing one does not keep the other open. */
+    /**
+     * Closes both readers; a failure closing one (an error too) does not keep the other open: the
+     * first is thrown, a second is suppressed in it.
+     */
     void close() throws IOException {
-        IOException failure = null;
+        Throwable failure = null;
         for (Slot slot : new Slot[] {backfill, live}) {
             try {
                 slot.close();
-            } catch (IOException e) {
+            } catch (Throwable t) {
                 if (failure == null) {
-                    failure = e;
+                    failure = t;
                 } else {
-                    failure.addSuppressed(e);
+                    failure.addSuppressed(t);
                 }
             }
         }
         if (failure != null) {
-            throw failure;
+            ExceptionUtils.rethrowIOException(failure);
         }
     }
 

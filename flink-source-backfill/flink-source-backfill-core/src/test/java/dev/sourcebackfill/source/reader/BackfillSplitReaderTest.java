@@ -39,6 +39,7 @@ import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,8 +62,8 @@ class BackfillSplitReaderTest {
     /** The gaps skipped, as the task thread applied them: "split:from..last". */
     private final List<String> skipsApplied = new ArrayList<>();
 
-    /** The splits whose turn on the backfill reader started after waiting, in order. */
-    private final List<String> turnsStarted = new ArrayList<>();
+    /** Whether a turn started on the backfill reader is noted in {@link #seen} as "TURN". */
+    private boolean turnsInSeen;
 
     private BackfillSplitReader<String> reader(FakeLog log) {
         return reader(
@@ -117,7 +118,9 @@ class BackfillSplitReaderTest {
 
                     @Override
                     public void turnStarted(String splitId) {
-                        turnsStarted.add(splitId);
+                        if (turnsInSeen) {
+                            seen.add("TURN");
+                        }
                     }
                 },
                 metrics(skipped, progress),
@@ -1134,6 +1137,7 @@ class BackfillSplitReaderTest {
      */
     @Test
     void aSplitThatTakesOverAtAGiveWayOrAReleaseStartsItsTurn() throws Exception {
+        turnsInSeen = true;
         FakeLog log = new FakeLog(true).write("a", 0, 1);
         BackfillSplitReader<String> reader = reader(log);
         BackfillSplit chunk0 = BackfillSplit.historyChunk("a", 0, 0, 4);
@@ -1141,21 +1145,24 @@ class BackfillSplitReaderTest {
         BackfillSplit chunk2 = BackfillSplit.historyChunk("a", 2, 6, 8);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(chunk0, chunk1, chunk2)));
         assertThat(fetchBySplit(reader)).containsExactly("a#chunk-0:a@0", "a#chunk-0:a@1");
-        assertThat(turnsStarted).isEmpty();
 
         reader.pauseOrResumeSplits(List.of(chunk0), List.of());
         assertThat(log.calls)
                 .endsWith("backfill.pause [a]", "backfill.remove a", "backfill.add a@4");
         log.write("a", 2, 3, 4, 5, 6, 7);
         // chunk 1 took over at the give-way; when it ends, chunk 2 (not paused) goes before
-        // chunk 0 (paused)
+        // chunk 0 (paused): each starts its turn before its first record
         assertThat(fetchBySplit(reader))
-                .containsExactly("a#chunk-1:a@4", "a#chunk-1:a@5", "a#chunk-1:ended");
-        assertThat(turnsStarted).containsExactly("a#chunk-1", "a#chunk-2");
+                .containsExactly(
+                        "a#chunk-1:TURN",
+                        "a#chunk-1:a@4",
+                        "a#chunk-1:a@5",
+                        "a#chunk-2:TURN",
+                        "a#chunk-1:ended");
         assertThat(log.calls).endsWith("backfill.remove a", "backfill.add a@6");
         assertThat(fetchBySplit(reader))
-                .containsExactly("a#chunk-2:a@6", "a#chunk-2:a@7", "a#chunk-2:ended");
-        assertThat(turnsStarted).containsExactly("a#chunk-1", "a#chunk-2", "a#chunk-0");
+                .containsExactly(
+                        "a#chunk-2:a@6", "a#chunk-2:a@7", "a#chunk-0:TURN", "a#chunk-2:ended");
         assertThat(log.calls)
                 .endsWith("backfill.remove a", "backfill.add a@2", "backfill.pause [a]");
         assertThat(fetchBySplit(reader)).isEmpty();
@@ -1173,7 +1180,7 @@ class BackfillSplitReaderTest {
     @Test
     void closingClosesTheLiveReaderAlsoWhenClosingTheBackfillReaderFails() throws Exception {
         FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3);
-        log.backfillCloseFails = true;
+        log.backfillCloseFailure = new IOException("backfill close failed");
         BackfillSplitReader<String> reader = reader(log);
         reader.handleSplitsChanges(
                 new SplitsAddition<>(
@@ -1190,5 +1197,20 @@ class BackfillSplitReaderTest {
         assertThat(log.calls).contains("live.add a@2");
         assertThatThrownBy(reader::close).hasMessageContaining("backfill close failed");
         assertThat(log.calls).contains("backfill.close", "live.close");
+    }
+
+    /** An error closing the backfill reader does not keep the live reader open either. */
+    @Test
+    void anErrorClosingTheBackfillReaderStillClosesTheLiveReader() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1, 2, 3);
+        log.backfillCloseFailure = new NoClassDefFoundError("torn down");
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(backfilling("a", 0, 2))));
+        fetch(reader);
+        log.write("a", 4);
+        fetch(reader);
+        assertThat(log.calls).contains("live.add a@2");
+        assertThatThrownBy(reader::close).isInstanceOf(NoClassDefFoundError.class);
+        assertThat(log.calls).endsWith("backfill.close", "live.close");
     }
 }

@@ -76,8 +76,8 @@ public final class FakeLog implements BackfillLog<String> {
     /** Whether the backfill reader delivers records without a timestamp, as an archive may. */
     public volatile boolean backfillWithoutTimestamps;
 
-    /** Whether closing the backfill reader fails (after it noted the call). */
-    public volatile boolean backfillCloseFails;
+    /** What closing the backfill reader throws (after it noted the call); {@code null}: nothing. */
+    public volatile Throwable backfillCloseFailure;
 
     private final boolean seekable;
 
@@ -246,10 +246,14 @@ public final class FakeLog implements BackfillLog<String> {
         public void wakeUp() {}
 
         @Override
-        public void close() throws IOException {
+        public void close() throws Exception {
             calls.add(role + ".close");
-            if (role.equals("backfill") && backfillCloseFails) {
-                throw new IOException("backfill close failed");
+            Throwable failure = backfillCloseFailure;
+            if (role.equals("backfill") && failure != null) {
+                if (failure instanceof Error) {
+                    throw (Error) failure;
+                }
+                throw (Exception) failure;
             }
         }
     }

@@ -122,6 +122,22 @@ class LibraryArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage(ICEBERG, "org.apache.iceberg..")
                 .check(LIBRARY);
+        // the row mapper loads the Iceberg module: only the options class builds it
+        noClasses()
+                .that()
+                .resideInAPackage(TABLE)
+                .and()
+                .doNotHaveFullyQualifiedName(IcebergTableOptions.class.getName())
+                .and()
+                .haveNameNotMatching(
+                        java.util.regex.Pattern.quote(IcebergTableOptions.class.getName())
+                                + "\\$.*")
+                .and()
+                .doNotHaveFullyQualifiedName(IcebergColumnsMapper.class.getName())
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName(IcebergColumnsMapper.class.getName())
+                .check(LIBRARY);
     }
 
     @Test
