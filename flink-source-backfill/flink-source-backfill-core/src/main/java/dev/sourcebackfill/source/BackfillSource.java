@@ -103,12 +103,12 @@ public class BackfillSource<T>
 
     @Override
     public SimpleVersionedSerializer<BackfillSplit> getSplitSerializer() {
-        return BackfillSplitSerializer.INSTANCE;
+        return new BackfillSplitSerializer(log::kindOfSplitStoredWithoutKind);
     }
 
     @Override
     public SimpleVersionedSerializer<BackfillEnumeratorState> getEnumeratorCheckpointSerializer() {
-        return new BackfillEnumeratorStateSerializer();
+        return new BackfillEnumeratorStateSerializer(log::kindOfSplitStoredWithoutKind);
     }
 
     @Override

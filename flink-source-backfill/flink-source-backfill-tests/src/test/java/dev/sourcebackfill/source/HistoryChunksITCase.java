@@ -206,7 +206,7 @@ class HistoryChunksITCase {
                         () -> firstChecker.recordsChecked.get() > 4_000);
         List<BackfillSplit> snapshot =
                 BackfillTestJobs.splitsInLatestSnapshot(Observations.of(first.sourceRun));
-        assertThat(snapshot.stream().filter(s -> s.isHistoryChunk() && !s.isEnded()))
+        assertThat(snapshot.stream().filter(s -> s.chunk().isPresent() && !s.isEnded()))
                 .as("chunks not ended in the savepoint")
                 .isNotEmpty();
         assertThat(firstChecker.violations).isEmpty();
@@ -235,7 +235,7 @@ class HistoryChunksITCase {
                     .as("the restored job was given the savepoint's chunks")
                     .containsAll(
                             snapshot.stream()
-                                    .filter(BackfillSplit::isHistoryChunk)
+                                    .filter(s -> s.chunk().isPresent())
                                     .map(BackfillSplit::splitId)
                                     .collect(Collectors.toSet()));
         }

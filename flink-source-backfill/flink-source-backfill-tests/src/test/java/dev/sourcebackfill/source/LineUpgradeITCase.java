@@ -124,7 +124,7 @@ class LineUpgradeITCase {
                             return hasState(splits, HandoverState.FINISHED)
                                     && hasState(splits, HandoverState.BACKFILLING)
                                     && splits.stream()
-                                            .anyMatch(s -> s.isHistoryChunk() && !s.isEnded())
+                                            .anyMatch(s -> s.chunk().isPresent() && !s.isEnded())
                                     && !checker.completedPieces.isEmpty();
                         },
                         dir.resolve("savepoints"),
@@ -135,7 +135,7 @@ class LineUpgradeITCase {
                 .contains(HandoverState.FINISHED, HandoverState.BACKFILLING);
         Set<String> openChunks =
                 snapshot.stream()
-                        .filter(s -> s.isHistoryChunk() && !s.isEnded())
+                        .filter(s -> s.chunk().isPresent() && !s.isEnded())
                         .map(BackfillSplit::splitId)
                         .collect(Collectors.toSet());
         assertThat(openChunks).as("chunks not ended in the savepoint").isNotEmpty();

@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.BackfillSplitSerializer;
+import dev.sourcebackfill.source.split.SplitKind;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -26,6 +27,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Serializer of {@link BackfillEnumeratorState}.
@@ -47,6 +50,24 @@ public final class BackfillEnumeratorStateSerializer
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
     private static final int CURRENT_VERSION = VERSION_2;
+
+    private final Function<String, SplitKind> kindOfSplitStoredWithoutKind;
+
+    /** For logs whose splits stored without a kind (split versions 1 to 4) are all log splits. */
+    public BackfillEnumeratorStateSerializer() {
+        this(BackfillSplitSerializer::logSplit);
+    }
+
+    /**
+     * @param kindOfSplitStoredWithoutKind the kind of a split stored in split version 4 or older,
+     *     which is not a chunk, by its id ({@link BackfillSplitSerializer#read})
+     */
+    public BackfillEnumeratorStateSerializer(
+            Function<String, SplitKind> kindOfSplitStoredWithoutKind) {
+        this.kindOfSplitStoredWithoutKind =
+                Objects.requireNonNull(
+                        kindOfSplitStoredWithoutKind, "kindOfSplitStoredWithoutKind");
+    }
 
     @Override
     public int getVersion() {
@@ -87,7 +108,8 @@ public final class BackfillEnumeratorStateSerializer
         int count = in.readInt();
         List<BackfillEnumeratorState.SplitEntry> entries = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            BackfillSplit split = BackfillSplitSerializer.read(splitVersion, in);
+            BackfillSplit split =
+                    BackfillSplitSerializer.read(splitVersion, in, kindOfSplitStoredWithoutKind);
             entries.add(
                     new BackfillEnumeratorState.SplitEntry(
                             split, in.readBoolean(), in.readBoolean()));

@@ -274,15 +274,29 @@ public final class BackfillSplitEnumerator
                             + found.splitId()
                             + " has no stopping offset: the log must set one for every split");
         }
-        HandoverState state =
-                found.liveReadsWholeSplit() ? HandoverState.FINISHED : HandoverState.BACKFILLING;
         // a split whose history is cut keeps the part after the last cut
         long start = cuts.isEmpty() ? found.backfillStartOffset() : cuts.get(cuts.size() - 1);
         BackfillSplit plain =
-                new BackfillSplit(found.splitId(), state, start, found.liveEndOffset(), stop);
-        BackfillSplit split = found.historyVersion().map(plain::withHistoryVersion).orElse(plain);
-        // history below its start read by other splits (its chunks, or another split of the
-        // log): its position says nothing of what was emitted until forward mode
+                switch (found.kind()) {
+                    case HISTORY ->
+                            BackfillSplit.historyOnly(found.splitId(), start, stop.getAsLong());
+                    case LOG -> logSplit(found, start, cuts);
+                };
+        return found.historyVersion().map(plain::withHistoryVersion).orElse(plain);
+    }
+
+    private static BackfillSplit logSplit(DiscoveredSplit found, long start, List<Long> cuts) {
+        HandoverState state =
+                found.liveReadsWholeSplit() ? HandoverState.FINISHED : HandoverState.BACKFILLING;
+        BackfillSplit split =
+                new BackfillSplit(
+                        found.splitId(),
+                        state,
+                        start,
+                        found.liveEndOffset(),
+                        found.stoppingOffset());
+        // history below its start read by other splits (its chunks, or another split of the log):
+        // its position says nothing of what was emitted until forward mode
         return cuts.isEmpty() && !found.hasHistoryElsewhere()
                 ? split
                 : split.withHistoryElsewhere();

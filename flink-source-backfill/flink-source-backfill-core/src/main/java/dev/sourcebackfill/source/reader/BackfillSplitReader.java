@@ -257,11 +257,12 @@ final class BackfillSplitReader<T> implements SplitReader<BackfillRecord, Backfi
     // ------------------------------------------------------------------ splits
 
     private void addSplit(BackfillSplit split) throws IOException {
-        // a chunk of history never goes to the live reader, whichever kind it is
+        // a history split never goes to the live reader, whichever kind it is
         SplitHandover<Object> handover =
-                split.isHistoryChunk()
-                        ? new SeekableLiveHandover<>(split, gapPolicy, liveSide, assembly)
-                        : newHandover.create(split, gapPolicy, liveSide, assembly);
+                switch (split.kind()) {
+                    case HISTORY -> new HistoryHandover<>(split, gapPolicy, assembly);
+                    case LOG -> newHandover.create(split, gapPolicy, liveSide, assembly);
+                };
         handovers.put(split.splitId(), handover);
         rateLimit.notifyAddingSplit(split);
         LOG.debug("Fetcher of subtask {} takes {}", context.getIndexOfSubtask(), split);

@@ -31,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -48,9 +49,9 @@ import java.util.function.Predicate;
  * </pre>
  *
  * <p>Turn order: with a seekable live reader the chunks go first, oldest first ({@link
- * SplitHandover#backfillTurn}), then the log split's own part; with a feed (a live reader given
- * every split at once that cannot seek) the own part goes first, so that it reaches its handover
- * before the feed runs past what its backfill can cover.
+ * SplitHandover#chunkIndex}), then the log split's own part; with a feed (a live reader given every
+ * split at once that cannot seek) the own part goes first, so that it reaches its handover before
+ * the feed runs past what its backfill can cover.
  */
 @Internal
 final class BackfillTurns {
@@ -292,8 +293,19 @@ final class BackfillTurns {
         return unpausedOnly ? null : first;
     }
 
-    /** The split's turn among those of its log split: lowest first. */
+    /**
+     * The split's turn on the backfill reader among the splits of its log split this reader holds,
+     * lowest first: its chunks in offset order, then the log split's own part (it goes live after
+     * its last part), or with a feed that part first. Oldest first: the split that reads is older
+     * than every split waiting for it, so the reader's watermark, which a waiting split marked idle
+     * no longer holds back, never passes the waiting splits' records (their event time follows
+     * their offsets, as Kafka's partitions' does).
+     */
     private int turnOf(SplitHandover<Object> handover) {
-        return ownPartFirst && !handover.isHistoryChunk() ? -1 : handover.backfillTurn();
+        OptionalInt chunk = handover.chunkIndex();
+        if (chunk.isPresent()) {
+            return chunk.getAsInt();
+        }
+        return ownPartFirst ? -1 : Integer.MAX_VALUE;
     }
 }

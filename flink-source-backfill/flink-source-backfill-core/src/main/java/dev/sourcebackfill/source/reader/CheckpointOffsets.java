@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.spi.OffsetCommitter;
 import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.SplitKind;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
@@ -49,16 +50,16 @@ final class CheckpointOffsets implements AutoCloseable {
 
     /**
      * @param forward whether the reader is in forward mode: a completed checkpoint then had every
-     *     chunk of history ended, so a log split whose history was cut has emitted everything below
+     *     history split ended, so a log split whose history was cut has emitted everything below
      *     its position
      */
     void snapshotted(long checkpointId, List<BackfillSplit> splits, boolean forward) {
         Map<String, Long> offsets = new HashMap<>(splits.size() * 2);
         for (BackfillSplit split : splits) {
-            // a chunk's position says nothing of its log split's; and until every chunk ended, a
-            // log split whose history is read elsewhere (its chunks, a table's history split) has
-            // not emitted everything below its position
-            if (!split.isHistoryChunk() && (forward || !split.hasHistoryElsewhere())) {
+            // a history split's position is no log position (a chunk's, a table's rows'); and
+            // until every history split ended, a log split whose history is read elsewhere has not
+            // emitted everything below its position
+            if (split.kind() == SplitKind.LOG && (forward || !split.hasHistoryElsewhere())) {
                 offsets.put(split.splitId(), split.nextOffset());
             }
         }

@@ -88,9 +88,11 @@ final class LiveSide implements SplitHandover.LivePositions {
      */
     void start(SplitHandover<Object> handover, long offset) throws IOException {
         String splitId = handover.splitId();
-        if (handover.isHistoryChunk()) {
+        if (!handover.readsLive()) {
             throw new IllegalStateException(
-                    "Chunk " + splitId + " cannot be read live: it is read by the backfill alone");
+                    "History split "
+                            + splitId
+                            + " cannot be read live: it is read by the backfill alone");
         }
         if (reading.add(splitId)) {
             LogReader<Object> live = readers.live();

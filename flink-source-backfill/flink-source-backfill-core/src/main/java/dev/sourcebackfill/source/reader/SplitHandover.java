@@ -20,7 +20,6 @@ import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.OffsetRegressionException;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
-import dev.sourcebackfill.source.split.HistoryChunk;
 
 import org.apache.flink.annotation.Internal;
 
@@ -28,6 +27,7 @@ import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -39,15 +39,18 @@ import java.util.OptionalLong;
  * including offset {@code o} has {@code next = o + 1}, in every state.
  *
  * <p>This class holds what does not depend on the live reader: the backfill side, the live records
- * of a finished split, gaps, the stopping offset. The live reader's side differs by its kind
- * ({@link dev.sourcebackfill.source.spi.BackfillLog#isLiveSeekable()}), one subclass each:
+ * of a finished split, gaps, the stopping offset. What comes after the backfill differs by the
+ * split's kind and the live reader's kind ({@link
+ * dev.sourcebackfill.source.spi.BackfillLog#isLiveSeekable()}), one subclass each:
  *
  * <ul>
  *   <li>{@link SeekableLiveHandover}: the live reader is given the split at its handover, at the
  *       first offset not backfilled, and so delivers it only once the split is FINISHED;
  *   <li>{@link LiveFeedHandover}: the live reader is a feed, shared and not seekable, given every
  *       split at once and delivering from where it stands; its records and position decide the
- *       handover while the split backfills.
+ *       handover while the split backfills;
+ *   <li>{@link HistoryHandover}: a history split ({@link
+ *       dev.sourcebackfill.source.split.SplitKind#HISTORY}) has no live side: it ends at its stop.
  * </ul>
  *
  * <p>Records to emit and transitions go to a {@link HandoverOutput} in the order the task thread
@@ -59,7 +62,8 @@ import java.util.OptionalLong;
  * of a handover runs while another of its methods is on the stack.
  */
 @Internal
-abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHandover {
+abstract sealed class SplitHandover<T>
+        permits SeekableLiveHandover, LiveFeedHandover, HistoryHandover {
 
     /** How the handover asks the live reader where it can deliver a split from. */
     interface LivePositions {
@@ -120,11 +124,8 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
     /** The log's split read for this split: itself, or the one it is a chunk of. */
     private final String logSplitId;
 
-    /** A chunk of history: read by the backfill alone, it ends at its stop and never goes live. */
-    private final boolean historyChunk;
-
-    /** When the split reads its log split among those that share it on the backfill reader. */
-    private final int backfillTurn;
+    /** The split's place among the chunks of its log split; empty if it is not a chunk. */
+    private final OptionalInt chunkIndex;
 
     /** Whether the split is bounded, and where it stops then (two fields: read per record). */
     private final boolean bounded;
@@ -147,8 +148,10 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
         this.splitId = split.splitId();
         this.logSplitId = split.logSplitId();
         this.historyVersion = split.historyVersion().orElse(null);
-        this.historyChunk = split.isHistoryChunk();
-        this.backfillTurn = split.chunk().map(HistoryChunk::index).orElse(Integer.MAX_VALUE);
+        this.chunkIndex =
+                split.chunk()
+                        .map(chunk -> OptionalInt.of(chunk.index()))
+                        .orElse(OptionalInt.empty());
         OptionalLong stop = split.stoppingOffset();
         this.bounded = stop.isPresent();
         this.stoppingOffset = stop.orElse(0);
@@ -171,19 +174,9 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
         return Optional.ofNullable(historyVersion);
     }
 
-    boolean isHistoryChunk() {
-        return historyChunk;
-    }
-
-    /**
-     * The split's turn on the backfill reader among the splits of its log split a reader holds: its
-     * chunks in offset order, then the log split's own split (it goes live after its last part).
-     * Oldest first: the split that reads is older than every split waiting for it, so the reader's
-     * watermark, which a waiting split marked idle no longer holds back, never passes the waiting
-     * splits' records (their event time follows their offsets, as Kafka's partitions' does).
-     */
-    int backfillTurn() {
-        return backfillTurn;
+    /** The split's place among the chunks of its log split (in offset order), if it is a chunk. */
+    OptionalInt chunkIndex() {
+        return chunkIndex;
     }
 
     HandoverState state() {
@@ -210,7 +203,7 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
      */
     void start() {
         if (state == HandoverState.BACKFILLING && !complete && next >= target) {
-            enterCachingUp();
+            backfillDone();
         }
     }
 
@@ -234,26 +227,26 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
 
     /**
      * The backfill reader's position: past the target (no record there, e.g. transaction markers)
-     * or at the end of a bounded backfill, the backfill has caught up. A chunk of history whose
-     * backfill ended below its stop lacks the rest: a gap (the policy decides), as no live reader
-     * comes after it.
+     * or at the end of a bounded backfill, the backfill is done.
      */
     void onBackfillProgress(long position, boolean endOfBackfill) {
         if (state != HandoverState.BACKFILLING || complete) {
             return;
         }
-        if (historyChunk && endOfBackfill && position < stoppingOffset) {
-            next = Math.max(next, position);
-            gapDeleted(next, stoppingOffset);
-            checkStop(next);
-            return;
-        }
         if (position >= target || endOfBackfill) {
             next = Math.max(next, position);
             if (!checkStop(next)) {
-                enterCachingUp();
+                backfillDone();
             }
         }
+    }
+
+    /**
+     * The backfill of a split that is not complete is done: it reached its target, or its reader
+     * ended. What comes next depends on the split's kind: a log split goes on live.
+     */
+    void backfillDone() {
+        enterCachingUp();
     }
 
     /**
@@ -270,6 +263,11 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
     }
 
     // ------------------------------------------------------------------ live side
+
+    /** Whether the live reader may ever read the split: a log split's does, after its backfill. */
+    boolean readsLive() {
+        return true;
+    }
 
     /**
      * Whether the live reader is given the split as soon as the split reader takes it (at the
@@ -339,6 +337,11 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
         return bounded;
     }
 
+    /** Where a bounded split stops (exclusive). */
+    final long stoppingOffset() {
+        return stoppingOffset;
+    }
+
     /**
      * Whether the source is told to skip gaps ({@link OffsetGapPolicy#SKIP}) instead of failing.
      */
@@ -352,17 +355,6 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
     }
 
     final void enterCachingUp() {
-        if (historyChunk) {
-            // a chunk's target is its stop: it ends there, and nothing of it is left for live
-            throw new IllegalStateException(
-                    "Chunk "
-                            + splitId
-                            + " would stop backfilling at offset "
-                            + next
-                            + " below its end "
-                            + stoppingOffset
-                            + "; chunks are never read live");
-        }
         moveTo(HandoverState.CACHING_UP);
         backfillStopped();
     }
@@ -411,7 +403,7 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
             return;
         }
         if (next >= target) {
-            enterCachingUp();
+            backfillDone();
         }
     }
 
@@ -419,7 +411,7 @@ abstract sealed class SplitHandover<T> permits SeekableLiveHandover, LiveFeedHan
      * Offsets {@code max(from, next)..to-1} are gone (below {@code from} the reader passed offsets
      * without records): skipped under SKIP, else a failure.
      */
-    private void gapDeleted(long from, long to) {
+    final void gapDeleted(long from, long to) {
         long first = Math.max(from, next);
         if (gapPolicy == OffsetGapPolicy.SKIP) {
             skipTo(first, to, true);

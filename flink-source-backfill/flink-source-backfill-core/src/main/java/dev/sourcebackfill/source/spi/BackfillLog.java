@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.spi;
 
+import dev.sourcebackfill.source.split.SplitKind;
+
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -88,6 +90,16 @@ public interface BackfillLog<T> extends Serializable {
      */
     default boolean supportsHistoryChunks() {
         return false;
+    }
+
+    /**
+     * The kind of a split restored from state written before splits had a kind (split serializer
+     * version 4 and older) that is not a chunk, by its id: {@link SplitKind#LOG} by default. A log
+     * whose discoverer found history splits of its own ({@link DiscoveredSplit#historyOnly}) in
+     * those releases tells them apart here; their ids had a form of their own.
+     */
+    default SplitKind kindOfSplitStoredWithoutKind(String splitId) {
+        return SplitKind.LOG;
     }
 
     /** The type of the values the deserializers make. */

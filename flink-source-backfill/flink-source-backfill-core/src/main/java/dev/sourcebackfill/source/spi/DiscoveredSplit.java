@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.spi;
 
+import dev.sourcebackfill.source.split.SplitKind;
+
 import org.apache.flink.annotation.PublicEvolving;
 
 import javax.annotation.Nullable;
@@ -38,6 +40,7 @@ public final class DiscoveredSplit implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final String splitId;
+    private final SplitKind kind;
     private final long backfillStartOffset;
     private final long liveEndOffset;
     private final boolean liveReadsWholeSplit;
@@ -56,6 +59,7 @@ public final class DiscoveredSplit implements Serializable {
 
     private DiscoveredSplit(
             String splitId,
+            SplitKind kind,
             long backfillStartOffset,
             long liveEndOffset,
             boolean liveReadsWholeSplit,
@@ -64,6 +68,7 @@ public final class DiscoveredSplit implements Serializable {
             @Nullable Long logEndOffset,
             @Nullable String historyVersion) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
+        this.kind = kind;
         if (backfillStartOffset < 0 || liveEndOffset < 0) {
             throw new IllegalArgumentException(
                     String.format(
@@ -83,7 +88,32 @@ public final class DiscoveredSplit implements Serializable {
     public static DiscoveredSplit backfilled(
             String splitId, long backfillStartOffset, long liveEndOffset) {
         return new DiscoveredSplit(
-                splitId, backfillStartOffset, liveEndOffset, false, false, null, null, null);
+                splitId,
+                SplitKind.LOG,
+                backfillStartOffset,
+                liveEndOffset,
+                false,
+                false,
+                null,
+                null,
+                null);
+    }
+
+    /**
+     * History read by the backfill alone ({@link SplitKind#HISTORY}): positions {@code [from, to)}
+     * of a store's history read as a split of its own (an Iceberg table's rows), ended at {@code
+     * to}, never read live and never committed to the log. Its ids must differ in form from the
+     * log's splits' ids.
+     */
+    public static DiscoveredSplit historyOnly(String splitId, long from, long to) {
+        if (to < from) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "History split %s: its end %d is below its start %d",
+                            splitId, to, from));
+        }
+        return new DiscoveredSplit(
+                splitId, SplitKind.HISTORY, from, to, false, false, to, null, null);
     }
 
     /**
@@ -92,11 +122,12 @@ public final class DiscoveredSplit implements Serializable {
      */
     public static DiscoveredSplit readByLive(String splitId, long startOffset) {
         return new DiscoveredSplit(
-                splitId, startOffset, startOffset, true, false, null, null, null);
+                splitId, SplitKind.LOG, startOffset, startOffset, true, false, null, null, null);
     }
 
     /** The same split, bounded: it ends once every offset below {@code stoppingOffset} was read. */
     public DiscoveredSplit withStoppingOffset(long stoppingOffset) {
+        requireLogSplit("a stopping offset of its own: it ends at its end");
         if (stoppingOffset < backfillStartOffset) {
             throw new IllegalArgumentException(
                     String.format(
@@ -105,6 +136,7 @@ public final class DiscoveredSplit implements Serializable {
         }
         return new DiscoveredSplit(
                 splitId,
+                kind,
                 backfillStartOffset,
                 liveEndOffset,
                 liveReadsWholeSplit,
@@ -120,8 +152,10 @@ public final class DiscoveredSplit implements Serializable {
      * source is in forward mode, when that history has been read.
      */
     public DiscoveredSplit withHistoryElsewhere() {
+        requireLogSplit("history elsewhere: its positions are no log positions");
         return new DiscoveredSplit(
                 splitId,
+                kind,
                 backfillStartOffset,
                 liveEndOffset,
                 liveReadsWholeSplit,
@@ -139,6 +173,7 @@ public final class DiscoveredSplit implements Serializable {
     public DiscoveredSplit withLogEndOffset(long logEndOffset) {
         return new DiscoveredSplit(
                 splitId,
+                kind,
                 backfillStartOffset,
                 liveEndOffset,
                 liveReadsWholeSplit,
@@ -158,6 +193,7 @@ public final class DiscoveredSplit implements Serializable {
     public DiscoveredSplit withHistoryVersion(String historyVersion) {
         return new DiscoveredSplit(
                 splitId,
+                kind,
                 backfillStartOffset,
                 liveEndOffset,
                 liveReadsWholeSplit,
@@ -165,6 +201,12 @@ public final class DiscoveredSplit implements Serializable {
                 stoppingOffset,
                 logEndOffset,
                 Objects.requireNonNull(historyVersion, "historyVersion"));
+    }
+
+    private void requireLogSplit(String what) {
+        if (kind != SplitKind.LOG) {
+            throw new IllegalStateException("History split " + splitId + " cannot have " + what);
+        }
     }
 
     /** The version of the history the backfill reads, if the log fixed one. */
@@ -179,6 +221,11 @@ public final class DiscoveredSplit implements Serializable {
 
     public String splitId() {
         return splitId;
+    }
+
+    /** One of the log's splits, or history read by the backfill alone. */
+    public SplitKind kind() {
+        return kind;
     }
 
     public long backfillStartOffset() {
@@ -206,6 +253,7 @@ public final class DiscoveredSplit implements Serializable {
     public String toString() {
         return "DiscoveredSplit{"
                 + splitId
+                + (kind == SplitKind.HISTORY ? ", history" : "")
                 + ", start="
                 + backfillStartOffset
                 + ", liveEnd="

@@ -40,14 +40,16 @@ import java.util.OptionalLong;
  * #isEnded() ended}; readers keep ended splits in their state so that a restored reader can tell
  * the enumerator again that they ended.
  *
- * <p>A split is either one of the log's splits (a Kafka partition), handed over from backfill to
- * the live reader, or a {@linkplain HistoryChunk chunk} of one's history: a bounded split {@code
- * [from, to)} read by the backfill alone, which ends at {@code to} and is never handed over.
+ * <p>A split has a {@linkplain SplitKind kind}: one of the log's splits (a Kafka partition), handed
+ * over from backfill to the live reader, or history read by the backfill alone: a {@linkplain
+ * HistoryChunk chunk} of a log split's history, or a part of another store's history (a table's
+ * rows), a bounded split {@code [from, to)} that ends at {@code to} and is never handed over.
  */
 @PublicEvolving
 public final class BackfillSplit implements SourceSplit {
 
     private final String splitId;
+    private final SplitKind kind;
     private final HandoverState state;
     private final long nextOffset;
     private final long targetEndOffset;
@@ -88,6 +90,7 @@ public final class BackfillSplit implements SourceSplit {
             long backfilledRecords) {
         this(
                 splitId,
+                SplitKind.LOG,
                 state,
                 nextOffset,
                 targetEndOffset,
@@ -101,6 +104,7 @@ public final class BackfillSplit implements SourceSplit {
     /** Any split, a chunk too; for the serializer, which writes and reads each field. */
     BackfillSplit(
             String splitId,
+            SplitKind kind,
             HandoverState state,
             long nextOffset,
             long targetEndOffset,
@@ -110,6 +114,7 @@ public final class BackfillSplit implements SourceSplit {
             boolean historyElsewhere,
             @Nullable String historyVersion) {
         this.splitId = Objects.requireNonNull(splitId, "splitId");
+        this.kind = Objects.requireNonNull(kind, "kind");
         this.state = Objects.requireNonNull(state, "state");
         this.nextOffset = nextOffset;
         this.targetEndOffset = targetEndOffset;
@@ -129,9 +134,12 @@ public final class BackfillSplit implements SourceSplit {
         this.chunk = chunk;
         this.historyElsewhere = historyElsewhere;
         this.historyVersion = historyVersion;
-        if (chunk != null && historyElsewhere) {
+        if (chunk != null && kind != SplitKind.HISTORY) {
             throw new IllegalArgumentException(
-                    "Chunk " + splitId + " cannot have chunks of its own");
+                    "Chunk " + splitId + " must be a HISTORY split, was " + kind);
+        }
+        if (kind == SplitKind.HISTORY) {
+            checkHistory();
         }
         if (chunk != null) {
             if (!splitId.equals(chunk.splitId())) {
@@ -143,15 +151,31 @@ public final class BackfillSplit implements SourceSplit {
                                 + ", whose id is "
                                 + chunk.splitId());
             }
-            if (stoppingOffset.isEmpty() || state != HandoverState.BACKFILLING) {
-                throw new IllegalArgumentException(
-                        "Chunk "
-                                + splitId
-                                + " must be a BACKFILLING split with a stopping offset, was "
-                                + state
-                                + " with stop "
-                                + stoppingOffset);
-            }
+        }
+    }
+
+    /**
+     * A history split is BACKFILLING until it ends, bounded, with its stop as its backfill target,
+     * and its position is no log position: nothing of the log lies below it.
+     */
+    private void checkHistory() {
+        if (state != HandoverState.BACKFILLING
+                || stoppingOffset.isEmpty()
+                || targetEndOffset != stoppingOffset.getAsLong()) {
+            throw new IllegalArgumentException(
+                    "History split "
+                            + splitId
+                            + " must be a BACKFILLING split whose target is its stopping offset,"
+                            + " was "
+                            + state
+                            + " with target "
+                            + targetEndOffset
+                            + " and stop "
+                            + stoppingOffset);
+        }
+        if (historyElsewhere) {
+            throw new IllegalArgumentException(
+                    "History split " + splitId + " cannot have its history read elsewhere");
         }
     }
 
@@ -169,6 +193,7 @@ public final class BackfillSplit implements SourceSplit {
         HistoryChunk chunk = new HistoryChunk(logSplitId, index);
         return new BackfillSplit(
                 chunk.splitId(),
+                SplitKind.HISTORY,
                 HandoverState.BACKFILLING,
                 from,
                 to,
@@ -180,15 +205,43 @@ public final class BackfillSplit implements SourceSplit {
     }
 
     /**
-     * The same log split, its history below its start offset read by other splits: chunks of its
-     * own (cut by the enumerator at discovery) or another split of the log.
+     * History read by the backfill alone ({@link SplitKind#HISTORY}): offsets {@code [from, to)} of
+     * a store's history that is read as a split of its own (an Iceberg table's rows), ended at
+     * {@code to}.
      */
-    public BackfillSplit withHistoryElsewhere() {
-        if (chunk != null) {
-            throw new IllegalStateException("Chunk " + splitId + " cannot have chunks of its own");
+    public static BackfillSplit historyOnly(String splitId, long from, long to) {
+        if (from < 0 || to < from) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "History split %s: the range [%d, %d) is negative", splitId, from, to));
         }
         return new BackfillSplit(
                 splitId,
+                SplitKind.HISTORY,
+                HandoverState.BACKFILLING,
+                from,
+                to,
+                OptionalLong.of(to),
+                0L,
+                null,
+                false,
+                null);
+    }
+
+    /**
+     * The same log split, its history below its start offset read by other splits: chunks of its
+     * own (cut by the enumerator at discovery) or another split of the log.
+     *
+     * @throws IllegalStateException if this is a history split: its offsets are no log positions
+     */
+    public BackfillSplit withHistoryElsewhere() {
+        if (kind != SplitKind.LOG) {
+            throw new IllegalStateException(
+                    "History split " + splitId + " cannot have its history read elsewhere");
+        }
+        return new BackfillSplit(
+                splitId,
+                kind,
                 state,
                 nextOffset,
                 targetEndOffset,
@@ -206,6 +259,7 @@ public final class BackfillSplit implements SourceSplit {
     public BackfillSplit withHistoryVersion(String version) {
         return new BackfillSplit(
                 splitId,
+                kind,
                 state,
                 nextOffset,
                 targetEndOffset,
@@ -231,9 +285,9 @@ public final class BackfillSplit implements SourceSplit {
         return Optional.ofNullable(chunk);
     }
 
-    /** Whether this split is a chunk of history, read by the backfill alone. */
-    public boolean isHistoryChunk() {
-        return chunk != null;
+    /** One of the log's splits, or history read by the backfill alone. */
+    public SplitKind kind() {
+        return kind;
     }
 
     /** The log's split that is read for this split: itself, or the one it is a chunk of. */
@@ -281,6 +335,7 @@ public final class BackfillSplit implements SourceSplit {
             HandoverState newState, long newNextOffset, long newTarget, long newBackfilledRecords) {
         return new BackfillSplit(
                 splitId,
+                kind,
                 newState,
                 newNextOffset,
                 newTarget,
@@ -317,6 +372,7 @@ public final class BackfillSplit implements SourceSplit {
                 && targetEndOffset == that.targetEndOffset
                 && backfilledRecords == that.backfilledRecords
                 && splitId.equals(that.splitId)
+                && kind == that.kind
                 && state == that.state
                 && stoppingOffset.equals(that.stoppingOffset)
                 && Objects.equals(chunk, that.chunk)
@@ -328,6 +384,7 @@ public final class BackfillSplit implements SourceSplit {
     public int hashCode() {
         return Objects.hash(
                 splitId,
+                kind,
                 state,
                 nextOffset,
                 targetEndOffset,
@@ -342,6 +399,7 @@ public final class BackfillSplit implements SourceSplit {
     public String toString() {
         return "BackfillSplit{"
                 + splitId
+                + (kind == SplitKind.HISTORY ? ", history" : "")
                 + ", "
                 + state
                 + ", next="

@@ -23,8 +23,10 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
 import java.io.IOException;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * Serializer of {@link BackfillSplit}.
@@ -38,6 +40,11 @@ import java.util.OptionalLong;
  *       whether its history is read elsewhere.
  *   <li>Version 4: version 3, then its history version (has-version, UTF). A split read from an
  *       older version has none: its backfill reads the log's current history.
+ *   <li>Version 5: version 4, then its {@link SplitKind} code (byte). A split read from an older
+ *       version is HISTORY if it is a chunk; else the log tells by its id ({@link
+ *       dev.sourcebackfill.source.spi.BackfillLog#kindOfSplitStoredWithoutKind}): the history
+ *       splits of earlier releases (an Iceberg table's parts) had ids of their own form. A history
+ *       split read so drops its stored "history elsewhere" flag, which says nothing of history.
  * </ul>
  *
  * <p>Any new field needs a new version; old versions stay readable. Serializers that embed splits
@@ -47,7 +54,9 @@ import java.util.OptionalLong;
 @Internal
 public final class BackfillSplitSerializer implements SimpleVersionedSerializer<BackfillSplit> {
 
-    public static final BackfillSplitSerializer INSTANCE = new BackfillSplitSerializer();
+    /** For logs whose splits stored without a kind (versions 1 to 4) are all log splits. */
+    public static final BackfillSplitSerializer INSTANCE =
+            new BackfillSplitSerializer(BackfillSplitSerializer::logSplit);
 
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
@@ -64,7 +73,27 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
      */
     public static final int VERSION_4 = 4;
 
-    public static final int CURRENT_VERSION = VERSION_4;
+    /** Version 4's fields, then the split's kind (its code, a byte). */
+    public static final int VERSION_5 = 5;
+
+    public static final int CURRENT_VERSION = VERSION_5;
+
+    private final Function<String, SplitKind> kindOfSplitStoredWithoutKind;
+
+    /**
+     * @param kindOfSplitStoredWithoutKind the kind of a split read from version 4 or older, which
+     *     is not a chunk, by its id
+     */
+    public BackfillSplitSerializer(Function<String, SplitKind> kindOfSplitStoredWithoutKind) {
+        this.kindOfSplitStoredWithoutKind =
+                Objects.requireNonNull(
+                        kindOfSplitStoredWithoutKind, "kindOfSplitStoredWithoutKind");
+    }
+
+    /** The kind of every split stored without one that is not a chunk, for logs without others. */
+    public static SplitKind logSplit(String splitId) {
+        return SplitKind.LOG;
+    }
 
     @Override
     public int getVersion() {
@@ -81,7 +110,7 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
     @Override
     public BackfillSplit deserialize(int version, byte[] serialized) throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        return read(version, in);
+        return read(version, in, kindOfSplitStoredWithoutKind);
     }
 
     /**
@@ -110,10 +139,18 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
         if (historyVersion.isPresent()) {
             out.writeUTF(historyVersion.get());
         }
+        out.writeByte(split.kind().code());
     }
 
-    /** Reads a split written by {@link #write} in the given version. */
-    public static BackfillSplit read(int version, DataInputView in) throws IOException {
+    /**
+     * Reads a split written by {@link #write} in the given version.
+     *
+     * @param kindOfSplitStoredWithoutKind the kind of a split read from version 4 or older, which
+     *     is not a chunk, by its id
+     */
+    public static BackfillSplit read(
+            int version, DataInputView in, Function<String, SplitKind> kindOfSplitStoredWithoutKind)
+            throws IOException {
         if (version < VERSION_1 || version > CURRENT_VERSION) {
             throw new IOException(
                     "Unknown BackfillSplit serializer version "
@@ -135,8 +172,21 @@ public final class BackfillSplitSerializer implements SimpleVersionedSerializer<
                         : null;
         boolean historyElsewhere = version >= VERSION_3 && in.readBoolean();
         String historyVersion = version >= VERSION_4 && in.readBoolean() ? in.readUTF() : null;
+        SplitKind kind;
+        if (version >= VERSION_5) {
+            kind = SplitKind.fromCode(in.readByte(), splitId);
+        } else if (chunk != null) {
+            kind = SplitKind.HISTORY;
+        } else {
+            kind = kindOfSplitStoredWithoutKind.apply(splitId);
+            if (kind == SplitKind.HISTORY) {
+                // cut into chunks, it was marked as having its history elsewhere, like a log split
+                historyElsewhere = false;
+            }
+        }
         return new BackfillSplit(
                 splitId,
+                kind,
                 state,
                 next,
                 target,

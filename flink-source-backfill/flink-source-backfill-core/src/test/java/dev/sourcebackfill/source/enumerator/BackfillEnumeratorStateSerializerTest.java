@@ -17,6 +17,7 @@ package dev.sourcebackfill.source.enumerator;
 
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.split.SplitKind;
 
 import org.junit.jupiter.api.Test;
 
@@ -259,11 +260,56 @@ class BackfillEnumeratorStateSerializerTest {
                 serializer.deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V4_BYTES));
         assertThat(read).isEqualTo(withHistoryVersionState());
         assertThat(read.splits().get(0).split().historyVersion()).contains("42");
+    }
+
+    /**
+     * Version 2 bytes of {@link #withHistoryVersionState()} with its splits in split serializer
+     * version 5: the same fields, then the split's kind (LOG) before assigned and ended. Never
+     * change them.
+     */
+    static final String V2_WITH_SPLIT_V5_BYTES =
+            "00000005"
+                    + "01"
+                    + "00000001"
+                    + "000161"
+                    + "02"
+                    + "000000000000000a"
+                    + "000000000000000a"
+                    + "00"
+                    + "0000000000000007"
+                    + "00"
+                    + "00"
+                    + "01"
+                    + "00023432"
+                    + "00"
+                    + "01"
+                    + "00";
+
+    @Test
+    void writesItsSplitsInSplitVersion5WithTheirKind() throws IOException {
         assertThat(HexFormat.of().formatHex(serializer.serialize(withHistoryVersionState())))
-                .isEqualTo(V2_WITH_SPLIT_V4_BYTES);
+                .isEqualTo(V2_WITH_SPLIT_V5_BYTES);
+        assertThat(serializer.deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V5_BYTES)))
+                .isEqualTo(withHistoryVersionState());
         // a chunked state round-trips in the current split version
         assertThat(serializer.deserialize(2, serializer.serialize(withChunkState())))
                 .isEqualTo(withChunkState());
+    }
+
+    @Test
+    void splitsStoredWithoutAKindGetTheKindTheLogGivesTheirIds() throws IOException {
+        BackfillEnumeratorStateSerializer byLog =
+                new BackfillEnumeratorStateSerializer(
+                        id -> id.equals("a") ? SplitKind.HISTORY : SplitKind.LOG);
+        // split "a" of V2_WITH_SPLIT_V4_BYTES is FINISHED: no history split can be, so the log's
+        // word is checked, and the error names the split
+        assertThatThrownBy(
+                        () -> byLog.deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V4_BYTES)))
+                .hasMessageContaining("History split a must be a BACKFILLING split");
+        assertThat(
+                        new BackfillEnumeratorStateSerializer(id -> SplitKind.LOG)
+                                .deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V4_BYTES)))
+                .isEqualTo(withHistoryVersionState());
     }
 
     @Test

@@ -21,6 +21,7 @@ import dev.sourcebackfill.source.event.SplitStatusReportEvent;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.split.SplitKind;
 
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SplitsAssignment;
@@ -103,6 +104,28 @@ class HistoryChunksEnumeratorTest {
     }
 
     /**
+     * A history split the log found (a table's rows) is cut like a log split's history, and all of
+     * it is history: its chunks and the part it keeps end at their stops and never go live, and its
+     * positions, being no log positions, are never "history elsewhere".
+     */
+    @Test
+    void aHistorySplitIsCutIntoHistoryChunksAndKeepsItsLastPartAsHistory() throws Throwable {
+        discoverer.splits.add(DiscoveredSplit.historyOnly("h", 0, 100));
+        start(30, null);
+
+        Map<String, BackfillSplit> splits = assigned();
+        assertThat(splits.keySet())
+                .containsExactlyInAnyOrder("h", "h#chunk-0", "h#chunk-1", "h#chunk-2");
+        assertThat(splits.values()).allMatch(s -> s.kind() == SplitKind.HISTORY);
+        BackfillSplit own = splits.get("h");
+        assertThat(own.nextOffset()).isEqualTo(90);
+        assertThat(own.stoppingOffset()).hasValue(100);
+        assertThat(own.targetEndOffset()).isEqualTo(100);
+        assertThat(own.hasHistoryElsewhere()).isFalse();
+        assertThat(own.state()).isEqualTo(HandoverState.BACKFILLING);
+    }
+
+    /**
      * History [0, 100) in chunks of 30: chunks [0, 30), [30, 60), [60, 90) as splits of their own,
      * and the split keeps [90, 100) and its handover; the chunks go round the readers other than
      * the split's own (a reader reads a log split's chunks before its own part: on the split's own
@@ -118,7 +141,8 @@ class HistoryChunksEnumeratorTest {
         assertThat(splits.keySet())
                 .containsExactlyInAnyOrder("s-0", "s-0#chunk-0", "s-0#chunk-1", "s-0#chunk-2");
         BackfillSplit own = splits.get("s-0");
-        assertThat(own.isHistoryChunk()).isFalse();
+        assertThat(own.kind()).isEqualTo(SplitKind.LOG);
+        assertThat(splits.get("s-0#chunk-0").kind()).isEqualTo(SplitKind.HISTORY);
         assertThat(own.nextOffset()).isEqualTo(90);
         assertThat(own.targetEndOffset()).isEqualTo(100);
         assertThat(own.stoppingOffset()).isEmpty();

@@ -974,6 +974,46 @@ class BackfillSplitReaderTest {
         assertThat(log.calls).noneMatch(call -> call.startsWith("live."));
     }
 
+    /**
+     * A history split that is no chunk (a table's rows in front of a feed) is read by the backfill
+     * alone, also when the live reader is a feed that is given every log split at once: the feed
+     * never hears of it, and it ends at its stop.
+     */
+    @Test
+    void aHistorySplitIsNeverGivenToAFeedAndEndsAtItsStop() throws Exception {
+        FakeLog log = new FakeLog(false).write("t", 0, 1, 2, 3);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(List.of(BackfillSplit.historyOnly("t", 0, 4))));
+        List<String> out = fetchBySplit(reader);
+        out.addAll(fetchBySplit(reader));
+        assertThat(out).containsExactly("t:t@0", "t:t@1", "t:t@2", "t:t@3", "t:ended");
+        assertThat(log.calls).noneMatch(call -> call.startsWith("live."));
+    }
+
+    /**
+     * A history split whose backfill ends below its stop lacks the rest: a gap naming it, never a
+     * handover to a seekable live reader (which would read the log's offsets as the history's).
+     */
+    @Test
+    void aHistorySplitWhoseBackfillEndsBelowItsStopIsAGapNotAHandover() {
+        FakeLog log = new FakeLog(true).write("t", 0, 1, 2, 3, 4);
+        log.backfillEnds.put("t", 3L);
+        BackfillSplitReader<String> reader = reader(log);
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(List.of(BackfillSplit.historyOnly("t", 0, 5))));
+        assertThatThrownBy(
+                        () -> {
+                            for (int i = 0; i < 3; i++) {
+                                fetchBySplit(reader);
+                            }
+                        })
+                .isInstanceOf(OffsetGapException.class)
+                .hasMessageContaining("t")
+                .hasMessageContaining("3");
+        assertThat(log.calls).noneMatch(call -> call.startsWith("live."));
+    }
+
     /** A chunk's history ends below its stop (files gone): a gap, failed by default. */
     @Test
     void aChunkWhoseBackfillEndsBelowItsStopFailsNamingTheChunk() {

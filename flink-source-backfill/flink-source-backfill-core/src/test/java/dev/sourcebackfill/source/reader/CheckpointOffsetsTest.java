@@ -106,4 +106,18 @@ class CheckpointOffsetsTest {
         offsets.completed(2);
         assertThat(commits).containsExactly("1:{b=7}", "2:{a=95}");
     }
+
+    /**
+     * A history split that is not a chunk (a table's rows: its positions are the table's) is never
+     * committed, in forward mode neither; the log's splits are, by the one rule.
+     */
+    @Test
+    void aHistorySplitIsNeverCommittedInAnyMode() {
+        BackfillSplit table = BackfillSplit.historyOnly("table-part-0", 0, 300);
+        offsets.snapshotted(1, List.of(table, split("b", 7)), false);
+        offsets.completed(1);
+        offsets.snapshotted(2, List.of(table.asEnded(), split("b", 9)), true);
+        offsets.completed(2);
+        assertThat(commits).containsExactly("1:{b=7}", "2:{b=9}");
+    }
 }

@@ -130,17 +130,12 @@ class BackfillSplitSerializerTest {
     @Test
     void readsAndWritesVersion4Bytes() throws IOException {
         BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
-        assertThat(serializer.getVersion()).isEqualTo(4);
         assertThat(serializer.deserialize(4, HexFormat.of().parseHex(V4_BYTES)))
                 .isEqualTo(v2Split());
         BackfillSplit versioned =
                 serializer.deserialize(4, HexFormat.of().parseHex(V4_HISTORY_VERSION_BYTES));
         assertThat(versioned).isEqualTo(v4WithHistoryVersion());
         assertThat(versioned.historyVersion()).contains("7249865153605449205");
-        // the current version writes exactly these bytes
-        assertThat(HexFormat.of().formatHex(serializer.serialize(v2Split()))).isEqualTo(V4_BYTES);
-        assertThat(HexFormat.of().formatHex(serializer.serialize(v4WithHistoryVersion())))
-                .isEqualTo(V4_HISTORY_VERSION_BYTES);
         // progress and the history read elsewhere keep the version
         assertThat(
                         versioned
@@ -175,10 +170,121 @@ class BackfillSplitSerializerTest {
                 .matches(BackfillSplit::isEnded);
     }
 
+    /**
+     * Version 4 bytes of a history split of the log (id {@code history-3}, positions [200, 400), 17
+     * records read) from a release without kinds: the log told its kind by its id. Never change
+     * them.
+     */
+    static final String V4_HISTORY_SPLIT_BYTES =
+            "0009686973746f72792d330000000000000000c8000000000000019001000000000000019000"
+                    + "00000000000011000000";
+
+    /** As {@link #V4_HISTORY_SPLIT_BYTES}, cut into chunks: it was marked "history elsewhere". */
+    static final String V4_CUT_HISTORY_SPLIT_BYTES =
+            "0009686973746f72792d3300000000000000015e00000000000001900100000000000001900000"
+                    + "000000000000000100";
+
+    /** Tells the log's history splits by their ids, as the Iceberg log does its table's parts. */
+    private static final BackfillSplitSerializer BY_ID =
+            new BackfillSplitSerializer(
+                    id -> id.startsWith("history-") ? SplitKind.HISTORY : SplitKind.LOG);
+
+    @Test
+    void aSplitStoredWithoutAKindIsHistoryIfAChunkOrIfTheLogSaysSoElseALogSplit()
+            throws IOException {
+        BackfillSplit part = BY_ID.deserialize(4, HexFormat.of().parseHex(V4_HISTORY_SPLIT_BYTES));
+        assertThat(part.kind()).isEqualTo(SplitKind.HISTORY);
+        assertThat(part)
+                .isEqualTo(
+                        BackfillSplit.historyOnly("history-3", 200, 400)
+                                .withProgress(HandoverState.BACKFILLING, 200, 400, 17));
+        BackfillSplit cut =
+                BY_ID.deserialize(4, HexFormat.of().parseHex(V4_CUT_HISTORY_SPLIT_BYTES));
+        assertThat(cut.kind()).isEqualTo(SplitKind.HISTORY);
+        assertThat(cut.hasHistoryElsewhere()).as("meaningless for history: dropped").isFalse();
+        assertThat(cut.nextOffset()).isEqualTo(350);
+        // without the log's word the same bytes are a log split, as every split was then
+        assertThat(
+                        BackfillSplitSerializer.INSTANCE
+                                .deserialize(4, HexFormat.of().parseHex(V4_HISTORY_SPLIT_BYTES))
+                                .kind())
+                .isEqualTo(SplitKind.LOG);
+        // a chunk is history whatever the log says; a partition is a log split
+        assertThat(BY_ID.deserialize(3, HexFormat.of().parseHex(V3_CHUNK_BYTES)).kind())
+                .isEqualTo(SplitKind.HISTORY);
+        assertThat(BY_ID.deserialize(4, HexFormat.of().parseHex(V4_BYTES)).kind())
+                .isEqualTo(SplitKind.LOG);
+    }
+
+    /** Version 5 bytes of {@link #v2Split()}: version 4's, then kind LOG. Never change them. */
+    static final String V5_BYTES = V4_BYTES + "00";
+
+    /**
+     * Version 5 bytes of {@link #v5HistorySplit()}: a history split reading history version 42.
+     * Never change them.
+     */
+    static final String V5_HISTORY_BYTES =
+            "0009686973746f72792d330000000000000000c8000000000000019001000000000000019000"
+                    + "0000000000001100000100023432"
+                    + "01";
+
+    static BackfillSplit v5HistorySplit() {
+        return BackfillSplit.historyOnly("history-3", 200, 400)
+                .withProgress(HandoverState.BACKFILLING, 200, 400, 17)
+                .withHistoryVersion("42");
+    }
+
+    @Test
+    void readsAndWritesVersion5Bytes() throws IOException {
+        BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
+        assertThat(serializer.getVersion()).isEqualTo(5);
+        // the current version writes exactly these bytes, and reads its kind, not the log's word
+        assertThat(HexFormat.of().formatHex(serializer.serialize(v2Split()))).isEqualTo(V5_BYTES);
+        assertThat(HexFormat.of().formatHex(serializer.serialize(v5HistorySplit())))
+                .isEqualTo(V5_HISTORY_BYTES);
+        assertThat(serializer.deserialize(5, HexFormat.of().parseHex(V5_HISTORY_BYTES)))
+                .isEqualTo(v5HistorySplit());
+        assertThat(BY_ID.deserialize(5, HexFormat.of().parseHex(V5_BYTES))).isEqualTo(v2Split());
+        BackfillSplit chunk = v3Chunk();
+        assertThat(serializer.deserialize(5, serializer.serialize(chunk))).isEqualTo(chunk);
+    }
+
+    @Test
+    void anUnknownKindCodeFailsNamingTheSplit() {
+        byte[] bytes = HexFormat.of().parseHex(V4_BYTES + "07");
+        assertThatThrownBy(() -> BackfillSplitSerializer.INSTANCE.deserialize(5, bytes))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Split part-12 has kind 7")
+                .hasMessageContaining("newer version");
+    }
+
+    @Test
+    void aHistorySplitEndsAtItsStopAndNeverHasHistoryElsewhere() {
+        BackfillSplit history = BackfillSplit.historyOnly("history-3", 0, 10);
+        assertThat(history.state()).isEqualTo(HandoverState.BACKFILLING);
+        assertThat(history.stoppingOffset()).hasValue(10);
+        assertThat(history.targetEndOffset()).isEqualTo(10);
+        assertThatThrownBy(history::withHistoryElsewhere)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("History split history-3");
+        assertThatThrownBy(() -> history.withProgress(HandoverState.CACHING_UP, 5, 10))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("History split history-3 must be a BACKFILLING split");
+        assertThatThrownBy(() -> history.withProgress(HandoverState.BACKFILLING, 5, 12))
+                .hasMessageContaining("target 12 and stop OptionalLong[10]");
+    }
+
+    @Test
+    void theKindCodesAreStable() {
+        assertThat(SplitKind.LOG.code()).isZero();
+        assertThat(SplitKind.HISTORY.code()).isEqualTo(1);
+        assertThat(SplitKind.fromCode(1, "s")).isEqualTo(SplitKind.HISTORY);
+    }
+
     @Test
     void rejectsUnknownVersionsByName() {
-        assertThatThrownBy(() -> BackfillSplitSerializer.INSTANCE.deserialize(5, new byte[0]))
+        assertThatThrownBy(() -> BackfillSplitSerializer.INSTANCE.deserialize(6, new byte[0]))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("version 5");
+                .hasMessageContaining("version 6");
     }
 }

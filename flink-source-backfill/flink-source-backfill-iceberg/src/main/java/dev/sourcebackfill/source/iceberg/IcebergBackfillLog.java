@@ -20,17 +20,14 @@ import dev.sourcebackfill.source.kafka.LiveTopics;
 import dev.sourcebackfill.source.spi.LogReading;
 import dev.sourcebackfill.source.spi.LogRecordDeserializer;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
-import dev.sourcebackfill.source.spi.OffsetCommitter;
+import dev.sourcebackfill.source.split.SplitKind;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 
 import javax.annotation.Nullable;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * An Iceberg table written from the topic in front of the live topic: the history from the table's
@@ -141,11 +138,13 @@ final class IcebergBackfillLog<T> extends HistoryBeforeKafkaLog<T> {
         return ordered;
     }
 
-    /** The topic's committer, given the partitions' offsets only (not the table's positions). */
+    /**
+     * The table's parts were history splits before splits had a kind too: told apart by their ids,
+     * which no partition of a topic has.
+     */
     @Override
-    public Optional<OffsetCommitter> createOffsetCommitter(SourceReaderContext context)
-            throws Exception {
-        return super.createOffsetCommitter(context).map(PartitionsOnly::new);
+    public SplitKind kindOfSplitStoredWithoutKind(String splitId) {
+        return TableHistorySplit.isTableHistory(splitId) ? SplitKind.HISTORY : SplitKind.LOG;
     }
 
     @Override
@@ -161,33 +160,5 @@ final class IcebergBackfillLog<T> extends HistoryBeforeKafkaLog<T> {
                 + ", live "
                 + describeTopics()
                 + '}';
-    }
-
-    /** Commits the topic's partitions and leaves out the table's history split. */
-    static final class PartitionsOnly implements OffsetCommitter {
-        private final OffsetCommitter topic;
-
-        PartitionsOnly(OffsetCommitter topic) {
-            this.topic = topic;
-        }
-
-        @Override
-        public void commitOffsets(long checkpointId, Map<String, Long> nextOffsets) {
-            Map<String, Long> partitions = new HashMap<>(nextOffsets.size());
-            nextOffsets.forEach(
-                    (splitId, offset) -> {
-                        if (!TableHistorySplit.isTableHistory(splitId)) {
-                            partitions.put(splitId, offset);
-                        }
-                    });
-            if (!partitions.isEmpty()) {
-                topic.commitOffsets(checkpointId, partitions);
-            }
-        }
-
-        @Override
-        public void close() throws Exception {
-            topic.close();
-        }
     }
 }

@@ -222,9 +222,8 @@ final class IcebergDiscoverer extends HistoryBeforeKafkaDiscoverer {
             for (int index = 0; index < parts.size(); index++) {
                 long[] part = parts.get(index);
                 splits.add(
-                        DiscoveredSplit.backfilled(
-                                        TableHistorySplit.partId(id, index), part[0], part[1])
-                                .withStoppingOffset(part[1]));
+                        DiscoveredSplit.historyOnly(
+                                TableHistorySplit.partId(id, index), part[0], part[1]));
             }
             LOG.info(
                     "Iceberg table {}: its history is read as {} splits, one per partition's files and one for the files mixing partitions",

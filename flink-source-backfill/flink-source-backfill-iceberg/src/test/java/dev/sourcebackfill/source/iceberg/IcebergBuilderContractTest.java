@@ -19,15 +19,23 @@ import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 import dev.sourcebackfill.source.spi.LogRecordDeserializer;
+import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.BackfillSplitSerializer;
+import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.split.SplitKind;
 
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.util.InstantiationUtil;
 
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -89,5 +97,34 @@ class IcebergBuilderContractTest {
                 copy.getLog().backfillReading().createDeserializer(new TestingReaderContext());
         assertThat(rows).isNotNull();
         assertThat(copy.getLog().createOffsetCommitter(new TestingReaderContext())).isEmpty();
+    }
+
+    /**
+     * A table's part stored by an earlier release (split version 4, no kind) is restored as a
+     * history split, so it is never committed to the topic nor given to its consumer; the topic's
+     * partitions are log splits.
+     */
+    @Test
+    void theSourcesSerializerRestoresATablePartWithoutAKindAsHistory() throws Exception {
+        BackfillSource<String> source = withoutLive().setLive(live()).build();
+        SimpleVersionedSerializer<BackfillSplit> serializer = source.getSplitSerializer();
+        String partId =
+                TableHistorySplit.partId(
+                        TableHistorySplit.id("db.orders", 5, List.of("orders")), 0);
+        BackfillSplit part = BackfillSplit.historyOnly(partId, 0, 200);
+        BackfillSplit partition =
+                new BackfillSplit(
+                        "orders-0", HandoverState.BACKFILLING, 3, 9, OptionalLong.empty());
+        for (BackfillSplit split : List.of(part, partition)) {
+            // version 5 is version 4 and then the kind's byte: without it, version 4's bytes
+            byte[] v5 = serializer.serialize(split);
+            byte[] v4 = Arrays.copyOf(v5, v5.length - 1);
+            assertThat(serializer.deserialize(BackfillSplitSerializer.VERSION_4, v4))
+                    .isEqualTo(split);
+        }
+        assertThat(source.getLog().kindOfSplitStoredWithoutKind(partId))
+                .isEqualTo(SplitKind.HISTORY);
+        assertThat(source.getLog().kindOfSplitStoredWithoutKind("orders-0"))
+                .isEqualTo(SplitKind.LOG);
     }
 }

@@ -20,6 +20,7 @@ import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.split.BackfillSplit;
+import dev.sourcebackfill.source.split.SplitKind;
 
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SplitsAssignment;
@@ -296,10 +297,12 @@ class IcebergDiscovererTest {
             // a part per partition's files (each shorter than a chunk: no chunks)
             history.sort(Comparator.comparingLong(BackfillSplit::nextOffset));
             assertThat(history).hasSize(2);
-            assertThat(history.get(0).isHistoryChunk()).isFalse();
+            assertThat(history.get(0).chunk()).isEmpty();
+            assertThat(history.get(0).kind()).isEqualTo(SplitKind.HISTORY);
             assertThat(history.get(0).nextOffset()).isZero();
             assertThat(history.get(0).stoppingOffset()).hasValue(200);
-            assertThat(history.get(1).isHistoryChunk()).isFalse();
+            assertThat(history.get(1).chunk()).isEmpty();
+            assertThat(history.get(1).kind()).isEqualTo(SplitKind.HISTORY);
             assertThat(history.get(1).nextOffset()).isEqualTo(200);
             assertThat(history.get(1).stoppingOffset()).hasValue(400);
             assertThat(history.get(0).logSplitId()).isNotEqualTo(history.get(1).logSplitId());

@@ -17,7 +17,6 @@ package dev.sourcebackfill.source.iceberg;
 
 import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
 import dev.sourcebackfill.source.spi.LogRecordDeserializer;
-import dev.sourcebackfill.source.spi.OffsetCommitter;
 
 import org.apache.flink.util.Collector;
 
@@ -33,9 +32,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -251,23 +248,5 @@ class IcebergRowDeserializerTest {
                                                 (r, o) -> o.collect("a"), columns)
                                         .deserialize("s", 0, row, failing))
                 .isSameAs(downstream);
-    }
-
-    @Test
-    void theTopicsCommitterGetsThePartitionsOffsetsOnlyNeverTheTablesPositions() throws Exception {
-        Map<String, Long> committed = new HashMap<>();
-        OffsetCommitter topic = (checkpointId, nextOffsets) -> committed.putAll(nextOffsets);
-        new IcebergBackfillLog.PartitionsOnly(topic)
-                .commitOffsets(
-                        3,
-                        Map.of(
-                                TOPIC + "-0",
-                                11L,
-                                "iceberg:db.t@5",
-                                300L,
-                                "iceberg:db.t@5#chunk-0",
-                                100L));
-
-        assertThat(committed).containsExactly(Map.entry(TOPIC + "-0", 11L));
     }
 }

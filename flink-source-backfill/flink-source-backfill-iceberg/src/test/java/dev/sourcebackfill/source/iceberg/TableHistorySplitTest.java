@@ -19,7 +19,6 @@ import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
 import dev.sourcebackfill.source.spi.LogRecordCollector;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.BackfillSplitSerializer;
-import dev.sourcebackfill.source.split.HandoverState;
 
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -33,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -115,9 +113,8 @@ class TableHistorySplitTest {
         assertThat(TableHistorySplit.planOf(id))
                 .isEqualTo(TableHistorySplit.Plan.TOPICS_AND_ROWS_WITHOUT_TOPIC);
 
-        BackfillSplit split =
-                new BackfillSplit(id, HandoverState.BACKFILLING, 0, 10, OptionalLong.of(10));
-        BackfillSplitSerializer serializer = new BackfillSplitSerializer();
+        BackfillSplit split = BackfillSplit.historyOnly(id, 0, 10);
+        BackfillSplitSerializer serializer = BackfillSplitSerializer.INSTANCE;
         assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(split)))
                 .isEqualTo(split);
 
