@@ -64,7 +64,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +85,7 @@ class ArchiveBackfillITCase {
 
     /** Values "A|partition|offset" from the archive, "K|partition|offset" from the topic. */
     private static final HistoryBeforeKafkaJob JOB =
-            new HistoryBeforeKafkaJob("archive-and-topic", RecordPosition.delimited("A"));
+            new HistoryBeforeKafkaJob("archive-and-topic", RecordPosition.delimited("A"), true);
 
     @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
 
@@ -111,7 +110,7 @@ class ArchiveBackfillITCase {
         KAFKA.deleteRecordsBelow(topic, 1, 400);
 
         String run = UUID.randomUUID().toString();
-        JobClient job = start(run, source(topic), "A|0|350");
+        JobClient job = JOB.run(run, source(topic)).failingOnceAt("A|0|350").start();
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
         PartitionChecker.assertNoViolations(run);
@@ -140,7 +139,7 @@ class ArchiveBackfillITCase {
         KAFKA.deleteRecordsBelow(topic, 1, 1_200);
 
         String run = UUID.randomUUID().toString();
-        JobClient first = start(run, source(topic), null, 2, 500, null);
+        JobClient first = JOB.run(run, source(topic)).throttle(500).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (PartitionChecker.total(run) < 1_000) {
             assertThat(System.nanoTime()).as("some of the archive read").isLessThan(deadline);
@@ -154,7 +153,12 @@ class ArchiveBackfillITCase {
                 .as("stopped while the archive is read")
                 .isLessThan(3_600);
 
-        JobClient second = start(run, source(topic), "K|0|1200", 3, 0, savepoint);
+        JobClient second =
+                JOB.run(run, source(topic))
+                        .failingOnceAt("K|0|1200")
+                        .parallelism(3)
+                        .fromSavepoint(savepoint)
+                        .start();
         second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
         PartitionChecker.assertNoViolations(run);
@@ -178,7 +182,7 @@ class ArchiveBackfillITCase {
         KAFKA.deleteRecordsBelow(topic, 0, 500);
 
         String run = UUID.randomUUID().toString();
-        JobClient job = start(run, source(topic), null);
+        JobClient job = JOB.run(run, source(topic)).start();
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(
                         e -> {
@@ -207,7 +211,7 @@ class ArchiveBackfillITCase {
         KAFKA.deleteRecordsBelow(topic, 0, 500);
 
         String run = UUID.randomUUID().toString();
-        JobClient job = start(run, source(topic, OffsetGapPolicy.SKIP), null);
+        JobClient job = JOB.run(run, source(topic, OffsetGapPolicy.SKIP)).start();
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
         assertThat(PartitionChecker.duplicates(run)).isEmpty();
@@ -226,7 +230,7 @@ class ArchiveBackfillITCase {
         archiveFile(topic, 0, 0, 5, false);
         archiveFile(topic, 3, 0, 5, false);
 
-        JobClient job = start(UUID.randomUUID().toString(), source(topic), null);
+        JobClient job = JOB.run(UUID.randomUUID().toString(), source(topic)).start();
         assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(
                         e ->
@@ -337,7 +341,10 @@ class ArchiveBackfillITCase {
         BackfillSource<String> source =
                 builder(topic, OffsetGapPolicy.FAIL).setBackfillChunkSize(300).build();
         JobClient job =
-                start(run, new ObservedSource<>(source, sourceRun), "A|0|450", 2, 0, null, true);
+                JOB.run(run, new ObservedSource<>(source, sourceRun))
+                        .failingOnceAt("A|0|450")
+                        .unordered()
+                        .start();
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
         PartitionChecker.assertNoViolations(run);
@@ -388,7 +395,7 @@ class ArchiveBackfillITCase {
 
         String run = UUID.randomUUID().toString();
         BackfillSource<String> source = builder(topic, policy).setBackfillChunkSize(100).build();
-        JobClient job = start(run, source, null, 2, 0, null, true);
+        JobClient job = JOB.run(run, source).unordered().start();
         if (policy == OffsetGapPolicy.FAIL) {
             assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                     .satisfies(
@@ -426,7 +433,7 @@ class ArchiveBackfillITCase {
         archiveFile(topic, 0, 350, 450, false);
         String run = UUID.randomUUID().toString();
         BackfillSource<String> source = builder(topic, policy).setBackfillChunkSize(100).build();
-        JobClient job = start(run, source, null, 2, 0, null, true);
+        JobClient job = JOB.run(run, source).unordered().start();
         // the task fails with the gap; without restarts, Flink may report instead that the
         // enumerator's acknowledgement of the failed task's last report was lost (the task was
         // gone): the job fails either way, and the message is ArchiveReaderTest's
@@ -476,14 +483,10 @@ class ArchiveBackfillITCase {
         }
         String run = UUID.randomUUID().toString();
         JobClient first =
-                start(
-                        run,
-                        builder(topic, OffsetGapPolicy.FAIL).setBackfillChunkSize(200).build(),
-                        null,
-                        2,
-                        400,
-                        null,
-                        true);
+                JOB.run(run, builder(topic, OffsetGapPolicy.FAIL).setBackfillChunkSize(200).build())
+                        .throttle(400)
+                        .unordered()
+                        .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (PartitionChecker.total(run) < 600) {
             assertThat(System.nanoTime()).as("some of the archive read").isLessThan(deadline);
@@ -497,14 +500,12 @@ class ArchiveBackfillITCase {
         assertThat(RESTARTS.failoversOf(first, Duration.ofSeconds(30))).isZero();
 
         JobClient second =
-                start(
-                        run,
-                        builder(topic, OffsetGapPolicy.FAIL).setBackfillChunkSize(200).build(),
-                        "K|0|1200",
-                        3,
-                        0,
-                        savepoint,
-                        true);
+                JOB.run(run, builder(topic, OffsetGapPolicy.FAIL).setBackfillChunkSize(200).build())
+                        .failingOnceAt("K|0|1200")
+                        .parallelism(3)
+                        .fromSavepoint(savepoint)
+                        .unordered()
+                        .start();
         second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
         PartitionChecker.assertNoViolations(run);
         for (int p = 0; p < 2; p++) {
@@ -540,47 +541,6 @@ class ArchiveBackfillITCase {
                                 .setValueOnlyDeserializer(new SimpleStringSchema())
                                 .setStartingOffsets(OffsetsInitializer.earliest())
                                 .setBounded(OffsetsInitializer.latest()));
-    }
-
-    private static JobClient start(String run, BackfillSource<String> source, String failAt)
-            throws Exception {
-        return start(run, source, failAt, 2, 0, null);
-    }
-
-    private static JobClient start(
-            String run,
-            Source<String, ?, ?> source,
-            String failAt,
-            int parallelism,
-            double throttle,
-            String savepoint)
-            throws Exception {
-        return start(run, source, failAt, parallelism, throttle, savepoint, false);
-    }
-
-    /**
-     * Starts the checking job: the source, a failure injected once at the record {@code failAt}
-     * (restarts allowed only then), a throttle if {@code throttle > 0} (records per second and
-     * subtask), and the keyed checker; from {@code savepoint} if given.
-     */
-    private static JobClient start(
-            String run,
-            Source<String, ?, ?> source,
-            String failAt,
-            int parallelism,
-            double throttle,
-            String savepoint,
-            boolean unordered)
-            throws Exception {
-        return JOB.start(
-                run,
-                source,
-                failAt == null ? Set.of() : Set.of(failAt),
-                3,
-                parallelism,
-                throttle,
-                savepoint,
-                !unordered);
     }
 
     /**

@@ -86,7 +86,7 @@ class IcebergBackfillITCase {
 
     /** Values "T|partition|offset" from the table, "K|partition|offset" from the topic. */
     private static final HistoryBeforeKafkaJob JOB =
-            new HistoryBeforeKafkaJob("table-and-topic", RecordPosition.delimited("T"));
+            new HistoryBeforeKafkaJob("table-and-topic", RecordPosition.delimited("T"), false);
 
     @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
 
@@ -182,7 +182,7 @@ class IcebergBackfillITCase {
         String run = UUID.randomUUID().toString();
         IcebergBackfillSourceBuilder<String> builder =
                 builder(topic, catalog, "db.mixed", Kind.REDPANDA, false).setBackfillChunkSize(300);
-        JobClient job = start(run, builder.build(), Set.of("T|0|450", "K|1|1100"), 2, 0, null);
+        JobClient job = JOB.run(run, builder.build()).failingOnceAt("T|0|450", "K|1|1100").start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!FailOnce.fired(run).contains("T|0|450")
                 || RESTARTS.restartsSoFar(job.getJobID()).orElse(0) < 1
@@ -250,7 +250,10 @@ class IcebergBackfillITCase {
                         .setOrdered(true)
                         .setMaxRecordsPerPoll(50);
         JobClient job =
-                start(run, builder.build(), Set.of("T|0|450", "K|1|1100"), 2, 0, null, true);
+                JOB.run(run, builder.build())
+                        .failingOnceAt("T|0|450", "K|1|1100")
+                        .inOrder()
+                        .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!FailOnce.fired(run).contains("T|0|450")
                 || RESTARTS.restartsSoFar(job.getJobID()).orElse(0) < 1
@@ -303,18 +306,15 @@ class IcebergBackfillITCase {
         }
         String run = UUID.randomUUID().toString();
         JobClient job =
-                start(
-                        run,
-                        builder(topic, catalog, "db.unordered", Kind.REDPANDA)
-                                .setBackfillChunkSize(100)
-                                // the history slower than the live records
-                                .setBackfillRecordsPerSecond(200)
-                                .build(),
-                        Set.of(),
-                        2,
-                        0,
-                        null,
-                        true);
+                JOB.run(
+                                run,
+                                builder(topic, catalog, "db.unordered", Kind.REDPANDA)
+                                        .setBackfillChunkSize(100)
+                                        // the history slower than the live records
+                                        .setBackfillRecordsPerSecond(200)
+                                        .build())
+                        .inOrder()
+                        .start();
         job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
         assertThat(PartitionChecker.duplicates(run)).isEmpty();
@@ -424,7 +424,7 @@ class IcebergBackfillITCase {
         }
 
         String run = UUID.randomUUID().toString();
-        JobClient job = start(run, builder.build(), Set.of(), 2, 0, null);
+        JobClient job = JOB.run(run, builder.build()).start();
         job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
         PartitionChecker.assertNoViolations(run);
@@ -465,16 +465,15 @@ class IcebergBackfillITCase {
 
         String run = UUID.randomUUID().toString();
         JobClient job =
-                start(
-                        run,
-                        builder(topic, catalog, "db.holes", Kind.KAFKA_CONNECT)
-                                .setRecordMapper(
-                                        (row, out) -> out.collect((String) row.getField("payload")))
-                                .build(),
-                        Set.of(),
-                        2,
-                        0,
-                        null);
+                JOB.run(
+                                run,
+                                builder(topic, catalog, "db.holes", Kind.KAFKA_CONNECT)
+                                        .setRecordMapper(
+                                                (row, out) ->
+                                                        out.collect(
+                                                                (String) row.getField("payload")))
+                                        .build())
+                        .start();
         job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
         PartitionChecker.assertNoViolations(run);
@@ -512,7 +511,7 @@ class IcebergBackfillITCase {
                         .setMaxRecordsPerPoll(50);
 
         String run = UUID.randomUUID().toString();
-        JobClient first = start(run, builder.build(), Set.of(), 2, 500, null);
+        JobClient first = JOB.run(run, builder.build()).throttle(500).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (PartitionChecker.total(run) < 1_000) {
             assertThat(System.nanoTime()).as("some of the table read").isLessThan(deadline);
@@ -528,7 +527,8 @@ class IcebergBackfillITCase {
         table.refresh();
         IcebergTestTables.compact(table);
 
-        JobClient second = start(run, builder.build(), Set.of(), 3, 0, savepoint);
+        JobClient second =
+                JOB.run(run, builder.build()).parallelism(3).fromSavepoint(savepoint).start();
         second.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
         PartitionChecker.assertNoViolations(run);
@@ -559,7 +559,7 @@ class IcebergBackfillITCase {
                         .setMaxRecordsPerPoll(50);
 
         String run = UUID.randomUUID().toString();
-        JobClient first = start(run, builder.build(), Set.of(), 1, 500, null);
+        JobClient first = JOB.run(run, builder.build()).parallelism(1).throttle(500).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (PartitionChecker.total(run) < 300) {
             assertThat(System.nanoTime()).as("some of the table read").isLessThan(deadline);
@@ -576,7 +576,8 @@ class IcebergBackfillITCase {
                 .retainLast(1)
                 .commit();
 
-        JobClient second = start(run, builder.build(), Set.of(), 1, 0, savepoint);
+        JobClient second =
+                JOB.run(run, builder.build()).parallelism(1).fromSavepoint(savepoint).start();
         assertThatThrownBy(() -> second.getJobExecutionResult().get(180, TimeUnit.SECONDS))
                 .satisfies(
                         e ->
@@ -630,7 +631,7 @@ class IcebergBackfillITCase {
 
         // the failure waits for the expiry: the restart's readers plan the pinned snapshot after it
         FailOnce.holdUntilReleased(run);
-        JobClient job = start(run, builder.build(), Set.of("T|1|600"), 2, 0, null);
+        JobClient job = JOB.run(run, builder.build()).failingOnceAt("T|1|600").start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!tags(table).contains(tag)) {
             assertThat(System.nanoTime()).as("the tag set at the first start").isLessThan(deadline);
@@ -695,7 +696,7 @@ class IcebergBackfillITCase {
                         .build();
 
         String run = UUID.randomUUID().toString();
-        JobClient job = start(run, source, Set.of(), 1, 0, null);
+        JobClient job = JOB.run(run, source).parallelism(1).start();
         if (policy == OffsetGapPolicy.FAIL) {
             assertThatThrownBy(() -> job.getJobExecutionResult().get(180, TimeUnit.SECONDS))
                     .satisfies(
@@ -775,7 +776,7 @@ class IcebergBackfillITCase {
         }
 
         String run = UUID.randomUUID().toString();
-        JobClient first = start(run, upgradeSource(topic, dir).build(), Set.of(), 2, 500, null);
+        JobClient first = JOB.run(run, upgradeSource(topic, dir).build()).throttle(500).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (PartitionChecker.fromHistory(run) < 1_000) {
             assertThat(System.nanoTime()).as("some of the table read").isLessThan(deadline);
@@ -863,13 +864,10 @@ class IcebergBackfillITCase {
                 before.values().stream().mapToLong(PartitionChecker.Progress::count).sum();
 
         JobClient second =
-                start(
-                        run,
-                        upgradeSource(topic, dir).build(),
-                        Set.of(),
-                        3,
-                        0,
-                        manifest.getProperty("savepoint"));
+                JOB.run(run, upgradeSource(topic, dir).build())
+                        .parallelism(3)
+                        .fromSavepoint(manifest.getProperty("savepoint"))
+                        .start();
         second.getJobExecutionResult().get(180, TimeUnit.SECONDS);
 
         PartitionChecker.assertNoViolations(run);
@@ -912,42 +910,5 @@ class IcebergBackfillITCase {
                 .setLayout(kind.layout)
                 .setMaxRecordsPerPoll(100)
                 .setLive(live);
-    }
-
-    /**
-     * Starts the checking job: the source, a failure injected once at each value of {@code failAt}
-     * (restarts allowed only then), a throttle if {@code throttle > 0} (records per second and
-     * subtask), and the keyed checker; from {@code savepoint} if given.
-     */
-    private static JobClient start(
-            String run,
-            BackfillSource<String> source,
-            Set<String> failAt,
-            int parallelism,
-            double throttle,
-            String savepoint)
-            throws Exception {
-        return start(run, source, failAt, parallelism, throttle, savepoint, false);
-    }
-
-    /** The same, and with {@code checkOrder} the checker wants each partition in order too. */
-    private static JobClient start(
-            String run,
-            BackfillSource<String> source,
-            Set<String> failAt,
-            int parallelism,
-            double throttle,
-            String savepoint,
-            boolean checkOrder)
-            throws Exception {
-        return JOB.start(
-                run,
-                source,
-                failAt,
-                failAt.size() + 1,
-                parallelism,
-                throttle,
-                savepoint,
-                checkOrder);
     }
 }
