@@ -296,16 +296,17 @@ final class BackfillTurns {
     /**
      * The split's turn on the backfill reader among the splits of its log split this reader holds,
      * lowest first: its chunks in offset order, then the log split's own part (it goes live after
-     * its last part), or with a feed that part first. Oldest first: the split that reads is older
-     * than every split waiting for it, so the reader's watermark, which a waiting split marked idle
-     * no longer holds back, never passes the waiting splits' records (their event time follows
-     * their offsets, as Kafka's partitions' does).
+     * its last part), or with a feed that part first if it goes live (a history split has no
+     * handover to reach before the feed passes it: its own part comes last). Oldest first: the
+     * split that reads is older than every split waiting for it, so the reader's watermark, which a
+     * waiting split marked idle no longer holds back, never passes the waiting splits' records
+     * (their event time follows their offsets, as Kafka's partitions' does).
      */
     private int turnOf(SplitHandover<Object> handover) {
         OptionalInt chunk = handover.chunkIndex();
         if (chunk.isPresent()) {
             return chunk.getAsInt();
         }
-        return ownPartFirst ? -1 : Integer.MAX_VALUE;
+        return ownPartFirst && handover.readsLive() ? -1 : Integer.MAX_VALUE;
     }
 }

@@ -191,17 +191,7 @@ public final class BackfillSplit implements SourceSplit {
                             index, logSplitId, from, to));
         }
         HistoryChunk chunk = new HistoryChunk(logSplitId, index);
-        return new BackfillSplit(
-                chunk.splitId(),
-                SplitKind.HISTORY,
-                HandoverState.BACKFILLING,
-                from,
-                to,
-                OptionalLong.of(to),
-                0L,
-                chunk,
-                false,
-                null);
+        return history(chunk.splitId(), from, to, chunk);
     }
 
     /**
@@ -215,6 +205,11 @@ public final class BackfillSplit implements SourceSplit {
                     String.format(
                             "History split %s: the range [%d, %d) is negative", splitId, from, to));
         }
+        return history(splitId, from, to, null);
+    }
+
+    private static BackfillSplit history(
+            String splitId, long from, long to, @Nullable HistoryChunk chunk) {
         return new BackfillSplit(
                 splitId,
                 SplitKind.HISTORY,
@@ -223,7 +218,7 @@ public final class BackfillSplit implements SourceSplit {
                 to,
                 OptionalLong.of(to),
                 0L,
-                null,
+                chunk,
                 false,
                 null);
     }

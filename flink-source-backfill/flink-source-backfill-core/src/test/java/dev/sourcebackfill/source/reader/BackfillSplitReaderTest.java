@@ -38,6 +38,8 @@ import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -1011,6 +1013,33 @@ class BackfillSplitReaderTest {
                 .isInstanceOf(OffsetGapException.class)
                 .hasMessageContaining("t")
                 .hasMessageContaining("3");
+        assertThat(log.calls).noneMatch(call -> call.startsWith("live."));
+    }
+
+    /**
+     * A history split cut into chunks is read oldest first, its chunks before the part it keeps,
+     * whatever the live reader's kind: the own-part-first turn of a feed is for a log split's
+     * handover, which a history split does not have; its rows first would let the reader's
+     * watermark pass the chunks' older rows (review of the split kinds, with a feed: the part's
+     * rows came first).
+     */
+    @ParameterizedTest(name = "seekable live reader: {0}")
+    @ValueSource(booleans = {true, false})
+    void aHistorySplitsChunksAreReadBeforeItsOwnPartWhateverTheLiveReader(boolean seekable)
+            throws Exception {
+        FakeLog log = new FakeLog(seekable).write("h", 0, 1, 2, 3);
+        BackfillSplitReader<String> reader = reader(log);
+        // as the enumerator assigns them at parallelism 1: the split, then its chunk
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                BackfillSplit.historyOnly("h", 2, 4),
+                                BackfillSplit.historyChunk("h", 0, 0, 2))));
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            out.addAll(fetchBySplit(reader));
+        }
+        assertThat(out).containsSubsequence("h#chunk-0:h@0", "h#chunk-0:h@1", "h:h@2", "h:h@3");
         assertThat(log.calls).noneMatch(call -> call.startsWith("live."));
     }
 

@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.iceberg;
 
 import dev.sourcebackfill.source.BackfillSource;
+import dev.sourcebackfill.source.enumerator.BackfillEnumeratorState;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 import dev.sourcebackfill.source.spi.LogRecordDeserializer;
@@ -27,6 +28,7 @@ import dev.sourcebackfill.source.split.SplitKind;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.util.InstantiationUtil;
 
 import org.junit.jupiter.api.Test;
@@ -126,5 +128,50 @@ class IcebergBuilderContractTest {
                 .isEqualTo(SplitKind.HISTORY);
         assertThat(source.getLog().kindOfSplitStoredWithoutKind("orders-0"))
                 .isEqualTo(SplitKind.LOG);
+    }
+
+    /**
+     * The enumerator's checkpoint of an earlier release (enumerator version 2, its splits in split
+     * version 4, no kind) restored through the source's own serializer: the table's part, cut into
+     * chunks (then a bounded log split with "history elsewhere"), comes back a history split, its
+     * chunk too, the partition a log split (from the review of the split kinds: the serializer's
+     * wiring had no test).
+     */
+    @Test
+    void theSourcesEnumeratorSerializerRestoresAV4TablePartAsHistory() throws Exception {
+        BackfillSource<String> source = withoutLive().setLive(live()).build();
+        String partId =
+                TableHistorySplit.partId(
+                        TableHistorySplit.id("db.orders", 5, List.of("orders")), 0);
+        // as the release before kinds stored them: the part cut into chunks (a log split with a
+        // stop, "history elsewhere"), its first chunk, and a partition going live at once
+        BackfillSplit v4Part =
+                new BackfillSplit(partId, HandoverState.BACKFILLING, 150, 200, OptionalLong.of(200))
+                        .withHistoryElsewhere();
+        BackfillSplit chunk = BackfillSplit.historyChunk(partId, 0, 0, 150);
+        BackfillSplit partition =
+                new BackfillSplit("orders-0", HandoverState.FINISHED, 42, 42, OptionalLong.empty())
+                        .withHistoryElsewhere();
+
+        SimpleVersionedSerializer<BackfillSplit> splits = source.getSplitSerializer();
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        out.writeInt(4); // split serializer version 4
+        out.writeBoolean(true); // initial discovery done
+        out.writeInt(3);
+        for (BackfillSplit split : List.of(v4Part, chunk, partition)) {
+            byte[] v5 = splits.serialize(split);
+            out.write(Arrays.copyOf(v5, v5.length - 1)); // version 4: version 5 without the kind
+            out.writeBoolean(true); // assigned
+            out.writeBoolean(false); // ended
+        }
+
+        BackfillEnumeratorState restored =
+                source.getEnumeratorCheckpointSerializer().deserialize(2, out.getCopyOfBuffer());
+        BackfillSplit part = restored.splits().get(0).split();
+        assertThat(part.kind()).isEqualTo(SplitKind.HISTORY);
+        assertThat(part.hasHistoryElsewhere()).isFalse();
+        assertThat(part).isEqualTo(BackfillSplit.historyOnly(partId, 150, 200));
+        assertThat(restored.splits().get(1).split().kind()).isEqualTo(SplitKind.HISTORY);
+        assertThat(restored.splits().get(2).split()).isEqualTo(partition);
     }
 }

@@ -25,6 +25,7 @@ import dev.sourcebackfill.source.spi.LogRecordCollector;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.split.SplitKind;
 
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
@@ -469,11 +470,16 @@ class SnapshotTagTest {
                 enumerator.snapshotState(checkpointId).splits()) {
             BackfillSplit split = entry.split();
             ids.add(split.splitId());
+            // a history split (the table's parts) ends BACKFILLING: it never goes live
+            HandoverState ended =
+                    split.kind() == SplitKind.HISTORY
+                            ? HandoverState.BACKFILLING
+                            : HandoverState.FINISHED;
             statuses.add(
                     split.stoppingOffset().isPresent()
                             ? new SplitStatus(
                                     split.splitId(),
-                                    HandoverState.FINISHED,
+                                    ended,
                                     split.stoppingOffset().getAsLong(),
                                     true)
                             : new SplitStatus(
