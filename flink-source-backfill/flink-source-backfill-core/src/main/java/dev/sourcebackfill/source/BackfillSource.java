@@ -98,6 +98,12 @@ public class BackfillSource<T>
                 config.boundedness() == Boundedness.BOUNDED,
                 config.splitDiscoveryInterval(),
                 config.backfillChunkSize(),
+                config.controlFile()
+                        .map(
+                                file ->
+                                        new BackfillSplitEnumerator.ControlSettings(
+                                                file, config.controlInterval()))
+                        .orElse(null),
                 restored);
     }
 

@@ -22,6 +22,7 @@ import dev.sourcebackfill.source.spi.BackfillLog;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.core.fs.Path;
 
 import javax.annotation.Nullable;
 
@@ -44,6 +45,9 @@ import java.time.Duration;
  *   <tr><td>{@link #setBackfillRecordsPerSecond}, {@link #setBackfillRateLimit}</td><td>no
  *       limit</td><td>how fast each reader reads backfill records; live records are never
  *       throttled</td></tr>
+ *   <tr><td>{@link #setBackfillControlFile}, {@link #setBackfillControlInterval}</td><td>none;
+ *       5 s</td><td>a file through which the backfill's rate is changed and the backfill paused
+ *       while the job runs, and how often it is read</td></tr>
  * </table>
  *
  * @param <T> the type of records
@@ -58,6 +62,9 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
     /** How long one fetch waits for data unless set. */
     public static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(100);
 
+    /** How often the control file is read unless set. */
+    public static final Duration DEFAULT_CONTROL_INTERVAL = Duration.ofSeconds(5);
+
     @Nullable private Duration pollTimeout;
     @Nullable private BackfillListener listener;
     @Nullable private OffsetGapPolicy gapPolicy;
@@ -65,6 +72,9 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
     @Nullable private PollLimiter.Factory backfillRateLimit;
     @Nullable private Double backfillRecordsPerSecond;
     @Nullable private Long backfillChunkSize;
+    @Nullable private String controlFile;
+    @Nullable private Duration controlInterval;
+    private boolean controlFileSet;
 
     /** Whether each setting was set (a null given to a setter is set, and refused). */
     private boolean pollTimeoutSet;
@@ -148,6 +158,31 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
     }
 
     /**
+     * Steers the backfill while the job runs through a file on Flink's {@code FileSystem} (a local
+     * path, {@code hdfs://}, {@code s3://}...) that holds a {@link
+     * dev.sourcebackfill.source.control.BackfillControl} (the {@code backfill} client writes it):
+     * the backfill's rate per reader, or a pause (no history record is read; live records of
+     * FINISHED splits keep flowing). The enumerator reads the file every {@link
+     * #setBackfillControlInterval interval} and sends a change to the readers, which apply it at
+     * their next poll. The control applied last is in the enumerator's checkpoints: a failover, a
+     * restore and a rescale keep it, and it wins over this builder's rate limit, which holds until
+     * the file sets a rate (or sets {@code rate=builder}). A file that cannot be read or holds no
+     * control is logged and counted ({@code backfill.controlErrors}), never a failed job; a missing
+     * file changes nothing.
+     */
+    public B setBackfillControlFile(String path) {
+        this.controlFile = path;
+        this.controlFileSet = true;
+        return self();
+    }
+
+    /** How often the control file is read (5 s unless set). */
+    public B setBackfillControlInterval(Duration interval) {
+        this.controlInterval = interval;
+        return self();
+    }
+
+    /**
      * Cuts each split's history, as the enumerator finds it at the job's first start, into chunks
      * of about {@code records} records each, read in parallel as splits of their own by any reader:
      * a split with much history no longer keeps one reader busy while the others wait. Off by
@@ -193,6 +228,12 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
         }
         if (backfillChunkSize != null) {
             other.setBackfillChunkSize(backfillChunkSize);
+        }
+        if (controlFileSet) {
+            other.setBackfillControlFile(controlFile);
+        }
+        if (controlInterval != null) {
+            other.setBackfillControlInterval(controlInterval);
         }
     }
 
@@ -245,6 +286,35 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
                 "backfill chunk size",
                 "setBackfillChunkSize",
                 "must be positive, was " + backfillChunkSize);
+        checkOption(
+                !controlFileSet || (controlFile != null && !controlFile.isBlank()),
+                "backfill control file",
+                "setBackfillControlFile",
+                "must be a path, was " + (controlFile == null ? "null" : "'" + controlFile + "'"));
+        if (controlFileSet && controlFile != null && !controlFile.isBlank()) {
+            String problem = null;
+            try {
+                new Path(controlFile);
+            } catch (IllegalArgumentException e) {
+                problem = e.getMessage();
+            }
+            checkOption(
+                    problem == null,
+                    "backfill control file",
+                    "setBackfillControlFile",
+                    "is not a path: '" + controlFile + "' (" + problem + ")");
+        }
+        checkOption(
+                controlInterval == null
+                        || (!controlInterval.isNegative() && !controlInterval.isZero()),
+                "backfill control interval",
+                "setBackfillControlInterval",
+                "must be positive, was " + controlInterval);
+        checkOption(
+                controlInterval == null || controlFileSet,
+                "backfill control interval",
+                "setBackfillControlInterval",
+                "is set without a control file (setBackfillControlFile)");
     }
 
     /**
@@ -270,7 +340,9 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
                         gapPolicySet ? gapPolicy : OffsetGapPolicy.FAIL,
                         originMarkerSet ? originMarker : RecordOrigin.Marker.none(),
                         backfillRateLimit(),
-                        backfillChunkSize));
+                        backfillChunkSize,
+                        controlFileSet ? controlFile : null,
+                        controlInterval != null ? controlInterval : DEFAULT_CONTROL_INTERVAL));
     }
 
     /** The rate limit set, or one that limits nothing. */

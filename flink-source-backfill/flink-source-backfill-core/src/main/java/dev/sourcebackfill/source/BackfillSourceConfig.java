@@ -23,6 +23,7 @@ import javax.annotation.Nullable;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -45,6 +46,12 @@ public final class BackfillSourceConfig<T> implements Serializable {
     /** Records per chunk of history; {@code null}: history is not cut into chunks. */
     @Nullable private final Long backfillChunkSize;
 
+    /** The control file's path; {@code null}: the backfill is not steered while it runs. */
+    @Nullable private final String controlFile;
+
+    /** How often the enumerator reads the control file. */
+    private final Duration controlInterval;
+
     BackfillSourceConfig(
             Boundedness boundedness,
             Duration splitDiscoveryInterval,
@@ -53,7 +60,9 @@ public final class BackfillSourceConfig<T> implements Serializable {
             OffsetGapPolicy gapPolicy,
             RecordOrigin.Marker<T> originMarker,
             PollLimiter.Factory backfillRateLimit,
-            @Nullable Long backfillChunkSize) {
+            @Nullable Long backfillChunkSize,
+            @Nullable String controlFile,
+            Duration controlInterval) {
         this.boundedness = boundedness;
         this.splitDiscoveryInterval = splitDiscoveryInterval;
         this.pollTimeout = pollTimeout;
@@ -62,6 +71,8 @@ public final class BackfillSourceConfig<T> implements Serializable {
         this.originMarker = originMarker;
         this.backfillRateLimit = backfillRateLimit;
         this.backfillChunkSize = backfillChunkSize;
+        this.controlFile = controlFile;
+        this.controlInterval = controlInterval;
     }
 
     /** The builders' defaults: unbounded, no listener, no marker, no rate limit, gaps fail. */
@@ -75,7 +86,25 @@ public final class BackfillSourceConfig<T> implements Serializable {
                 OffsetGapPolicy.FAIL,
                 RecordOrigin.Marker.none(),
                 PollLimiter.Factory.unlimited(),
-                null);
+                null,
+                null,
+                BackfillSourceBuilderBase.DEFAULT_CONTROL_INTERVAL);
+    }
+
+    /** The same settings, steered through the control file at {@code path}. */
+    @VisibleForTesting
+    public BackfillSourceConfig<T> withControlFile(String path) {
+        return new BackfillSourceConfig<>(
+                boundedness,
+                splitDiscoveryInterval,
+                pollTimeout,
+                listener,
+                gapPolicy,
+                originMarker,
+                backfillRateLimit,
+                backfillChunkSize,
+                path,
+                controlInterval);
     }
 
     @VisibleForTesting
@@ -117,7 +146,9 @@ public final class BackfillSourceConfig<T> implements Serializable {
                 gapPolicy,
                 originMarker,
                 backfillRateLimit,
-                backfillChunkSize);
+                backfillChunkSize,
+                controlFile,
+                controlInterval);
     }
 
     /**
@@ -154,6 +185,21 @@ public final class BackfillSourceConfig<T> implements Serializable {
 
     public RecordOrigin.Marker<T> originMarker() {
         return originMarker;
+    }
+
+    /** Whether the backfill is steered through a control file while it runs. */
+    public boolean hasControlFile() {
+        return controlFile != null;
+    }
+
+    /** The control file's path, if the source has one. */
+    public Optional<String> controlFile() {
+        return Optional.ofNullable(controlFile);
+    }
+
+    /** How often the enumerator reads the control file. */
+    public Duration controlInterval() {
+        return controlInterval;
     }
 
     /** The backfill's rate limit; Flink's strategy that limits nothing if none was set. */

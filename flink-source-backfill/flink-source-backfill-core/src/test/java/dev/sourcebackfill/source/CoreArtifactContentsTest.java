@@ -39,6 +39,7 @@ class CoreArtifactContentsTest {
     private static final Set<String> CORE_PACKAGES =
             Set.of(
                     "dev.sourcebackfill.source",
+                    "dev.sourcebackfill.source.control",
                     "dev.sourcebackfill.source.enumerator",
                     "dev.sourcebackfill.source.event",
                     "dev.sourcebackfill.source.metrics",

@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.enumerator;
 
+import dev.sourcebackfill.source.control.BackfillControl;
 import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.Internal;
@@ -74,9 +75,22 @@ public final class BackfillEnumeratorState {
     private final List<SplitEntry> splits;
     private final boolean initialDiscoveryDone;
 
+    /** The control the enumerator applied last (from its control file), kept across restores. */
+    private final BackfillControl control;
+
     public BackfillEnumeratorState(List<SplitEntry> splits, boolean initialDiscoveryDone) {
+        this(splits, initialDiscoveryDone, BackfillControl.asBuilt());
+    }
+
+    public BackfillEnumeratorState(
+            List<SplitEntry> splits, boolean initialDiscoveryDone, BackfillControl control) {
         this.splits = List.copyOf(splits);
         this.initialDiscoveryDone = initialDiscoveryDone;
+        this.control = Objects.requireNonNull(control, "control");
+    }
+
+    public BackfillControl control() {
+        return control;
     }
 
     public List<SplitEntry> splits() {
@@ -93,18 +107,22 @@ public final class BackfillEnumeratorState {
             return false;
         }
         BackfillEnumeratorState that = (BackfillEnumeratorState) o;
-        return initialDiscoveryDone == that.initialDiscoveryDone && splits.equals(that.splits);
+        return initialDiscoveryDone == that.initialDiscoveryDone
+                && splits.equals(that.splits)
+                && control.equals(that.control);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(splits, initialDiscoveryDone);
+        return Objects.hash(splits, initialDiscoveryDone, control);
     }
 
     @Override
     public String toString() {
         return "BackfillEnumeratorState{initialDiscoveryDone="
                 + initialDiscoveryDone
+                + ", "
+                + control
                 + ", "
                 + splits
                 + '}';

@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.enumerator;
 
+import dev.sourcebackfill.source.control.BackfillControl;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.BackfillSplitSerializer;
 import dev.sourcebackfill.source.split.SplitKind;
@@ -39,6 +40,9 @@ import java.util.function.Function;
  *   <li>Version 2: the version of {@link BackfillSplitSerializer} the splits are written in (int),
  *       then version 1's fields, each split in that version. So a change of the split format
  *       changes the split serializer's version only, and old states stay readable.
+ *   <li>Version 3: version 2, then the {@link BackfillControl} applied last: has-rate (boolean),
+ *       the rate (double, only if it has one), paused (boolean). A state read from an older version
+ *       has the source's control as built.
  * </ul>
  *
  * <p>A new field needs a new version; old versions stay readable.
@@ -49,7 +53,8 @@ public final class BackfillEnumeratorStateSerializer
 
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
-    private static final int CURRENT_VERSION = VERSION_2;
+    public static final int VERSION_3 = 3;
+    private static final int CURRENT_VERSION = VERSION_3;
 
     private final Function<String, SplitKind> kindOfSplitStoredWithoutKind;
 
@@ -85,6 +90,12 @@ public final class BackfillEnumeratorStateSerializer
             out.writeBoolean(entry.assigned());
             out.writeBoolean(entry.ended());
         }
+        BackfillControl control = state.control();
+        out.writeBoolean(control.recordsPerSecond().isPresent());
+        if (control.recordsPerSecond().isPresent()) {
+            out.writeDouble(control.recordsPerSecond().getAsDouble());
+        }
+        out.writeBoolean(control.paused());
         return out.getCopyOfBuffer();
     }
 
@@ -94,7 +105,7 @@ public final class BackfillEnumeratorStateSerializer
         int splitVersion;
         if (version == VERSION_1) {
             splitVersion = BackfillSplitSerializer.VERSION_1;
-        } else if (version == VERSION_2) {
+        } else if (version == VERSION_2 || version == VERSION_3) {
             splitVersion = in.readInt();
         } else {
             throw new IOException(
@@ -114,6 +125,13 @@ public final class BackfillEnumeratorStateSerializer
                     new BackfillEnumeratorState.SplitEntry(
                             split, in.readBoolean(), in.readBoolean()));
         }
-        return new BackfillEnumeratorState(entries, initialDiscoveryDone);
+        BackfillControl control = BackfillControl.asBuilt();
+        if (version >= VERSION_3) {
+            if (in.readBoolean()) {
+                control = control.withRate(in.readDouble());
+            }
+            control = control.withPaused(in.readBoolean());
+        }
+        return new BackfillEnumeratorState(entries, initialDiscoveryDone, control);
     }
 }

@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.enumerator;
 
+import dev.sourcebackfill.source.control.BackfillControl;
+import dev.sourcebackfill.source.control.ControlFile;
 import dev.sourcebackfill.source.event.AssignmentSentEvent;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
 import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
@@ -100,6 +102,12 @@ public final class BackfillSplitEnumerator
 
     private final BackfillEnumeratorMetrics metrics;
 
+    /** The control channel, if the source has a control file. */
+    @Nullable private final ControlChannel control;
+
+    /** The source's control file and how often the enumerator reads it. */
+    public record ControlSettings(String file, Duration interval) {}
+
     /**
      * How long {@link #close} waits for a forward-mode hook that was called and has not returned.
      */
@@ -135,6 +143,20 @@ public final class BackfillSplitEnumerator
             Duration discoveryInterval,
             OptionalLong chunkSize,
             @Nullable BackfillEnumeratorState restored) {
+        this(context, discoverer, bounded, discoveryInterval, chunkSize, null, restored);
+    }
+
+    /**
+     * @param control the source's control file and how often it is read, if it has one
+     */
+    public BackfillSplitEnumerator(
+            SplitEnumeratorContext<BackfillSplit> context,
+            LogSplitDiscoverer discoverer,
+            boolean bounded,
+            Duration discoveryInterval,
+            OptionalLong chunkSize,
+            @Nullable ControlSettings control,
+            @Nullable BackfillEnumeratorState restored) {
         this.context = context;
         this.chunkSize = chunkSize;
         this.discoverer = discoverer;
@@ -149,11 +171,23 @@ public final class BackfillSplitEnumerator
                     tracker.size());
         }
         this.metrics = new BackfillEnumeratorMetrics(context.metricGroup());
+        this.control =
+                control == null
+                        ? null
+                        : new ControlChannel(
+                                context,
+                                new ControlFile(control.file()),
+                                control.interval(),
+                                restored != null ? restored.control() : BackfillControl.asBuilt(),
+                                metrics);
     }
 
     @Override
     public void start() {
         signalBacklog();
+        if (control != null) {
+            control.start();
+        }
         long intervalMs = discoveryInterval.toMillis();
         if (intervalMs > 0) {
             context.callAsync(this::discover, this::onDiscovered, 0, intervalMs);
@@ -398,6 +432,9 @@ public final class BackfillSplitEnumerator
         LOG.debug("Reader {} registered", subtaskId);
         // a reader that registers anew (a failover) is a new reader: it is told again
         assignmentSentTo.remove(subtaskId);
+        if (control != null) {
+            control.addReader(subtaskId);
+        }
         assignPendingSplits();
     }
 
@@ -452,7 +489,10 @@ public final class BackfillSplitEnumerator
                     blocking.isEmpty() ? "" : "; not yet: " + blocking);
         }
         signalBacklog();
-        return new BackfillEnumeratorState(tracker.snapshotEntries(), initialDiscoveryDone);
+        return new BackfillEnumeratorState(
+                tracker.snapshotEntries(),
+                initialDiscoveryDone,
+                control != null ? control.current() : BackfillControl.asBuilt());
     }
 
     @Override
@@ -611,6 +651,11 @@ public final class BackfillSplitEnumerator
     @VisibleForTesting
     long forwardModeHookFailures() {
         return metrics.forwardModeHookFailures();
+    }
+
+    @VisibleForTesting
+    long controlErrors() {
+        return metrics.controlErrors();
     }
 
     @VisibleForTesting

@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.event;
 
+import dev.sourcebackfill.source.control.BackfillControl;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 
@@ -29,6 +31,9 @@ public interface ReaderBoundEvent extends SourceEvent {
         void onForwardMode(long checkpointId);
 
         void onAssignmentSent();
+
+        /** The backfill's rate and pause, as the enumerator's control channel has them now. */
+        void onControl(BackfillControl control);
     }
 
     void dispatchTo(Handler handler);

@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.source.metrics;
 
+import dev.sourcebackfill.source.control.BackfillControl;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -77,8 +79,28 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
      */
     public static final String FORWARD_MODE_HOOK_FAILURES = "forwardModeHookFailures";
 
+    /** 1 while the backfill is paused through the source's control file, else 0. */
+    public static final String CONTROL_PAUSED = "controlPaused";
+
+    /**
+     * The backfill rate the control file sets (records per second per reader), {@value
+     * #RATE_AS_BUILT} while the source's own rate limit holds.
+     */
+    public static final String CONTROL_RATE = "controlRecordsPerSecond";
+
+    /** What {@value #CONTROL_RATE} shows while the source's own rate limit holds. */
+    public static final double RATE_AS_BUILT = -1;
+
+    /**
+     * How many times the control file could not be read or held no control (each logged and
+     * ignored: the setting applied before stays).
+     */
+    public static final String CONTROL_ERRORS = "controlErrors";
+
     private final MetricGroup group;
     private final Counter forwardModeHookFailures;
+    private final Counter controlErrors;
+    private volatile BackfillControl control = BackfillControl.asBuilt();
 
     private volatile int backfilling;
     private volatile int cachingUp;
@@ -102,6 +124,23 @@ public final class BackfillEnumeratorMetrics implements AutoCloseable {
         group.gauge(
                 FORWARD_MODE_CHECKPOINT, () -> forwardModeCheckpoint.orElse(NOT_IN_FORWARD_MODE));
         forwardModeHookFailures = group.counter(FORWARD_MODE_HOOK_FAILURES);
+        group.gauge(CONTROL_PAUSED, () -> control.paused() ? 1 : 0);
+        group.gauge(CONTROL_RATE, () -> control.recordsPerSecond().orElse(RATE_AS_BUILT));
+        controlErrors = group.counter(CONTROL_ERRORS);
+    }
+
+    /** The control the enumerator applies now. */
+    public void controlApplied(BackfillControl control) {
+        this.control = control;
+    }
+
+    /** Counts a control file that could not be read or held no control. */
+    public void controlFailed() {
+        controlErrors.inc();
+    }
+
+    public long controlErrors() {
+        return controlErrors.getCount();
     }
 
     /** Counts a failure of the log's action on forward mode. */

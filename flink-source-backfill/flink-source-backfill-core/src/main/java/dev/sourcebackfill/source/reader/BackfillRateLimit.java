@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.PollLimiter;
+import dev.sourcebackfill.source.control.BackfillControl;
 import dev.sourcebackfill.source.split.BackfillSplit;
 
 import org.apache.flink.annotation.Internal;
@@ -35,15 +36,33 @@ import java.util.concurrent.TimeoutException;
  * polled meanwhile. That is one {@link PollLimiter#acquire(int)} per poll instead of one per record
  * (Flink's rate-limited readers acquire per record).
  *
+ * <p>A source with a control file is steered while it runs ({@link #apply}): a control's rate
+ * replaces the limiter the source was built with (a new {@link SteadyRateLimiter} per reader), and
+ * a pause holds every backfill poll until the backfill is resumed. Such a reader does not poll the
+ * backfill before the enumerator's first control came (sent when the reader registers), so that a
+ * reader restored while the backfill is paused reads no history.
+ *
  * <p>The limiter is not thread-safe: the fetcher thread acquires and announces splits, the task
- * thread announces completed checkpoints; both go through this object's lock.
+ * thread announces completed checkpoints and applies controls; all go through this object's lock.
  */
 @Internal
 final class BackfillRateLimit {
 
     private static final CompletableFuture<Void> GRANTED = CompletableFuture.completedFuture(null);
 
-    private final PollLimiter limiter;
+    /** The limiter the source was built with. */
+    private final PollLimiter builtLimiter;
+
+    /** The limiter that grants polls now: the built one, or a control's rate. */
+    private PollLimiter limiter;
+
+    /** The control applied last; {@code null} until the first (then polls wait: see the class). */
+    @Nullable private volatile BackfillControl control;
+
+    /**
+     * Completes when the backfill may poll as far as the control goes: not paused, a control had.
+     */
+    private volatile CompletableFuture<Void> running;
 
     /** The permission for the next backfill poll. */
     private volatile CompletableFuture<Void> permit = GRANTED;
@@ -60,17 +79,63 @@ final class BackfillRateLimit {
     @Nullable private CompletableFuture<Void> waitedPermit;
     @Nullable private CompletableFuture<Void> waitedWakeUp;
 
-    private BackfillRateLimit(PollLimiter limiter) {
+    private BackfillRateLimit(PollLimiter limiter, boolean controlled) {
+        this.builtLimiter = limiter;
         this.limiter = limiter;
+        this.control = controlled ? null : BackfillControl.asBuilt();
+        this.running = controlled ? new CompletableFuture<>() : GRANTED;
     }
 
     /** No limit: a limiter that grants everything at once. */
     static BackfillRateLimit unlimited() {
-        return new BackfillRateLimit(PollLimiter.unlimited());
+        return new BackfillRateLimit(PollLimiter.unlimited(), false);
     }
 
     static BackfillRateLimit of(PollLimiter limiter) {
-        return new BackfillRateLimit(limiter);
+        return new BackfillRateLimit(limiter, false);
+    }
+
+    /**
+     * A limit steered by the enumerator's controls ({@link #apply}): no backfill poll before the
+     * first.
+     */
+    static BackfillRateLimit controlled(PollLimiter limiter) {
+        return new BackfillRateLimit(limiter, true);
+    }
+
+    /**
+     * Applies the enumerator's control (task thread): the rate for the next permissions, and the
+     * pause. A permission the old rate had not granted yet is dropped: the new rate applies at the
+     * next poll.
+     */
+    void apply(BackfillControl next) {
+        BackfillControl previous = control;
+        if (next.equals(previous)) {
+            return;
+        }
+        synchronized (this) {
+            if (previous == null || !next.recordsPerSecond().equals(previous.recordsPerSecond())) {
+                limiter =
+                        next.recordsPerSecond().isPresent()
+                                ? new SteadyRateLimiter(next.recordsPerSecond().getAsDouble())
+                                : builtLimiter;
+                permit = GRANTED;
+            }
+            control = next;
+            if (next.paused()) {
+                if (running.isDone()) {
+                    running = new CompletableFuture<>();
+                }
+            } else {
+                running.complete(null);
+            }
+        }
+        wakeUp();
+    }
+
+    /** Whether the backfill is held by a pause (or by no control yet). */
+    boolean isHeld() {
+        return !running.isDone();
     }
 
     /**
@@ -89,7 +154,7 @@ final class BackfillRateLimit {
                         "The backfill rate limiter failed to grant the next poll", e.getCause());
             }
         }
-        return current.isDone();
+        return current.isDone() && running.isDone();
     }
 
     /**
@@ -105,8 +170,8 @@ final class BackfillRateLimit {
         CompletableFuture<Void> next;
         synchronized (this) {
             next = limiter.acquire(records).toCompletableFuture();
+            permit = next;
         }
-        permit = next;
         if (!next.isDone()) {
             next.thenRun(onGranted);
         }
@@ -114,7 +179,8 @@ final class BackfillRateLimit {
 
     /** Waits for the permission, at most {@code maxWait} or until {@link #wakeUp()}. */
     void awaitPermit(Duration maxWait) throws InterruptedException {
-        CompletableFuture<Void> waiting = permit;
+        CompletableFuture<Void> held = running;
+        CompletableFuture<Void> waiting = held.isDone() ? permit : held;
         if (waiting.isDone()) {
             return;
         }

@@ -17,6 +17,8 @@ package dev.sourcebackfill.source.reader;
 
 import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSourceConfig;
+import dev.sourcebackfill.source.PollLimiter;
+import dev.sourcebackfill.source.control.BackfillControl;
 import dev.sourcebackfill.source.event.ReaderBoundEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
 import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
@@ -144,9 +146,11 @@ public final class BackfillSourceReader<T>
                         context.metricGroup(), heldSplits::values, mode::isForward, progress);
         StatusReporter reporter =
                 new StatusReporter(context, ThreadLocalRandom.current().nextLong());
+        PollLimiter limiter = sourceConfig.backfillRateLimit().create(context.currentParallelism());
         BackfillRateLimit rateLimit =
-                BackfillRateLimit.of(
-                        sourceConfig.backfillRateLimit().create(context.currentParallelism()));
+                sourceConfig.hasControlFile()
+                        ? BackfillRateLimit.controlled(limiter)
+                        : BackfillRateLimit.of(limiter);
         TransitionApplier transitions =
                 new TransitionApplier(
                         context.getIndexOfSubtask(), heldSplits, reporter, sourceConfig.listener());
@@ -320,6 +324,15 @@ public final class BackfillSourceReader<T>
      * Every split the enumerator has for this reader has arrived: holding none, the reader is idle
      * (in the task thread, as every source event).
      */
+    @Override
+    public void onControl(BackfillControl control) {
+        LOG.info(
+                "Subtask {} applies the backfill control: {}",
+                context.getIndexOfSubtask(),
+                control);
+        rateLimit.apply(control);
+    }
+
     @Override
     public void onAssignmentSent() {
         assignmentSent = true;

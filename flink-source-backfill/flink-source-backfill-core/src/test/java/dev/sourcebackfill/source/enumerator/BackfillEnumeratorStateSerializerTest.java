@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.enumerator;
 
+import dev.sourcebackfill.source.control.BackfillControl;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
 import dev.sourcebackfill.source.split.SplitKind;
@@ -255,7 +256,6 @@ class BackfillEnumeratorStateSerializerTest {
 
     @Test
     void readsAndWritesVersion2BytesWithSplitVersion4AndAHistoryVersion() throws IOException {
-        assertThat(serializer.getVersion()).isEqualTo(2);
         BackfillEnumeratorState read =
                 serializer.deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V4_BYTES));
         assertThat(read).isEqualTo(withHistoryVersionState());
@@ -286,13 +286,49 @@ class BackfillEnumeratorStateSerializerTest {
                     + "00";
 
     @Test
-    void writesItsSplitsInSplitVersion5WithTheirKind() throws IOException {
-        assertThat(HexFormat.of().formatHex(serializer.serialize(withHistoryVersionState())))
-                .isEqualTo(V2_WITH_SPLIT_V5_BYTES);
+    void readsVersion2BytesWithSplitVersion5() throws IOException {
         assertThat(serializer.deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V5_BYTES)))
                 .isEqualTo(withHistoryVersionState());
+    }
+
+    /**
+     * Version 3 bytes of {@link #withControlState()}: version 2's, then the control applied last
+     * (has-rate, the rate as a double, paused). Never change them.
+     */
+    static final String V3_BYTES = V2_WITH_SPLIT_V5_BYTES + "01" + "4072c00000000000" + "01";
+
+    static BackfillEnumeratorState withControlState() {
+        BackfillEnumeratorState splits = withHistoryVersionState();
+        return new BackfillEnumeratorState(
+                splits.splits(),
+                splits.initialDiscoveryDone(),
+                BackfillControl.asBuilt().withRate(300).withPaused(true));
+    }
+
+    @Test
+    void readsAndWritesVersion3BytesWithTheControl() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(3);
+        assertThat(HexFormat.of().formatHex(serializer.serialize(withControlState())))
+                .isEqualTo(V3_BYTES);
+        assertThat(serializer.deserialize(3, HexFormat.of().parseHex(V3_BYTES)))
+                .isEqualTo(withControlState());
+        // without a control: has-rate false, not paused
+        assertThat(HexFormat.of().formatHex(serializer.serialize(withHistoryVersionState())))
+                .isEqualTo(V2_WITH_SPLIT_V5_BYTES + "00" + "00");
+        // an older version has the control as built
+        assertThat(
+                        serializer
+                                .deserialize(2, HexFormat.of().parseHex(V2_WITH_SPLIT_V5_BYTES))
+                                .control())
+                .isEqualTo(BackfillControl.asBuilt());
+    }
+
+    @Test
+    void aChunkedStateRoundTrips() throws IOException {
         // a chunked state round-trips in the current split version
-        assertThat(serializer.deserialize(2, serializer.serialize(withChunkState())))
+        assertThat(
+                        serializer.deserialize(
+                                serializer.getVersion(), serializer.serialize(withChunkState())))
                 .isEqualTo(withChunkState());
     }
 

@@ -69,7 +69,10 @@ class BackfillEnumeratorMetricsTest {
                     "splitsUnconfirmed",
                     "forwardMode",
                     "forwardModeCheckpoint",
-                    "forwardModeHookFailures");
+                    "forwardModeHookFailures",
+                    "controlPaused",
+                    "controlRecordsPerSecond",
+                    "controlErrors");
 
     /** identifier -> the metrics registered under it and not unregistered, in order. */
     private final Map<String, List<Metric>> reported = new TreeMap<>();
