@@ -17,8 +17,11 @@ package dev.sourcebackfill.source.archive;
 
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.OffsetGapPolicy;
+import dev.sourcebackfill.source.control.BackfillControl;
+import dev.sourcebackfill.source.control.ControlFile;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
+import dev.sourcebackfill.source.testutils.BackfillTestJobs;
 import dev.sourcebackfill.source.testutils.FailOnce;
 import dev.sourcebackfill.source.testutils.HistoryBeforeKafkaJob;
 import dev.sourcebackfill.source.testutils.Observations;
@@ -516,6 +519,136 @@ class ArchiveBackfillITCase {
         assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30)))
                 .as("restarts")
                 .isEqualTo(1);
+    }
+
+    // ------------------------------------------------------------------ steering the backfill
+
+    /**
+     * A backfill paused through its control file from the start: no archive record is read across
+     * several completed checkpoints while the partition without an archive is read live in full;
+     * once resumed, every offset once, the archived ones from the archive.
+     */
+    @Test
+    void aPausedBackfillReadsNoHistoryWhileLiveRecordsFlowAndResumesExactlyOnce(
+            @TempDir Path controls) throws Exception {
+        String topic = "paused-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 3);
+        produce(topic, 3, 1_000);
+        archiveFile(topic, 0, 0, 600, false);
+        archiveFile(topic, 1, 0, 400, false);
+        KAFKA.deleteRecordsBelow(topic, 1, 400);
+        ControlFile control = new ControlFile(controls.resolve("backfill.control").toString());
+        control.write(BackfillControl.asBuilt().withPaused(true));
+
+        String run = UUID.randomUUID().toString();
+        String sourceRun = UUID.randomUUID().toString();
+        JobClient job =
+                JOB.run(run, new ObservedSource<>(controlled(topic, control), sourceRun)).start();
+        Observations source = Observations.of(sourceRun);
+        BackfillTestJobs.await(
+                "partition 2 read live in full",
+                Duration.ofSeconds(60),
+                () -> progress(run, 2).equals("1000 records, last 999, 0 from the archive"));
+        awaitMoreCheckpoints(source, 3);
+        assertThat(PartitionChecker.fromHistory(run)).as("archive records while paused").isZero();
+        assertThat(progress(run, 0)).as("a backfilling partition while paused").isEqualTo("null");
+
+        control.write(BackfillControl.asBuilt());
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+
+        PartitionChecker.assertNoViolations(run);
+        assertThat(progress(run, 0)).isEqualTo("1000 records, last 999, 600 from the archive");
+        assertThat(progress(run, 1)).isEqualTo("1000 records, last 999, 400 from the archive");
+        assertThat(progress(run, 2)).isEqualTo("1000 records, last 999, 0 from the archive");
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
+    }
+
+    /**
+     * A failure while paused (at a live record): the restarted readers read no history before the
+     * enumerator's control came, and it is still "paused". Then a stop-with-savepoint while paused,
+     * the control file deleted, and a restore at another parallelism: the pause is in the
+     * enumerator's checkpoint and holds; a new file resumes it, and every offset comes once.
+     */
+    @Test
+    void aFailoverAndARestoreAtAnotherParallelismWhilePausedKeepThePause(
+            @TempDir Path controls, @TempDir Path savepoints) throws Exception {
+        String topic = "paused-restore-" + UUID.randomUUID();
+        KAFKA.createTopic(topic, 4);
+        produce(topic, 4, 2_000);
+        for (int p = 0; p < 3; p++) {
+            for (long from = 0; from < 1_200; from += 400) {
+                archiveFile(topic, p, from, from + 400, false);
+            }
+        }
+        KAFKA.deleteRecordsBelow(topic, 1, 1_200);
+        ControlFile control = new ControlFile(controls.resolve("backfill.control").toString());
+        control.write(BackfillControl.asBuilt().withRate(200).withPaused(true));
+
+        String run = UUID.randomUUID().toString();
+        String firstRun = UUID.randomUUID().toString();
+        JobClient first =
+                JOB.run(run, new ObservedSource<>(controlled(topic, control), firstRun))
+                        .failingOnceAt("K|3|500")
+                        .start();
+        BackfillTestJobs.await(
+                "partition 3 read live in full after the failure",
+                Duration.ofSeconds(60),
+                () ->
+                        FailOnce.fired(run).contains("K|3|500")
+                                && progress(run, 3)
+                                        .equals("2000 records, last 1999, 0 from the archive"));
+        awaitMoreCheckpoints(Observations.of(firstRun), 3);
+        assertThat(PartitionChecker.fromHistory(run))
+                .as("archive records while paused, across a failover")
+                .isZero();
+        String savepoint =
+                first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+        assertThat(RESTARTS.failoversOf(first, Duration.ofSeconds(30)))
+                .as("restarts of the first job")
+                .isEqualTo(1);
+
+        Files.delete(controls.resolve("backfill.control"));
+        String secondRun = UUID.randomUUID().toString();
+        JobClient second =
+                JOB.run(run, new ObservedSource<>(controlled(topic, control), secondRun))
+                        .parallelism(3)
+                        .fromSavepoint(savepoint)
+                        .start();
+        awaitMoreCheckpoints(Observations.of(secondRun), 3);
+        assertThat(PartitionChecker.fromHistory(run))
+                .as("archive records after a restore from a savepoint taken while paused")
+                .isZero();
+
+        control.write(BackfillControl.asBuilt());
+        second.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        PartitionChecker.assertNoViolations(run);
+        for (int p = 0; p < 3; p++) {
+            assertThat(progress(run, p))
+                    .isEqualTo("2000 records, last 1999, 1200 from the archive");
+        }
+        assertThat(progress(run, 3)).isEqualTo("2000 records, last 1999, 0 from the archive");
+        assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30)))
+                .as("restarts of the restored job")
+                .isZero();
+    }
+
+    private BackfillSource<String> controlled(String topic, ControlFile control) {
+        return builder(topic, OffsetGapPolicy.FAIL)
+                .setBackfillControlFile(control.path().toString())
+                .setBackfillControlInterval(Duration.ofMillis(100))
+                .build();
+    }
+
+    /** Waits until the readers were told of {@code more} completed checkpoints than now. */
+    private static void awaitMoreCheckpoints(Observations source, int more)
+            throws InterruptedException {
+        int now = source.completedCheckpoints.size();
+        BackfillTestJobs.await(
+                more + " more completed checkpoints",
+                Duration.ofSeconds(60),
+                () -> source.completedCheckpoints.size() >= now + more);
     }
 
     // ------------------------------------------------------------------ helpers
