@@ -36,6 +36,7 @@ import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A source over a partitioned log that first backfills each split's history, then continues on the
@@ -132,6 +133,11 @@ public class BackfillSource<T>
 
     public Duration getPollTimeout() {
         return config.pollTimeout();
+    }
+
+    /** The file through which the running backfill is steered, if it has one. */
+    public Optional<String> getBackfillControlFile() {
+        return config.controlFile();
     }
 
     @VisibleForTesting

@@ -235,6 +235,26 @@ public final class KafkaBackfillConnectorOptions {
                                     + " archive) to this many records per second; live records are"
                                     + " never throttled. No limit unless set.");
 
+    public static final ConfigOption<String> BACKFILL_CONTROL_FILE =
+            ConfigOptions.key("backfill.control.file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A file on Flink's file system (a local path, hdfs://, s3://...)"
+                                    + " through which the running backfill is steered: 'rate=<records"
+                                    + " per second per reader>' or 'rate=builder', and"
+                                    + " 'paused=true|false', one per line (the backfill client"
+                                    + " writes it). Read every 'backfill.control.interval'; the"
+                                    + " setting applied last is kept in checkpoints and wins over"
+                                    + " 'backfill.rate-limit.records-per-second'. A file that holds"
+                                    + " no control is logged and ignored. None unless set.");
+
+    public static final ConfigOption<Duration> BACKFILL_CONTROL_INTERVAL =
+            ConfigOptions.key("backfill.control.interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription("How often the backfill's control file is read.");
+
     public static final ConfigOption<Long> BACKFILL_CHUNK_SIZE =
             ConfigOptions.key("backfill.chunk-size")
                     .longType()

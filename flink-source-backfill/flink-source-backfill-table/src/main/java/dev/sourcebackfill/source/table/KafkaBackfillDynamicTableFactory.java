@@ -107,6 +107,8 @@ public final class KafkaBackfillDynamicTableFactory implements DynamicTableSourc
                         KafkaBackfillConnectorOptions.POLL_TIMEOUT,
                         KafkaBackfillConnectorOptions.BACKFILL_RECORDS_PER_SECOND,
                         KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE,
+                        KafkaBackfillConnectorOptions.BACKFILL_CONTROL_FILE,
+                        KafkaBackfillConnectorOptions.BACKFILL_CONTROL_INTERVAL,
                         KafkaBackfillConnectorOptions.ARCHIVE_PATH,
                         KafkaBackfillConnectorOptions.ARCHIVE_OFFSET_FIELD,
                         KafkaBackfillConnectorOptions.ARCHIVE_SKIP_UNREADABLE_RECORDS));

@@ -56,6 +56,8 @@ record KafkaReadOptions(
         Duration pollTimeout,
         @Nullable Double backfillRecordsPerSecond,
         @Nullable Long backfillChunkSize,
+        @Nullable String backfillControlFile,
+        Duration backfillControlInterval,
         @Nullable Integer parallelism) {
 
     private static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -102,6 +104,24 @@ record KafkaReadOptions(
                             "Option '%s' is %d; it must be a positive number of records.",
                             KafkaBackfillConnectorOptions.BACKFILL_CHUNK_SIZE.key(), chunkSize));
         }
+        String controlFile =
+                options.getOptional(KafkaBackfillConnectorOptions.BACKFILL_CONTROL_FILE)
+                        .orElse(null);
+        if (controlFile != null && controlFile.isBlank()) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is empty; it must be the path of the control file.",
+                            KafkaBackfillConnectorOptions.BACKFILL_CONTROL_FILE.key()));
+        }
+        Duration controlInterval =
+                options.get(KafkaBackfillConnectorOptions.BACKFILL_CONTROL_INTERVAL);
+        if (controlInterval.isNegative() || controlInterval.isZero()) {
+            throw new ValidationException(
+                    String.format(
+                            "Option '%s' is %s; it must be positive.",
+                            KafkaBackfillConnectorOptions.BACKFILL_CONTROL_INTERVAL.key(),
+                            controlInterval));
+        }
         boolean hasGroup = options.getOptional(KafkaConnectorOptions.PROPS_GROUP_ID).isPresent();
         return new KafkaReadOptions(
                 options.getOptional(KafkaConnectorOptions.TOPIC).orElse(null),
@@ -121,6 +141,8 @@ record KafkaReadOptions(
                 options.get(KafkaBackfillConnectorOptions.POLL_TIMEOUT),
                 backfillRate,
                 chunkSize,
+                controlFile,
+                controlInterval,
                 options.getOptional(FactoryUtil.SOURCE_PARALLELISM).orElse(null));
     }
 
@@ -156,6 +178,10 @@ record KafkaReadOptions(
         }
         if (backfillChunkSize != null) {
             builder.setBackfillChunkSize(backfillChunkSize);
+        }
+        if (backfillControlFile != null) {
+            builder.setBackfillControlFile(backfillControlFile)
+                    .setBackfillControlInterval(backfillControlInterval);
         }
         if (topics != null) {
             builder.setTopics(topics);

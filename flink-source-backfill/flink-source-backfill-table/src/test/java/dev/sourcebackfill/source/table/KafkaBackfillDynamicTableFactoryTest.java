@@ -106,4 +106,45 @@ class KafkaBackfillDynamicTableFactoryTest {
         assertThat(keys(new KafkaDynamicTableFactory().requiredOptions()))
                 .containsAll(keys(new KafkaBackfillDynamicTableFactory().requiredOptions()));
     }
+
+    /**
+     * {@code backfill.control.file} and {@code backfill.control.interval} reach the source's
+     * builder; an empty path or an interval that is not positive fails naming the option.
+     */
+    @Test
+    void theControlOptionsReachTheSourceAndBadOnesFailNamingTheOption() {
+        Map<String, String> table =
+                Map.of(
+                        "topic", "orders",
+                        "properties.bootstrap.servers", "127.0.0.1:1",
+                        "backfill.control.file", "/tmp/orders.control",
+                        "backfill.control.interval", "2 s");
+        KafkaReadOptions read = KafkaReadOptions.of(Configuration.fromMap(table), properties());
+        assertThat(read.backfillControlFile()).isEqualTo("/tmp/orders.control");
+        assertThat(read.backfillControlInterval()).isEqualTo(java.time.Duration.ofSeconds(2));
+        assertThat(
+                        KafkaReadOptions.of(
+                                        Configuration.fromMap(Map.of("topic", "orders")),
+                                        properties())
+                                .backfillControlFile())
+                .isNull();
+
+        Map<String, String> empty = new java.util.HashMap<>(table);
+        empty.put("backfill.control.file", " ");
+        assertThatThrownBy(() -> KafkaReadOptions.of(Configuration.fromMap(empty), properties()))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("'backfill.control.file' is empty");
+        Map<String, String> zero = new java.util.HashMap<>(table);
+        zero.put("backfill.control.interval", "0 s");
+        assertThatThrownBy(() -> KafkaReadOptions.of(Configuration.fromMap(zero), properties()))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("'backfill.control.interval'")
+                .hasMessageContaining("must be positive");
+    }
+
+    private static java.util.Properties properties() {
+        java.util.Properties properties = new java.util.Properties();
+        properties.setProperty("bootstrap.servers", "127.0.0.1:1");
+        return properties;
+    }
 }
