@@ -285,6 +285,22 @@ public final class BenchmarkMain {
                 "ratio",
                 accuracy,
                 "0.95-1.05");
+        say(
+                "9. the same rate set while the job runs: started paused at a quarter of it, then"
+                        + " the control file sets it");
+        Samples changed = new Samples();
+        for (int round = 0; round < settings.rounds; round++) {
+            changed.add(throughput.controlledRateRun(perReader, records));
+            say("   round %d: achieved / requested %.3f", round + 1, changed.get(round));
+        }
+        report.add(
+                "ratelimit.afterControl",
+                "9. backfill rate set through the control file, achieved / requested, "
+                        + Report.format(perReader)
+                        + " records/s per reader",
+                "ratio",
+                changed,
+                "0.95-1.05");
     }
 
     private static void alignmentCost(

@@ -15,6 +15,8 @@
  */
 package dev.sourcebackfill.benchmark;
 
+import dev.sourcebackfill.source.control.BackfillControl;
+import dev.sourcebackfill.source.control.ControlFile;
 import dev.sourcebackfill.source.datagen.DatagenLog;
 import dev.sourcebackfill.source.datagen.DatagenRecord;
 
@@ -26,6 +28,8 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -151,6 +155,52 @@ final class DatagenThroughput {
                                         true,
                                         source -> source.setBackfillRecordsPerSecond(perReader),
                                         WatermarkStrategy.noWatermarks()));
+        return round.recordsPerSecond() / (perReader * settings.parallelism);
+    }
+
+    /**
+     * A backfill whose rate comes from its control file: built at a quarter of {@code perReader}
+     * and started paused through the file; a second after the job was submitted the file sets
+     * {@code perReader} and resumes, so every record is read after the change: the achieved rate
+     * over the one the change requested.
+     */
+    double controlledRateRun(double perReader, long records) throws Exception {
+        DatagenLog log = historyOnlyLog(records);
+        Path dir = Files.createTempDirectory("backfill-control");
+        ControlFile control = new ControlFile(dir.resolve("backfill.control").toString());
+        control.write(BackfillControl.asBuilt().withPaused(true));
+        Thread change =
+                new Thread(
+                        () -> {
+                            try {
+                                Thread.sleep(1_000);
+                                control.write(BackfillControl.asBuilt().withRate(perReader));
+                            } catch (Exception e) {
+                                throw new IllegalStateException("Changing the control failed", e);
+                            }
+                        },
+                        "control-change");
+        change.setDaemon(true);
+        change.start();
+        Round round =
+                rateOf(
+                        "controlled-rate",
+                        "backfill at the rate its control file set",
+                        records,
+                        (env, probe) ->
+                                ProbedBackfillJob.addTo(
+                                        env,
+                                        log,
+                                        probe,
+                                        true,
+                                        source ->
+                                                source.setBackfillRecordsPerSecond(perReader / 4)
+                                                        .setBackfillControlFile(
+                                                                control.path().toString())
+                                                        .setBackfillControlInterval(
+                                                                Duration.ofMillis(100)),
+                                        WatermarkStrategy.noWatermarks()));
+        change.join();
         return round.recordsPerSecond() / (perReader * settings.parallelism);
     }
 

@@ -104,6 +104,7 @@ class BenchmarkSmokeITCase {
             }
         }
         expected.add("ratelimit.accuracy");
+        expected.add("ratelimit.afterControl");
         // the HybridSource baseline's own derivation of its offsets (section 11), its time alone
         expected.add("iceberg.everyPartitionLive.hybridDerivation");
         // beside each throughput row: the CPU time per record of the same runs
