@@ -56,7 +56,8 @@ rm -rf "$work" && mkdir -p "$work/conf" "$work/log" "$work/out"
 # provided scope is what a Flink distribution's lib/ holds (the library modules' own provided
 # dependencies are a subset of the examples'); the Iceberg phase's job has a jar of its own
 job_modules=examples
-if runs iceberg; then job_modules=examples,examples/e2e/iceberg-job; fi
+if runs archive; then job_modules=$job_modules,flink-source-backfill/flink-source-backfill-cli; fi
+if runs iceberg; then job_modules=$job_modules,examples/e2e/iceberg-job; fi
 (cd "$repo" && mvn -q -B -ntp -pl "$job_modules" -am -DskipTests package dependency:copy-dependencies \
     -DincludeScope=provided -DoutputDirectory="$work/lib")
 # the class paths of a Kafka broker run as a local process (the archive and Iceberg phases) and of
@@ -71,6 +72,11 @@ jar=$(ls -t "$repo"/examples/target/flink-source-backfill-examples-*.jar | grep 
 if runs iceberg; then
   iceberg_jar=$(ls -t "$repo"/examples/e2e/iceberg-job/target/flink-source-backfill-e2e-iceberg-job-*.jar | grep -v '/original-' | head -n 1)
 fi
+# the backfill client (the archive phase pauses and resumes its job with it)
+if runs archive; then
+  cli_jar=$(ls -t "$repo"/flink-source-backfill/flink-source-backfill-cli/target/flink-source-backfill-cli-*-app.jar | head -n 1)
+fi
+backfill() { java -jar "$cli_jar" "$@"; }
 
 rpc_port=$(free_port); rest_port=$(free_port)
 opens="--add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED"
@@ -89,6 +95,8 @@ jobmanager.memory.process.size: 1024m
 taskmanager.memory.process.size: 1280m
 taskmanager.cpu.cores: 2
 execution.checkpointing.interval: 1s
+# the REST API's metrics fresh within half a second (10 s by default): the phases read them
+metrics.fetcher.update-interval: 500
 execution.checkpointing.dir: file://$work/checkpoints
 state.savepoints.dir: file://$work/savepoints
 restart-strategy.type: fixed-delay
@@ -364,13 +372,42 @@ PY
 wait_for "2 slots" 60 slots_at_least 2
 source_vertex=archive-and-topic
 step "archive phase: submitting the archive check job (broker $bootstrap)"
+control="$work/archive-control/orders.control"
 submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.ArchiveCheckJob "$jar" --archive "file://$work/archive" \
-  --bootstrap-servers "$bootstrap" --topic orders --records 100000 --output "file://$work/out-archive" --max-rate-per-subtask 5000)
+  --bootstrap-servers "$bootstrap" --topic orders --records 100000 --output "file://$work/out-archive" --max-rate-per-subtask 5000 \
+  --control "$control")
 job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
 [ -n "$job" ] || { echo "$submit_out"; exit 1; }
 wait_for "the job to run" 60 job_running
 wait_for "backfill metrics" 60 backfill_metric backfilledRecords
 step "archive phase: reading the archive, backfilledRecords=$(backfill_metric backfilledRecords) splitsBackfilling=$(backfill_metric splitsBackfilling)"
+# the backfill client against the running job: its status, a pause (no archive record read while
+# partition 3, which has no archive, is read live), a resume
+status_json() { backfill status --rest "http://127.0.0.1:$rest_port" --job "$job" --source archive-and-topic --json --sample 0.5; }
+step "archive phase: the backfill client's status while the archive is read:"
+backfill status --rest "http://127.0.0.1:$rest_port" --job "$job" --source archive-and-topic --sample 1
+backfill pause --control "$control"
+t_pause=$(date +%s%N)
+job_paused() { status_json | json "'ok' if d['sources'][0]['paused'] else exit(1)"; }
+wait_for "the pause to reach the job" 60 job_paused
+t_paused=$(date +%s%N)
+# partition 3's next offset; 100000 once it ended (an ended split is not listed)
+live_offset() { status_json | json "([s['nextOffset'] for s in d['sources'][0]['splits'] if s['id'].endswith('-3')] + [100000])[0]"; }
+# records fetched before the pause still drain through the throttle: wait until none comes
+backfill_still() { local a; a=$(backfill_metric backfilledRecords); sleep 2; [ "$(backfill_metric backfilledRecords)" = "$a" ]; }
+wait_for "the records fetched before the pause to drain" 60 backfill_still
+before=$(backfill_metric backfilledRecords); live_before=$(live_offset)
+sleep 5
+after=$(backfill_metric backfilledRecords); live_after=$(live_offset)
+backfill status --rest "http://127.0.0.1:$rest_port" --job "$job" --source archive-and-topic --sample 1
+[ "$before" = "$after" ] || { echo "[e2e] FAILED (archive phase): the paused backfill read $(( after - before )) archive records in 5 s" >&2; exit 1; }
+[ "$live_after" -gt "$live_before" ] || [ "$live_before" -ge 100000 ] || { echo "[e2e] FAILED (archive phase): partition 3 read no live record while the backfill was paused ($live_before -> $live_after)" >&2; exit 1; }
+backfill resume --control "$control"
+t_resume=$(date +%s%N)
+backfill_grew() { [ "$(backfill_metric backfilledRecords)" -gt "$after" ]; }
+wait_for "the backfill to go on" 60 backfill_grew
+t_resumed=$(date +%s%N)
+step "archive phase: PAUSE measured: applied $(( (t_paused - t_pause) / 1000000 )) ms after 'backfill pause' (control file read every 1 s); backfilledRecords stayed $before for 5 s while partition 3's live offset went $live_before -> $live_after; RESUME: the backfill went on $(( (t_resumed - t_resume) / 1000000 )) ms after 'backfill resume'"
 [ "$(backfill_metric splitsBackfilling)" -gt 0 ] || { echo "[e2e] the archive was read before the kill: make it larger" >&2; exit 1; }
 step "archive phase: killing TaskManager r1 with SIGKILL during the archive read, starting a new one"
 kill_tm "$tm1" taskmanager-r1

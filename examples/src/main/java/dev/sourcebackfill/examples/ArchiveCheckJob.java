@@ -17,6 +17,7 @@ package dev.sourcebackfill.examples;
 
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.archive.ArchiveBackfill;
+import dev.sourcebackfill.source.archive.ArchiveBackfillSourceBuilder;
 import dev.sourcebackfill.source.archive.ArchiveFormat;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 
@@ -36,6 +37,8 @@ import org.apache.flink.util.Collector;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import java.time.Duration;
+
 /**
  * The end-to-end check of the archive adapter: a bounded job that reads each partition's history
  * from an archive of lines {@code archive|<partition>|<offset>} (the Kafka Connect layout) and then
@@ -45,7 +48,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * lines to an exactly-once file sink.
  *
  * <p>Options: {@code --archive URI --bootstrap-servers HOST:PORT --topic T --records N} (offsets
- * per partition) {@code --output DIR --max-rate-per-subtask 0 --checkpoint-interval-ms 1000}.
+ * per partition) {@code --output DIR --max-rate-per-subtask 0 --checkpoint-interval-ms 1000}, and
+ * {@code --control PATH}: the source's control file (the backfill client pauses and resumes the
+ * archive read through it; read every second).
  */
 public final class ArchiveCheckJob {
 
@@ -56,7 +61,7 @@ public final class ArchiveCheckJob {
         long records = params.getLong("records");
         StreamExecutionEnvironment env = CheckJobs.environment(params);
 
-        BackfillSource<String> source =
+        ArchiveBackfillSourceBuilder<String> builder =
                 ArchiveBackfill.<String>sourceBuilder()
                         .setArchive(params.getRequired("archive"))
                         .setFormat(ArchiveFormat.lines(new SimpleStringSchema()))
@@ -68,8 +73,12 @@ public final class ArchiveCheckJob {
                                         .setDeserializer(new WithPosition())
                                         .setBounded(OffsetsInitializer.latest())
                                         .setListener(
-                                                new ConsoleProgress(System.currentTimeMillis())))
-                        .build();
+                                                new ConsoleProgress(System.currentTimeMillis())));
+        if (params.has("control")) {
+            builder.setBackfillControlFile(params.getRequired("control"))
+                    .setBackfillControlInterval(Duration.ofSeconds(1));
+        }
+        BackfillSource<String> source = builder.build();
         DataStream<String> stream =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "archive-and-topic")
                         .uid("archive-and-topic");

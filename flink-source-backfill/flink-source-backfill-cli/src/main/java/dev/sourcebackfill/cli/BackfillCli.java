@@ -51,7 +51,9 @@ public final class BackfillCli {
                     "  backfill resume --control PATH",
                     "  backfill set-rate RECORDS_PER_SECOND|builder --control PATH",
                     "",
-                    "status reads Flink's REST API (the job's source metrics); pause, resume and"
+                    "status reads Flink's REST API (the job's source metrics, which Flink refreshes"
+                            + " every metrics.fetcher.update-interval, 10 s by default: the rate is"
+                            + " measured over --sample seconds, 10 by default); pause, resume and"
                             + " set-rate write the source's control file (setBackfillControlFile,"
                             + " 'backfill.control.file'), which the job reads every control"
                             + " interval.");

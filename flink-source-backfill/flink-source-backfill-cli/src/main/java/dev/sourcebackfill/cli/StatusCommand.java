@@ -49,7 +49,9 @@ final class StatusCommand {
         String source = arguments.options().get("--source");
         boolean json = arguments.flag("--json");
         double watch = arguments.seconds("--watch", 0);
-        long sampleMillis = (long) (arguments.seconds("--sample", 2) * 1000);
+        // Flink's REST API refreshes the metrics it serves every metrics.fetcher.update-interval
+        // (10 s by default): a rate needs a sample at least that long
+        long sampleMillis = (long) (arguments.seconds("--sample", 10) * 1000);
         if (!arguments.words().isEmpty()) {
             throw new BackfillCli.UsageException(
                     "status takes no argument besides its options, not " + arguments.words());
@@ -105,6 +107,7 @@ final class StatusCommand {
                 s.put("id", split.id());
                 s.put("subtask", split.subtask());
                 s.put("state", split.state());
+                s.put("nextOffset", split.next());
                 s.put("backfilled", split.backfilled());
                 s.put("left", split.left());
                 s.put("progress", progress(split));
