@@ -272,35 +272,40 @@ public final class BenchmarkMain {
         say(
                 "9. backfill rate limit: %s records at %s records/s per reader, %d rounds",
                 Report.format(records), Report.format(perReader), settings.rounds);
-        Samples accuracy = new Samples();
-        for (int round = 0; round < settings.rounds; round++) {
-            accuracy.add(throughput.rateLimitedRun(perReader, records));
-            say("   round %d: achieved / requested %.3f", round + 1, accuracy.get(round));
-        }
         report.add(
                 "ratelimit.accuracy",
                 "9. backfill rate limit, achieved / requested, "
                         + Report.format(perReader)
                         + " records/s per reader",
                 "ratio",
-                accuracy,
+                ratioRounds(settings, () -> throughput.rateLimitedRun(perReader, records)),
                 "0.95-1.05");
         say(
                 "9. the same rate set while the job runs: started paused at a quarter of it, then"
                         + " the control file sets it");
-        Samples changed = new Samples();
-        for (int round = 0; round < settings.rounds; round++) {
-            changed.add(throughput.controlledRateRun(perReader, records));
-            say("   round %d: achieved / requested %.3f", round + 1, changed.get(round));
-        }
         report.add(
                 "ratelimit.afterControl",
                 "9. backfill rate set through the control file, achieved / requested, "
                         + Report.format(perReader)
                         + " records/s per reader",
                 "ratio",
-                changed,
+                ratioRounds(settings, () -> throughput.controlledRateRun(perReader, records)),
                 "0.95-1.05");
+    }
+
+    /** A run returning achieved / requested. */
+    @FunctionalInterface
+    private interface RatioRun {
+        double run() throws Exception;
+    }
+
+    private static Samples ratioRounds(BenchmarkSettings settings, RatioRun run) throws Exception {
+        Samples ratios = new Samples();
+        for (int round = 0; round < settings.rounds; round++) {
+            ratios.add(run.run());
+            say("   round %d: achieved / requested %.3f", round + 1, ratios.get(round));
+        }
+        return ratios;
     }
 
     private static void alignmentCost(
