@@ -383,9 +383,9 @@ wait_for "backfill metrics" 60 backfill_metric backfilledRecords
 step "archive phase: reading the archive, backfilledRecords=$(backfill_metric backfilledRecords) splitsBackfilling=$(backfill_metric splitsBackfilling)"
 # the backfill client against the running job: its status, a pause (no archive record read while
 # partition 3, which has no archive, is read live), a resume
-status_json() { backfill status --rest "http://127.0.0.1:$rest_port" --job "$job" --source archive-and-topic --json --sample 0.5; }
+status_json() { backfill status --rest "http://127.0.0.1:$rest_port" --job "$job" --source archive-and-topic --json; }
 step "archive phase: the backfill client's status while the archive is read:"
-backfill status --rest "http://127.0.0.1:$rest_port" --job "$job" --source archive-and-topic --sample 1
+backfill status --rest "http://127.0.0.1:$rest_port" --job "$job" --source archive-and-topic
 backfill pause --control "$control"
 t_pause=$(date +%s%N)
 job_paused() { status_json | json "'ok' if d['sources'][0]['paused'] else exit(1)"; }
@@ -399,7 +399,7 @@ wait_for "the records fetched before the pause to drain" 60 backfill_still
 before=$(backfill_metric backfilledRecords); live_before=$(live_offset)
 sleep 5
 after=$(backfill_metric backfilledRecords); live_after=$(live_offset)
-backfill status --rest "http://127.0.0.1:$rest_port" --job "$job" --source archive-and-topic --sample 1
+backfill status --rest "http://127.0.0.1:$rest_port" --job "$job" --source archive-and-topic
 [ "$before" = "$after" ] || { echo "[e2e] FAILED (archive phase): the paused backfill read $(( after - before )) archive records in 5 s" >&2; exit 1; }
 [ "$live_after" -gt "$live_before" ] || [ "$live_before" -ge 100000 ] || { echo "[e2e] FAILED (archive phase): partition 3 read no live record while the backfill was paused ($live_before -> $live_after)" >&2; exit 1; }
 backfill resume --control "$control"

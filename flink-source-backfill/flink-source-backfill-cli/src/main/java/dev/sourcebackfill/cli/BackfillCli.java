@@ -26,7 +26,7 @@ import java.util.Set;
  * The backfill client:
  *
  * <pre>
- * backfill status --rest URL --job ID [--source NAME] [--json] [--watch SECONDS] [--sample SECONDS]
+ * backfill status --rest URL --job ID [--source NAME] [--json] [--watch SECONDS]
  * backfill pause    --control PATH
  * backfill resume   --control PATH
  * backfill set-rate RECORDS_PER_SECOND|builder --control PATH
@@ -46,14 +46,12 @@ public final class BackfillCli {
                     "\n",
                     "usage:",
                     "  backfill status --rest URL --job ID [--source NAME] [--json]"
-                            + " [--watch SECONDS] [--sample SECONDS]",
+                            + " [--watch SECONDS]",
                     "  backfill pause --control PATH",
                     "  backfill resume --control PATH",
                     "  backfill set-rate RECORDS_PER_SECOND|builder --control PATH",
                     "",
-                    "status reads Flink's REST API (the job's source metrics, which Flink refreshes"
-                            + " every metrics.fetcher.update-interval, 10 s by default: the rate is"
-                            + " measured over --sample seconds, 10 by default); pause, resume and"
+                    "status reads Flink's REST API (the job's source metrics); pause, resume and"
                             + " set-rate write the source's control file (setBackfillControlFile,"
                             + " 'backfill.control.file'), which the job reads every control"
                             + " interval.");
@@ -100,7 +98,7 @@ public final class BackfillCli {
     }
 
     private static final Set<String> STATUS_OPTIONS =
-            Set.of("--rest", "--job", "--source", "--json", "--watch", "--sample");
+            Set.of("--rest", "--job", "--source", "--json", "--watch");
     private static final Set<String> CONTROL_OPTIONS = Set.of("--control");
 
     /** A malformed command line. */

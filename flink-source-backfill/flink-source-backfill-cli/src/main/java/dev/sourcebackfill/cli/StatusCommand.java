@@ -32,8 +32,9 @@ import java.util.Map;
 /**
  * {@code status}: each backfill source of a running job with a line per split it holds (state,
  * records backfilled, offsets left, a progress bar), the source's forward mode and control, its
- * backfill rate over the sample (or since the last refresh with {@code --watch}) and an estimate of
- * when every split is live; as a table, or as JSON with {@code --json}.
+ * backfill rate and an estimate of when every split is live; as a table, or as JSON with {@code
+ * --json}. The rate is the readers' {@code backfilledRecordsPerSecond} summed: records backfilled
+ * per second over the last 10 s, as each reader measures it.
  */
 final class StatusCommand {
 
@@ -49,18 +50,12 @@ final class StatusCommand {
         String source = arguments.options().get("--source");
         boolean json = arguments.flag("--json");
         double watch = arguments.seconds("--watch", 0);
-        // Flink's REST API refreshes the metrics it serves every metrics.fetcher.update-interval
-        // (10 s by default): a rate needs a sample at least that long
-        long sampleMillis = (long) (arguments.seconds("--sample", 10) * 1000);
         if (!arguments.words().isEmpty()) {
             throw new BackfillCli.UsageException(
                     "status takes no argument besides its options, not " + arguments.words());
         }
-        StatusSnapshot earlier = StatusSnapshot.take(rest, job, source);
-        Thread.sleep(sampleMillis);
         while (true) {
-            StatusSnapshot later = StatusSnapshot.take(rest, job, source);
-            Map<String, Object> status = status(earlier, later);
+            Map<String, Object> status = status(StatusSnapshot.take(rest, job, source));
             if (json) {
                 out.println(JSON.writeValueAsString(status));
             } else {
@@ -73,27 +68,18 @@ final class StatusCommand {
             if (watch <= 0) {
                 return BackfillCli.OK;
             }
-            earlier = later;
             Thread.sleep((long) (watch * 1000));
         }
     }
 
-    /** The figures of {@code later}, with rates over the time since {@code earlier}. */
-    static Map<String, Object> status(StatusSnapshot earlier, StatusSnapshot later) {
-        double seconds = Math.max(1e-3, (later.nanoTime() - earlier.nanoTime()) / 1e9);
+    /** The figures of a snapshot, as the table and the JSON show them. */
+    static Map<String, Object> status(StatusSnapshot later) {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("job", later.jobId());
         status.put("name", later.jobName());
         List<Object> sources = new ArrayList<>();
         for (Source source : later.sources()) {
-            long before =
-                    earlier.sources().stream()
-                            .filter(s -> s.vertexId().equals(source.vertexId()))
-                            .mapToLong(Source::readersBackfilled)
-                            .findFirst()
-                            .orElse(source.readersBackfilled());
-            // a restarted reader counts from 0 again: no negative rate
-            double rate = Math.max(0, source.readersBackfilled() - before) / seconds;
+            double rate = source.recordsPerSecond();
             boolean forward = source.enumerator("forwardMode") > 0;
             boolean paused = source.enumerator("controlPaused") > 0;
             double controlRate = source.enumerator("controlRecordsPerSecond");

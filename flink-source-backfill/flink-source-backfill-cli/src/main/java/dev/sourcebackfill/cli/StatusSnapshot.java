@@ -50,8 +50,10 @@ record StatusSnapshot(String jobId, String jobName, long nanoTime, List<Source> 
             Pattern.compile("(?:^|\\.)backfill\\.(" + String.join("|", ENUMERATOR_METRICS) + ")$");
 
     private static final String SPLIT_MARK = ".backfill.split.";
-    private static final Pattern READER_BACKFILLED =
-            Pattern.compile("\\.backfill\\.backfilledRecords$");
+
+    /** Each reader's backfill rate over the last 10 s ({@code BackfillReaderMetrics}). */
+    private static final Pattern READER_RATE =
+            Pattern.compile("\\.backfill\\.backfilledRecordsPerSecond$");
 
     /** One backfill source: a vertex of the job. */
     record Source(
@@ -60,7 +62,7 @@ record StatusSnapshot(String jobId, String jobName, long nanoTime, List<Source> 
             int parallelism,
             Map<String, Double> enumerator,
             Map<String, Split> splits,
-            long readersBackfilled) {
+            double recordsPerSecond) {
 
         double enumerator(String metric) {
             return enumerator.getOrDefault(metric, 0.0);
@@ -158,11 +160,11 @@ record StatusSnapshot(String jobId, String jobName, long nanoTime, List<Source> 
                     .forEach((id, value) -> enumerator.put(enumeratorIds.get(id), number(value)));
             int parallelism = vertex.path("parallelism").asInt();
             Map<String, Split> splits = new TreeMap<>();
-            long backfilled = 0;
+            double rate = 0;
             for (int subtask = 0; subtask < parallelism; subtask++) {
                 List<String> ids = new ArrayList<>();
                 for (String id : rest.subtaskMetricIds(jobId, vertexId, subtask)) {
-                    if (id.contains(SPLIT_MARK) || READER_BACKFILLED.matcher(id).find()) {
+                    if (id.contains(SPLIT_MARK) || READER_RATE.matcher(id).find()) {
                         ids.add(id);
                     }
                 }
@@ -170,12 +172,12 @@ record StatusSnapshot(String jobId, String jobName, long nanoTime, List<Source> 
                 for (Map.Entry<String, String> metric :
                         rest.subtaskMetrics(jobId, vertexId, subtask, ids).entrySet()) {
                     String id = metric.getKey();
-                    long value = (long) number(metric.getValue());
                     int mark = id.indexOf(SPLIT_MARK);
                     if (mark < 0) {
-                        backfilled += value;
+                        rate += number(metric.getValue());
                         continue;
                     }
+                    long value = (long) number(metric.getValue());
                     String rest2 = id.substring(mark + SPLIT_MARK.length());
                     int dot = rest2.lastIndexOf('.');
                     if (dot > 0) {
@@ -196,8 +198,7 @@ record StatusSnapshot(String jobId, String jobName, long nanoTime, List<Source> 
                                     m.getOrDefault("backfilledRecords", 0L)));
                 }
             }
-            sources.add(
-                    new Source(vertexId, vertexName, parallelism, enumerator, splits, backfilled));
+            sources.add(new Source(vertexId, vertexName, parallelism, enumerator, splits, rate));
         }
         if (sources.isEmpty()) {
             throw new CommandException(

@@ -23,6 +23,7 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.client.program.rest.RestClusterClient;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -56,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BackfillCliITCase {
 
     private static final int PARTITIONS = 4;
-    private static final long HISTORY = 3_000;
+    private static final long HISTORY = 10_000;
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER =
@@ -64,6 +65,10 @@ class BackfillCliITCase {
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(2)
+                            // the REST API's metrics refreshed every 500 ms (10 s by default)
+                            .setConfiguration(
+                                    Configuration.fromMap(
+                                            Map.of("metrics.fetcher.update-interval", "500")))
                             .build());
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -98,6 +103,8 @@ class BackfillCliITCase {
                         .partitions(PARTITIONS)
                         .historyPerPartition(HISTORY)
                         .liveRatePerSecond(20)
+                        // small polls: the rate limit grants a poll at a time
+                        .maxRecordsPerPoll(100)
                         .build();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
@@ -142,7 +149,7 @@ class BackfillCliITCase {
                 leftWhilePaused.put(split.path("id").asText(), split.path("left").asLong());
             }
             assertThat(paused.path("recordsLeft").asLong()).isEqualTo(left);
-            Run table = cli("status", "--rest", rest, "--job", id, "--sample", "0.2");
+            Run table = cli("status", "--rest", rest, "--job", id);
             assertThat(table.exitCode()).as(table.err()).isZero();
             // the README shows this output (surefire keeps it in the test's output file)
             System.out.println("STATUS WHILE PAUSED\n" + table.out());
@@ -151,12 +158,28 @@ class BackfillCliITCase {
                     .contains("BACKFILLING")
                     .contains("[------------------------]   0.0%");
 
-            // resumed at a rate: every split reaches its handover, then forward mode
-            assertThat(cli("set-rate", "5000", "--control", control).exitCode()).isZero();
+            // resumed at 1000 records/s per reader: the client shows that rate on 2 readers (the
+            // rate over the readers' last 10 s: once they have run longer than that)
+            assertThat(cli("set-rate", "1000", "--control", control).exitCode()).isZero();
             assertThat(cli("resume", "--control", control).exitCode()).isZero();
+            JsonNode slow =
+                    awaitStatus(
+                            rest,
+                            id,
+                            s -> backfilled(s) > 2_000 * 11 && s.path("recordsLeft").asLong() > 0);
+            assertThat(slow.path("recordsPerSecond").asDouble())
+                    .as("the backfill rate at 1000 records/s per reader on 2 readers")
+                    .isBetween(1_600.0, 2_400.0);
+            double rate = slow.path("recordsPerSecond").asDouble();
+            assertThat(slow.path("secondsUntilLive").asLong())
+                    .as("the offsets left over the rate")
+                    .isEqualTo(Math.round(slow.path("recordsLeft").asLong() / rate));
+
+            // then faster: every split reaches its handover, then forward mode
+            assertThat(cli("set-rate", "50000", "--control", control).exitCode()).isZero();
             JsonNode live = awaitStatus(rest, id, s -> s.path("forwardMode").asBoolean());
             assertThat(live.path("paused").asBoolean()).isFalse();
-            assertThat(live.path("controlRecordsPerSecond").asDouble()).isEqualTo(5000.0);
+            assertThat(live.path("controlRecordsPerSecond").asDouble()).isEqualTo(50000.0);
             assertThat(live.path("splitsFinished").asLong()).isEqualTo(PARTITIONS);
             assertThat(live.path("recordsLeft").asLong()).isZero();
             assertThat(live.path("secondsUntilLive").asLong()).isZero();
@@ -170,8 +193,7 @@ class BackfillCliITCase {
             }
 
             System.out.println(
-                    "STATUS IN FORWARD MODE\n"
-                            + cli("status", "--rest", rest, "--job", id, "--sample", "0.2").out());
+                    "STATUS IN FORWARD MODE\n" + cli("status", "--rest", rest, "--job", id).out());
 
             // errors name what is wrong, exit code 1
             Run unknownJob = cli("status", "--rest", rest, "--job", new JobID().toHexString());
@@ -191,9 +213,24 @@ class BackfillCliITCase {
             job.cancel().get();
         }
         awaitNotRunning(job);
+        // Flink's REST API may show the job's last state for a moment (web.refresh-interval)
         Run ended = cli("status", "--rest", rest, "--job", id);
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (ended.exitCode() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            ended = cli("status", "--rest", rest, "--job", id);
+        }
         assertThat(ended.exitCode()).isEqualTo(1);
         assertThat(ended.err()).contains("not running");
+    }
+
+    /** Records backfilled over the source's splits. */
+    private static long backfilled(JsonNode source) {
+        long backfilled = 0;
+        for (JsonNode split : source.path("splits")) {
+            backfilled += split.path("backfilled").asLong();
+        }
+        return backfilled;
     }
 
     /** The first source's status once {@code until} holds, polled with the client's JSON. */
@@ -202,7 +239,7 @@ class BackfillCliITCase {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         String last = "";
         while (System.nanoTime() < deadline) {
-            Run run = cli("status", "--rest", rest, "--job", job, "--json", "--sample", "0.2");
+            Run run = cli("status", "--rest", rest, "--job", job, "--json");
             if (run.exitCode() == 0) {
                 JsonNode source = run.json().path("sources").path(0);
                 if (until.test(source)) {

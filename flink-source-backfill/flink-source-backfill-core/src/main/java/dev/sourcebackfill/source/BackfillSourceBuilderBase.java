@@ -305,11 +305,10 @@ public abstract class BackfillSourceBuilderBase<T, B extends BackfillSourceBuild
                     "is not a path: '" + controlFile + "' (" + problem + ")");
         }
         checkOption(
-                controlInterval == null
-                        || (!controlInterval.isNegative() && !controlInterval.isZero()),
+                controlInterval == null || controlInterval.toMillis() >= 1,
                 "backfill control interval",
                 "setBackfillControlInterval",
-                "must be positive, was " + controlInterval);
+                "must be at least 1 ms, was " + controlInterval);
         checkOption(
                 controlInterval == null || controlFileSet,
                 "backfill control interval",

@@ -91,6 +91,22 @@ public final class BackfillSourceConfig<T> implements Serializable {
                 BackfillSourceBuilderBase.DEFAULT_CONTROL_INTERVAL);
     }
 
+    /** The same settings, steered through the control file at {@code path}. */
+    @VisibleForTesting
+    public BackfillSourceConfig<T> withControlFile(String path) {
+        return new BackfillSourceConfig<>(
+                boundedness,
+                splitDiscoveryInterval,
+                pollTimeout,
+                listener,
+                gapPolicy,
+                originMarker,
+                backfillRateLimit,
+                backfillChunkSize,
+                path,
+                controlInterval);
+    }
+
     @VisibleForTesting
     public BackfillSourceConfig<T> withPollTimeout(Duration pollTimeout) {
         return with(pollTimeout, listener, gapPolicy);

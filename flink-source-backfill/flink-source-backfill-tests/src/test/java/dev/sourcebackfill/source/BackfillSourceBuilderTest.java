@@ -180,4 +180,49 @@ class BackfillSourceBuilderTest {
         assertThat(config.backfillRateLimit().toString()).contains("5.0 backfill records");
         assertThat(config.originMarker()).isNotNull();
     }
+
+    /**
+     * The control file's options: kept with the source; a blank path, an interval below 1 ms (the
+     * enumerator schedules its reads in milliseconds) and an interval without a file are refused
+     * naming the option.
+     */
+    @Test
+    void theControlFileOptionsAreCheckedAtBuildTime() {
+        assertThat(
+                        BackfillSource.<DatagenRecord>builder()
+                                .setLog(LOG)
+                                .setBackfillControlFile("/ops/orders.control")
+                                .build()
+                                .getBackfillControlFile())
+                .contains("/ops/orders.control");
+        assertThat(
+                        BackfillSource.<DatagenRecord>builder()
+                                .setLog(LOG)
+                                .build()
+                                .getBackfillControlFile())
+                .isEmpty();
+        assertThatThrownBy(
+                        () ->
+                                BackfillSource.<DatagenRecord>builder()
+                                        .setLog(LOG)
+                                        .setBackfillControlFile(" ")
+                                        .build())
+                .hasMessageContaining("'backfill control file' (setBackfillControlFile)");
+        assertThatThrownBy(
+                        () ->
+                                BackfillSource.<DatagenRecord>builder()
+                                        .setLog(LOG)
+                                        .setBackfillControlFile("/ops/orders.control")
+                                        .setBackfillControlInterval(Duration.ofNanos(500_000))
+                                        .build())
+                .hasMessageContaining("setBackfillControlInterval")
+                .hasMessageContaining("must be at least 1 ms");
+        assertThatThrownBy(
+                        () ->
+                                BackfillSource.<DatagenRecord>builder()
+                                        .setLog(LOG)
+                                        .setBackfillControlInterval(Duration.ofSeconds(1))
+                                        .build())
+                .hasMessageContaining("without a control file");
+    }
 }

@@ -72,8 +72,10 @@ public final class ControlFile {
     }
 
     /**
-     * Writes the control: to a file beside it, then renamed over it, so that a reader never sees
-     * half of it (where the file system renames atomically, as local and HDFS ones do).
+     * Writes the control: to a file beside it, then renamed onto its path, so that a reader never
+     * sees half of it. File systems whose rename does not replace an existing file (Hadoop's: HDFS,
+     * S3A, ABFS; Presto's S3) have the old file deleted first: a read in between finds no file,
+     * which changes nothing.
      */
     public void write(BackfillControl control) throws IOException {
         FileSystem fs = path.getFileSystem();
@@ -85,7 +87,8 @@ public final class ControlFile {
         try (FSDataOutputStream out = fs.create(temporary, FileSystem.WriteMode.NO_OVERWRITE)) {
             out.write(control.toText().getBytes(StandardCharsets.UTF_8));
         }
-        if (!fs.rename(temporary, path)) {
+        if (!fs.rename(temporary, path)
+                && !(fs.exists(path) && fs.delete(path, false) && fs.rename(temporary, path))) {
             fs.delete(temporary, false);
             throw new IOException("Could not write the backfill control file " + path);
         }

@@ -37,8 +37,9 @@ import java.util.Optional;
  * worker thread every interval and, when the control it holds changes, applies it (in the
  * coordinator thread): the new control goes to every registered reader, and into the enumerator's
  * checkpoints, so that a failover, a restore and a rescale keep it. A reader that registers (a
- * start, a restore, a regional failover) is sent the current control at once, and does not read
- * history until it has it.
+ * start, a restore, a regional failover) is sent the current control, and does not read history
+ * until it has it; none is sent before the file was read once (successfully or not), so that a
+ * pause written before the job started or while it was restarting holds from the first poll.
  *
  * <p>A file that cannot be read or holds no control is logged and counted ({@value
  * BackfillEnumeratorMetrics#CONTROL_ERRORS}); the control applied before stays, and the job goes
@@ -55,6 +56,9 @@ final class ControlChannel {
     private final Duration interval;
     private final BackfillEnumeratorMetrics metrics;
     private BackfillControl control;
+
+    /** Whether the file was read once: no reader gets a control before. */
+    private boolean readOnce;
 
     ControlChannel(
             SplitEnumeratorContext<BackfillSplit> context,
@@ -81,6 +85,9 @@ final class ControlChannel {
     }
 
     private void onRead(@Nullable Optional<BackfillControl> read, @Nullable Throwable error) {
+        boolean first = !readOnce;
+        readOnce = true;
+        boolean changed = false;
         if (error != null) {
             metrics.controlFailed();
             LOG.warn(
@@ -88,21 +95,23 @@ final class ControlChannel {
                     file,
                     control,
                     error.toString());
-            return;
+        } else if (read.isPresent() && !read.get().equals(control)) {
+            LOG.info("Backfill control changed by file {}: {} -> {}", file, control, read.get());
+            control = read.get();
+            metrics.controlApplied(control);
+            changed = true;
         }
-        if (read.isEmpty() || read.get().equals(control)) {
-            return;
-        }
-        LOG.info("Backfill control changed by file {}: {} -> {}", file, control, read.get());
-        control = read.get();
-        metrics.controlApplied(control);
-        for (int reader : context.registeredReaders().keySet()) {
-            send(reader);
+        if (first || changed) {
+            for (int reader : context.registeredReaders().keySet()) {
+                send(reader);
+            }
         }
     }
 
     void addReader(int subtask) {
-        send(subtask);
+        if (readOnce) {
+            send(subtask);
+        }
     }
 
     BackfillControl current() {

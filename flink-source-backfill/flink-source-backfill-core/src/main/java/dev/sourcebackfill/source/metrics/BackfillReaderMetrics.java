@@ -24,6 +24,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.flink.runtime.metrics.MetricNames;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,11 +34,12 @@ import java.util.function.Supplier;
 
 /**
  * Metrics of one source reader, registered in the constructor under the group {@value #GROUP} of
- * the reader's metric group: {@value #BACKFILLED_RECORDS}, {@value #SPLITS_BACKFILLING}, {@value
- * #SPLITS_CACHING_UP}, {@value #SPLITS_FINISHED}, {@value #FORWARD_MODE} (0 or 1), and per split
- * held ({@code backfill.split.<split id>}) {@value #SPLIT_STATE} (the state's code), {@value
- * #SPLIT_NEXT_OFFSET}, {@value #SPLIT_TARGET_END_OFFSET} and {@value #SPLIT_BACKFILLED_RECORDS}; a
- * split's group is closed (its gauges unregistered) when the split ends on this reader.
+ * the reader's metric group: {@value #BACKFILLED_RECORDS}, {@value #BACKFILLED_RECORDS_PER_SECOND},
+ * {@value #SPLITS_BACKFILLING}, {@value #SPLITS_CACHING_UP}, {@value #SPLITS_FINISHED}, {@value
+ * #FORWARD_MODE} (0 or 1), and per split held ({@code backfill.split.<split id>}) {@value
+ * #SPLIT_STATE} (the state's code), {@value #SPLIT_NEXT_OFFSET}, {@value #SPLIT_TARGET_END_OFFSET}
+ * and {@value #SPLIT_BACKFILLED_RECORDS}; a split's group is closed (its gauges unregistered) when
+ * the split ends on this reader.
  *
  * <p>Flink's standard source gauges in the reader's own group: {@code pendingRecords} (records of
  * the held splits still to backfill up to their target, plus the live reader's lag behind the log's
@@ -50,6 +52,16 @@ public final class BackfillReaderMetrics {
 
     /** Records this reader emitted from the backfill. */
     public static final String BACKFILLED_RECORDS = "backfilledRecords";
+
+    /**
+     * Records this reader emitted from the backfill per second, over the last {@value
+     * #RATE_SECONDS} seconds or so ({@link WindowedRate}): the backfill's rate, which the {@code
+     * backfill} client sums over the readers.
+     */
+    public static final String BACKFILLED_RECORDS_PER_SECOND = "backfilledRecordsPerSecond";
+
+    /** The window of {@value #BACKFILLED_RECORDS_PER_SECOND}. */
+    static final int RATE_SECONDS = 10;
 
     /**
      * Offsets this reader skipped at handovers whose live reader no longer had them (only under
@@ -96,6 +108,9 @@ public final class BackfillReaderMetrics {
         this.progress = progress;
         this.group = parent.addGroup(GROUP);
         this.backfilledRecords = group.counter(BACKFILLED_RECORDS);
+        group.gauge(
+                BACKFILLED_RECORDS_PER_SECOND,
+                new WindowedRate(backfilledRecords, Duration.ofSeconds(RATE_SECONDS)));
         this.skippedOffsets = group.counter(SKIPPED_OFFSETS);
         group.gauge(SPLITS_BACKFILLING, () -> count(splits.get(), HandoverState.BACKFILLING));
         group.gauge(SPLITS_CACHING_UP, () -> count(splits.get(), HandoverState.CACHING_UP));

@@ -127,9 +127,8 @@ class ControlChannelTest {
         Files.write(file(), "rate=lots\n".getBytes(StandardCharsets.UTF_8));
         readTheFile();
         assertThat(enumerator.controlErrors()).isOne();
-        assertThat(controlsSentTo(0))
-                .containsExactly(
-                        BackfillControl.asBuilt(), BackfillControl.asBuilt().withRate(300));
+        // the first read found the rate: the readers never heard of the control as built
+        assertThat(controlsSentTo(0)).containsExactly(BackfillControl.asBuilt().withRate(300));
         assertThat(enumerator.snapshotState(1).control())
                 .isEqualTo(BackfillControl.asBuilt().withRate(300));
     }
@@ -168,5 +167,34 @@ class ControlChannelTest {
         assertThat(context.getPeriodicCallables()).isEmpty();
         assertThat(controlsSentTo(0)).isEmpty();
         assertThat(enumerator.snapshotState(1).control()).isEqualTo(BackfillControl.asBuilt());
+    }
+
+    /**
+     * Readers that register before the file was read first get no control until it was: a job
+     * started, or restored from a checkpoint taken while running, with a file that says "paused"
+     * never tells a reader to run (from the review of the control channel).
+     */
+    @Test
+    void noReaderIsToldToRunBeforeTheFileWasReadOnce() throws Throwable {
+        BackfillControl paused = BackfillControl.asBuilt().withRate(50).withPaused(true);
+        new ControlFile(file().toString()).write(paused);
+        start(new BackfillEnumeratorState(List.of(), true, BackfillControl.asBuilt().withRate(50)));
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            assertThat(controlsSentTo(subtask)).as("before the first read").isEmpty();
+        }
+        readTheFile();
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            assertThat(controlsSentTo(subtask)).containsExactly(paused);
+        }
+    }
+
+    /** A file that cannot be read at the first read still lets the readers go as the state says. */
+    @Test
+    void aFirstReadThatFailsSendsTheControlTheEnumeratorHas() throws Throwable {
+        Files.write(file(), "paused=perhaps\n".getBytes(StandardCharsets.UTF_8));
+        start(null);
+        readTheFile();
+        assertThat(enumerator.controlErrors()).isOne();
+        assertThat(controlsSentTo(0)).containsExactly(BackfillControl.asBuilt());
     }
 }

@@ -76,6 +76,7 @@ class BackfillReaderMetricsTest {
                         "reader.pendingRecords",
                         "reader.currentFetchEventTimeLag",
                         "reader.backfill.backfilledRecords",
+                        "reader.backfill.backfilledRecordsPerSecond",
                         "reader.backfill.splitsBackfilling",
                         "reader.backfill.splitsCachingUp",
                         "reader.backfill.splitsFinished",

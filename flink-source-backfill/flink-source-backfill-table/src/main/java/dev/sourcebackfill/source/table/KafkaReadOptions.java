@@ -115,10 +115,10 @@ record KafkaReadOptions(
         }
         Duration controlInterval =
                 options.get(KafkaBackfillConnectorOptions.BACKFILL_CONTROL_INTERVAL);
-        if (controlInterval.isNegative() || controlInterval.isZero()) {
+        if (controlInterval.toMillis() < 1) {
             throw new ValidationException(
                     String.format(
-                            "Option '%s' is %s; it must be positive.",
+                            "Option '%s' is %s; it must be at least 1 ms.",
                             KafkaBackfillConnectorOptions.BACKFILL_CONTROL_INTERVAL.key(),
                             controlInterval));
         }

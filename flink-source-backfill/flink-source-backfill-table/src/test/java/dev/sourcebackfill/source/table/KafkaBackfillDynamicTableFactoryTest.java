@@ -139,7 +139,7 @@ class KafkaBackfillDynamicTableFactoryTest {
         assertThatThrownBy(() -> KafkaReadOptions.of(Configuration.fromMap(zero), properties()))
                 .isInstanceOf(ValidationException.class)
                 .hasMessageContaining("'backfill.control.interval'")
-                .hasMessageContaining("must be positive");
+                .hasMessageContaining("must be at least 1 ms");
     }
 
     private static java.util.Properties properties() {
