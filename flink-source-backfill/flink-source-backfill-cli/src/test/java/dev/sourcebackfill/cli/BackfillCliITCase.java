@@ -57,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BackfillCliITCase {
 
     private static final int PARTITIONS = 4;
-    private static final long HISTORY = 10_000;
+    private static final long HISTORY = 15_000;
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER =
@@ -159,14 +159,14 @@ class BackfillCliITCase {
                     .contains("[------------------------]   0.0%");
 
             // resumed at 1000 records/s per reader: the client shows that rate on 2 readers (the
-            // rate over the readers' last 10 s: once they have run longer than that)
+            // rate over the readers' last 10 to 15 s: once they have run longer than that)
             assertThat(cli("set-rate", "1000", "--control", control).exitCode()).isZero();
             assertThat(cli("resume", "--control", control).exitCode()).isZero();
             JsonNode slow =
                     awaitStatus(
                             rest,
                             id,
-                            s -> backfilled(s) > 2_000 * 11 && s.path("recordsLeft").asLong() > 0);
+                            s -> backfilled(s) > 2_000 * 17 && s.path("recordsLeft").asLong() > 0);
             assertThat(slow.path("recordsPerSecond").asDouble())
                     .as("the backfill rate at 1000 records/s per reader on 2 readers")
                     .isBetween(1_600.0, 2_400.0);

@@ -21,6 +21,7 @@ import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -62,6 +63,9 @@ public final class ControlFile {
         byte[] bytes;
         try (FSDataInputStream in = fs.open(path)) {
             bytes = in.readNBytes(MAX_BYTES + 1);
+        } catch (FileNotFoundException e) {
+            // removed since it was looked for: a write moving the old file aside
+            return Optional.empty();
         }
         if (bytes.length > MAX_BYTES) {
             throw new IOException(
@@ -73,9 +77,13 @@ public final class ControlFile {
 
     /**
      * Writes the control: to a file beside it, then renamed onto its path, so that a reader never
-     * sees half of it. File systems whose rename does not replace an existing file (Hadoop's: HDFS,
-     * S3A, ABFS; Presto's S3) have the old file deleted first: a read in between finds no file,
-     * which changes nothing.
+     * sees half of it. Where rename does not replace an existing file (Hadoop's file systems: HDFS,
+     * S3A, ABFS; Presto's S3), the old file is moved aside first and removed once the new one is in
+     * place; if that fails, the old one is moved back. A read in between finds no file, which
+     * changes nothing.
+     *
+     * @throws IOException naming the file if the control could not be written (the file then holds
+     *     the control it held before)
      */
     public void write(BackfillControl control) throws IOException {
         FileSystem fs = path.getFileSystem();
@@ -87,11 +95,23 @@ public final class ControlFile {
         try (FSDataOutputStream out = fs.create(temporary, FileSystem.WriteMode.NO_OVERWRITE)) {
             out.write(control.toText().getBytes(StandardCharsets.UTF_8));
         }
-        if (!fs.rename(temporary, path)
-                && !(fs.exists(path) && fs.delete(path, false) && fs.rename(temporary, path))) {
-            fs.delete(temporary, false);
-            throw new IOException("Could not write the backfill control file " + path);
+        if (fs.rename(temporary, path)) {
+            return;
         }
+        Path aside = new Path(parent, "." + path.getName() + "." + UUID.randomUUID() + ".old");
+        if (fs.exists(path) && fs.rename(path, aside)) {
+            if (fs.rename(temporary, path)) {
+                fs.delete(aside, false);
+                return;
+            }
+            // the old control goes back where it was
+            fs.rename(aside, path);
+        }
+        fs.delete(temporary, false);
+        throw new IOException(
+                "Could not write the backfill control file "
+                        + path
+                        + " (its file system refused the rename); it holds what it held before");
     }
 
     @Override

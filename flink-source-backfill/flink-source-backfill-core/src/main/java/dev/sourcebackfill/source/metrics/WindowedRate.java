@@ -19,6 +19,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.View;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -26,14 +27,15 @@ import java.util.Iterator;
 import java.util.function.LongSupplier;
 
 /**
- * A counter's rate per second over the last window, as a gauge: each read takes a sample (the time,
- * the count) and answers the count's change since the newest sample at least a window old, over the
- * time that really passed (not a fixed tick, as Flink's {@code MeterView} assumes), so the figure
- * is right whether Flink's REST API reads it every half second or every ten. Reads come from
- * Flink's metric threads, hence the lock.
+ * A counter's rate per second over the last window, as a gauge. Flink calls {@link #update()} on
+ * every {@link View} every {@value View#UPDATE_INTERVAL_SECONDS} seconds, and each update takes a
+ * sample (the time, the count); a read answers the count's change since the newest sample at least
+ * a window old, over the time that really passed (not a fixed tick, as Flink's {@code MeterView}
+ * assumes), so the figure is the last window's whoever reads it and however seldom. Updates and
+ * reads come from Flink's metric threads, hence the lock.
  */
 @Internal
-final class WindowedRate implements Gauge<Double> {
+final class WindowedRate implements Gauge<Double>, View {
 
     private final Counter counter;
     private final long windowNanos;
@@ -55,9 +57,8 @@ final class WindowedRate implements Gauge<Double> {
     }
 
     @Override
-    public synchronized Double getValue() {
+    public synchronized void update() {
         long now = nanoClock.getAsLong();
-        long count = counter.getCount();
         // drop the oldest while the one after it is a window old too
         while (samples.size() > 1) {
             Iterator<long[]> it = samples.iterator();
@@ -67,8 +68,21 @@ final class WindowedRate implements Gauge<Double> {
             }
             samples.removeFirst();
         }
+        samples.addLast(new long[] {now, counter.getCount()});
+    }
+
+    @Override
+    public synchronized Double getValue() {
+        long now = nanoClock.getAsLong();
+        long count = counter.getCount();
+        // the newest sample at least a window old, else the oldest there is
         long[] from = samples.peekFirst();
-        samples.addLast(new long[] {now, count});
+        for (long[] sample : samples) {
+            if (now - sample[0] < windowNanos) {
+                break;
+            }
+            from = sample;
+        }
         long elapsed = now - from[0];
         return elapsed <= 0 ? 0.0 : Math.max(0, count - from[1]) * 1e9 / elapsed;
     }

@@ -20,49 +20,73 @@ import org.apache.flink.metrics.SimpleCounter;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 class WindowedRateTest {
 
-    private final AtomicLong nanos = new AtomicLong();
+    private static final long STEP_NANOS = 500_000_000L;
+    private static final long UPDATE_NANOS = 5_000_000_000L;
+
+    private long nanos;
+    private long sinceUpdate;
     private final SimpleCounter counter = new SimpleCounter();
-    private final WindowedRate rate = new WindowedRate(counter, Duration.ofSeconds(10), nanos::get);
+    private final WindowedRate rate =
+            new WindowedRate(counter, Duration.ofSeconds(10), () -> nanos);
 
-    /** Advances the clock by {@code seconds}, counting {@code perSecond} records a second. */
+    /**
+     * {@code seconds} pass in half seconds at {@code perSecond} records a second, with Flink's view
+     * updates every 5 s.
+     */
     private void run(double seconds, long perSecond) {
-        nanos.addAndGet((long) (seconds * 1e9));
-        counter.inc((long) (seconds * perSecond));
-    }
-
-    @Test
-    void theRateOverTheLastWindowWhateverHowOftenItIsRead() {
-        assertThat(rate.getValue()).as("no time passed").isZero();
-        // read every half second: the last 10 s
-        for (int i = 0; i < 40; i++) {
-            run(0.5, 1_000);
-            rate.getValue();
+        for (long step = 0; step < (long) (seconds * 2); step++) {
+            nanos += STEP_NANOS;
+            counter.inc(perSecond / 2);
+            sinceUpdate += STEP_NANOS;
+            if (sinceUpdate >= UPDATE_NANOS) {
+                sinceUpdate = 0;
+                rate.update();
+            }
         }
-        run(0.5, 3_000);
-        // 9.5 s at 1,000 and 0.5 s at 3,000 over the last 10 s
-        assertThat(rate.getValue()).isCloseTo(1_100, within(1.0));
-        // read every 10 s (Flink's REST API by default): the last 10 s, not a fixed tick
-        run(10, 2_000);
-        assertThat(rate.getValue()).isCloseTo(2_000, within(1.0));
-        run(10, 500);
-        assertThat(rate.getValue()).isCloseTo(500, within(1.0));
-        // read again a moment later: over the window that ends now
-        run(1, 0);
-        assertThat(rate.getValue()).isCloseTo(5_000 / 11.0, within(1.0));
     }
 
     @Test
-    void pausedTheRateFallsToZeroWithinTheWindow() {
-        run(10, 1_000);
+    void theRateOverTheLastWindowWhenEverItIsRead() {
+        assertThat(rate.getValue()).as("no time passed").isZero();
+        run(30, 1_000);
         assertThat(rate.getValue()).isCloseTo(1_000, within(1.0));
-        run(10, 0);
+        run(30, 2_000);
+        assertThat(rate.getValue()).isCloseTo(2_000, within(1.0));
+        // between two updates: over the window from the newest sample at least 10 s old
+        run(2.5, 4_000);
+        // 12.5 s back: 10 s at 2,000 and 2.5 s at 4,000
+        assertThat(rate.getValue()).isCloseTo((20_000 + 10_000) / 12.5, within(1.0));
+    }
+
+    /** An hour at 2,000 a second, then a minute paused: 0, however seldom it was read. */
+    @Test
+    void pausedAfterALongRunTheRateIsZeroOnceAWindowPassed() {
+        run(3_600, 2_000);
+        run(60, 0);
         assertThat(rate.getValue()).isZero();
+    }
+
+    /** Read once, paused for 20 minutes, then 30 s at 2,000 a second: 2,000, not an average. */
+    @Test
+    void resumedAfterALongPauseTheRateIsTheLastWindows() {
+        rate.getValue();
+        run(1_200, 0);
+        run(30, 2_000);
+        assertThat(rate.getValue()).isCloseTo(2_000, within(1.0));
+        run(5, 2_000);
+        assertThat(rate.getValue()).isCloseTo(2_000, within(1.0));
+    }
+
+    @Test
+    void theSamplesKeptStayWithinAWindow() {
+        run(3_600, 1_000);
+        // a window of 10 s at one update every 5 s: the sample at least 10 s old and the newer ones
+        assertThat(rate.getValue()).isCloseTo(1_000, within(1.0));
     }
 }

@@ -287,7 +287,11 @@ final class EnumeratorMetricsJobs {
         }
 
         boolean inForwardModeWith(int splits) {
-            return metrics.size() == 8
+            // the split counts, forward mode and its checkpoint and hook failures, the control's
+            return metrics.size() == 11
+                    && get("controlPaused") == 0
+                    && get("controlRecordsPerSecond") == -1
+                    && get("controlErrors") == 0
                     && get("splitsFinished") == splits
                     && get("splitsBackfilling") == 0
                     && get("splitsCachingUp") == 0
