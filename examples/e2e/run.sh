@@ -432,10 +432,9 @@ fi
 if runs iceberg; then
 step "Iceberg phase: a Kafka broker and Iceberg's REST catalog as local processes, a table in Redpanda's layout on the local file system"
 cleanup; pids=()
+# (the REST API's metrics are at most 500 ms old, write_config: the kill below must land during
+# the table read that they show)
 write_config default
-# the REST API's metrics at most 1 s old (10 s by default): the kill below must land during the
-# table read that they show
-echo "metrics.fetcher.update-interval: 1000" >> "$work/conf/config.yaml"
 start_jm
 tm1=$(start_tm taskmanager-i1); pids+=("$tm1")
 tm2=$(start_tm taskmanager-i2); pids+=("$tm2")
