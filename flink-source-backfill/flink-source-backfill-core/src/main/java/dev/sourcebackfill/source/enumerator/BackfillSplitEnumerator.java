@@ -18,6 +18,8 @@ package dev.sourcebackfill.source.enumerator;
 import dev.sourcebackfill.source.control.BackfillControl;
 import dev.sourcebackfill.source.control.ControlFile;
 import dev.sourcebackfill.source.event.AssignmentSentEvent;
+import dev.sourcebackfill.source.event.CheckpointCompletedEvent;
+import dev.sourcebackfill.source.event.EnumeratorBoundEvent;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
 import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
 import dev.sourcebackfill.source.event.SplitStatusReportEvent;
@@ -64,7 +66,8 @@ import java.util.concurrent.TimeoutException;
  */
 @Internal
 public final class BackfillSplitEnumerator
-        implements SplitEnumerator<BackfillSplit, BackfillEnumeratorState> {
+        implements SplitEnumerator<BackfillSplit, BackfillEnumeratorState>,
+                EnumeratorBoundEvent.Handler {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackfillSplitEnumerator.class);
 
@@ -122,6 +125,21 @@ public final class BackfillSplitEnumerator
      * commit), after {@link #close}: close waits for it.
      */
     @Nullable private volatile CompletableFuture<Void> forwardModeHookDone;
+
+    /**
+     * How long {@link #close} waits for the completion of a checkpoint that confirms forward mode,
+     * if one is pending in a bounded source.
+     */
+    static final Duration CONFIRMATION_WAIT_ON_CLOSE = Duration.ofSeconds(5);
+
+    private Duration confirmationWaitOnClose = CONFIRMATION_WAIT_ON_CLOSE;
+
+    /**
+     * Pending (not done) while a bounded source not in forward mode has a snapshot that confirms it
+     * once its checkpoint completes; {@code null} before the first. Written in the coordinator
+     * thread, read by {@link #close} in Flink's.
+     */
+    @Nullable private volatile CompletableFuture<Void> awaitedConfirmation;
 
     public BackfillSplitEnumerator(
             SplitEnumeratorContext<BackfillSplit> context,
@@ -258,7 +276,7 @@ public final class BackfillSplitEnumerator
             tracker.add(split);
             LOG.info("Discovered {} ({})", split, initial ? "at start" : "while running");
             addChunks(found, each.cuts());
-            if (split.state() != HandoverState.FINISHED && gate.invalidate()) {
+            if (split.state() != HandoverState.FINISHED && invalidateGate()) {
                 LOG.info(
                         "The source leaves forward mode: new split {} must be backfilled",
                         split.splitId());
@@ -420,7 +438,7 @@ public final class BackfillSplitEnumerator
         // the restored reader registers again and is told about no more splits again
         noMoreSplitsSignalled.remove(subtaskId);
         tracker.returnSplits(splits);
-        if (gate.invalidate()) {
+        if (invalidateGate()) {
             LOG.info("The source leaves forward mode until the next confirming checkpoint");
         }
         assignPendingSplits();
@@ -440,17 +458,21 @@ public final class BackfillSplitEnumerator
 
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
-        if (!(sourceEvent instanceof SplitStatusReportEvent)) {
+        if (sourceEvent instanceof EnumeratorBoundEvent) {
+            ((EnumeratorBoundEvent) sourceEvent).dispatchTo(subtaskId, this);
+        } else {
             LOG.warn("Ignoring unknown event from subtask {}: {}", subtaskId, sourceEvent);
-            return;
         }
-        SplitStatusReportEvent report = (SplitStatusReportEvent) sourceEvent;
+    }
+
+    @Override
+    public void onStatusReport(int subtaskId, SplitStatusReportEvent report) {
         SplitStatusTracker.ReportOutcome outcome = tracker.apply(subtaskId, report);
         LOG.debug("Report from subtask {}: {} ({})", subtaskId, report, outcome);
         if (outcome == SplitStatusTracker.ReportOutcome.IGNORED) {
             return;
         }
-        if (outcome == SplitStatusTracker.ReportOutcome.APPLIED_REGRESSED && gate.invalidate()) {
+        if (outcome == SplitStatusTracker.ReportOutcome.APPLIED_REGRESSED && invalidateGate()) {
             LOG.info(
                     "The source leaves forward mode: subtask {} reported {}",
                     subtaskId,
@@ -467,6 +489,7 @@ public final class BackfillSplitEnumerator
         tracker.onSnapshot(checkpointId);
         boolean eligible = tracker.allConfirmedFinished();
         gate.onSnapshot(checkpointId, eligible);
+        updateAwaitedConfirmation();
         if (LOG.isDebugEnabled()) {
             List<String> blocking = new ArrayList<>();
             for (TrackedSplit tracked : tracker.all()) {
@@ -495,6 +518,17 @@ public final class BackfillSplitEnumerator
                 control != null ? control.current() : BackfillControl.asBuilt());
     }
 
+    /**
+     * A reader at its end passed on Flink's notification of a completed checkpoint ({@link
+     * CheckpointCompletedEvent}): taken as the enumerator's own, which may come after the job's
+     * end.
+     */
+    @Override
+    public void onCheckpointCompleted(int subtaskId, long checkpointId) {
+        LOG.debug("Subtask {} passed on the completion of checkpoint {}", subtaskId, checkpointId);
+        notifyCheckpointComplete(checkpointId);
+    }
+
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         lastCompletedCheckpoint =
@@ -517,6 +551,29 @@ public final class BackfillSplitEnumerator
             }
             signalBacklog();
             callForwardModeHook(checkpointId);
+        }
+        updateAwaitedConfirmation();
+    }
+
+    /** Makes every snapshot so far unfit to confirm forward mode; whether the source was in it. */
+    private boolean invalidateGate() {
+        boolean wasForward = gate.invalidate();
+        updateAwaitedConfirmation();
+        return wasForward;
+    }
+
+    /**
+     * Keeps {@link #awaitedConfirmation} in step with the gate: pending while a bounded source, not
+     * in forward mode, has a snapshot that would confirm it once its checkpoint completes.
+     */
+    private void updateAwaitedConfirmation() {
+        CompletableFuture<Void> awaited = awaitedConfirmation;
+        if (bounded && gate.awaitsCompletion()) {
+            if (awaited == null || awaited.isDone()) {
+                awaitedConfirmation = new CompletableFuture<>();
+            }
+        } else if (awaited != null) {
+            awaited.complete(null);
         }
     }
 
@@ -574,6 +631,7 @@ public final class BackfillSplitEnumerator
     @Override
     public void notifyCheckpointAborted(long checkpointId) {
         gate.onCheckpointAborted(checkpointId);
+        updateAwaitedConfirmation();
     }
 
     /**
@@ -604,6 +662,7 @@ public final class BackfillSplitEnumerator
     @Override
     public void close() throws IOException {
         try {
+            awaitConfirmation();
             awaitForwardModeHook();
             discoverer.close();
         } catch (IOException e) {
@@ -612,6 +671,35 @@ public final class BackfillSplitEnumerator
             throw new IOException("Closing the split discoverer failed", e);
         } finally {
             metrics.close();
+        }
+    }
+
+    /**
+     * Waits, bounded, for the completion of a checkpoint whose snapshot confirms forward mode, if
+     * one is pending in a bounded source: its job ends right after that checkpoint, and Flink calls
+     * {@link #close} in its own thread while its notification may still wait in the coordinator
+     * thread's queue (whose executor is shut down, dropping what waits, right after close).
+     */
+    private void awaitConfirmation() {
+        CompletableFuture<Void> awaited = awaitedConfirmation;
+        if (awaited == null || awaited.isDone()) {
+            return;
+        }
+        LOG.info(
+                "Closing: waiting up to {} for the completion of a checkpoint that confirms forward "
+                        + "mode (a bounded source's last)",
+                confirmationWaitOnClose);
+        try {
+            awaited.get(confirmationWaitOnClose.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.info(
+                    "Closing: no checkpoint confirmed forward mode within {} (the job did not "
+                            + "end with it)",
+                    confirmationWaitOnClose);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("not completed exceptionally", e);
         }
     }
 
@@ -641,6 +729,11 @@ public final class BackfillSplitEnumerator
     @VisibleForTesting
     void setHookWaitOnClose(Duration wait) {
         this.hookWaitOnClose = wait;
+    }
+
+    @VisibleForTesting
+    void setConfirmationWaitOnClose(Duration wait) {
+        this.confirmationWaitOnClose = wait;
     }
 
     @VisibleForTesting

@@ -77,6 +77,13 @@ final class ForwardModeGate {
         return was;
     }
 
+    /**
+     * Whether, not in forward mode, some snapshot would confirm it once its checkpoint completes.
+     */
+    boolean awaitsCompletion() {
+        return forwardCheckpoint == null && !eligibleSnapshots.isEmpty();
+    }
+
     boolean isForward() {
         return forwardCheckpoint != null;
     }

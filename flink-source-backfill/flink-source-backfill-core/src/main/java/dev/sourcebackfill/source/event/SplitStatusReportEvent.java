@@ -16,7 +16,6 @@
 package dev.sourcebackfill.source.event;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.connector.source.SourceEvent;
 
 import java.util.List;
 
@@ -29,7 +28,7 @@ import java.util.List;
  * one incarnation.
  */
 @Internal
-public final class SplitStatusReportEvent implements SourceEvent {
+public final class SplitStatusReportEvent implements EnumeratorBoundEvent {
 
     private static final long serialVersionUID = 1L;
 
@@ -54,6 +53,11 @@ public final class SplitStatusReportEvent implements SourceEvent {
 
     public List<SplitStatus> statuses() {
         return statuses;
+    }
+
+    @Override
+    public void dispatchTo(int subtask, Handler handler) {
+        handler.onStatusReport(subtask, this);
     }
 
     @Override

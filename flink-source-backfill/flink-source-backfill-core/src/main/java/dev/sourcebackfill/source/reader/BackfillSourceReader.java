@@ -19,6 +19,7 @@ import dev.sourcebackfill.source.BackfillListener;
 import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.PollLimiter;
 import dev.sourcebackfill.source.control.BackfillControl;
+import dev.sourcebackfill.source.event.CheckpointCompletedEvent;
 import dev.sourcebackfill.source.event.ReaderBoundEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
 import dev.sourcebackfill.source.metrics.BackfillReaderMetrics;
@@ -98,6 +99,12 @@ public final class BackfillSourceReader<T>
 
     /** Whether the enumerator said every split it has for this reader was sent. */
     private boolean assignmentSent;
+
+    /**
+     * Whether the reader told Flink that its input ended (a bounded source's reader whose splits
+     * all ended): from then on it passes on every checkpoint's completion to the enumerator.
+     */
+    private boolean reachedEnd;
 
     /** Completed whenever no report is unacknowledged; replaced while the reader waits. */
     private volatile CompletableFuture<Void> acknowledged = CompletableFuture.completedFuture(null);
@@ -296,6 +303,12 @@ public final class BackfillSourceReader<T>
             }
             return InputStatus.NOTHING_AVAILABLE;
         }
+        if (status == InputStatus.END_OF_INPUT && !reachedEnd) {
+            reachedEnd = true;
+            LOG.info(
+                    "Subtask {} reached its end: every split it was given ended",
+                    context.getIndexOfSubtask());
+        }
         return status;
     }
 
@@ -400,6 +413,11 @@ public final class BackfillSourceReader<T>
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
+        if (reachedEnd) {
+            // the task finishes with its final checkpoint's notification, and the job may end
+            // before Flink notifies the enumerator: it hears of it from here too
+            context.sendSourceEventToCoordinator(new CheckpointCompletedEvent(checkpointId));
+        }
         rateLimit.notifyCheckpointComplete(checkpointId);
         reporter.resendUnacknowledged();
         if (checkpointOffsets != null) {

@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.enumerator;
 
+import dev.sourcebackfill.source.event.CheckpointCompletedEvent;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
 import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
@@ -321,6 +322,98 @@ class BackfillSplitEnumeratorTest {
         assertThat(discoverer.lifecycle).containsExactly("forward mode 1", "closed");
     }
 
+    /**
+     * Issue 34: the job of a bounded source ends right after the checkpoint that recorded the last
+     * end, and Flink calls close in its own thread while the enumerator's notification of that
+     * checkpoint may still wait in the coordinator thread (whose executor is shut down after close,
+     * dropping it): close waits for it, then for the hook it calls.
+     */
+    @Test
+    void closeOfABoundedSourceWaitsForTheCompletionOfACheckpointThatConfirmsForwardMode()
+            throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        endBothSplits();
+        enumerator.snapshotState(1);
+        Thread closing = new Thread(this::closeEnumerator, "closing the enumerator");
+        closing.start();
+        awaitWaitingOrEnded(closing);
+        // the coordinator thread gets to the notification
+        enumerator.notifyCheckpointComplete(1);
+        awaitWaitingOrEnded(closing);
+        context.runNextOneTimeCallable();
+        closing.join();
+        assertThat(discoverer.lifecycle).containsExactly("forward mode 1", "closed");
+    }
+
+    /**
+     * Issue 34: a reader at its end passes on Flink's notification of a completed checkpoint, which
+     * reaches the enumerator before the job's end: taken as the enumerator's own, once.
+     */
+    @Test
+    void aCompletionPassedOnByAReaderConfirmsForwardModeAsFlinksOwnNotificationWould()
+            throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        endBothSplits();
+        enumerator.snapshotState(1);
+        enumerator.handleSourceEvent(1, new CheckpointCompletedEvent(1));
+        assertThat(enumerator.isForwardMode()).isTrue();
+        context.runNextOneTimeCallable();
+        assertThat(discoverer.forwardModeCalls).containsExactly("1 [s-0, s-1]");
+        enumerator.handleSourceEvent(0, new CheckpointCompletedEvent(1));
+        enumerator.notifyCheckpointComplete(1);
+        assertThat(context.getOneTimeCallables()).as("the hook runs once").isEmpty();
+        assertThat(discoverer.forwardModeCalls).hasSize(1);
+    }
+
+    /** A completion passed on for a checkpoint whose snapshot was not eligible confirms nothing. */
+    @Test
+    void aCompletionPassedOnForACheckpointWhoseSnapshotWasNotEligibleConfirmsNothing()
+            throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        reportFrom(
+                0,
+                incarnation.get(0),
+                List.of(new SplitStatus(owned(0).get(0), FINISHED, 20, true)));
+        enumerator.snapshotState(1);
+        endBothSplits();
+        enumerator.handleSourceEvent(0, new CheckpointCompletedEvent(1));
+        assertThat(enumerator.isForwardMode()).isFalse();
+        assertThat(context.getOneTimeCallables()).isEmpty();
+    }
+
+    /**
+     * Close waits only while a confirmation is pending: not when the snapshot was not eligible, not
+     * once its checkpoint was aborted, not for an unbounded source (its job goes on after).
+     */
+    @Test
+    void closeWaitsForNoConfirmationThatIsNotPending() throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        enumerator.setConfirmationWaitOnClose(Duration.ofDays(1));
+        endBothSplits();
+        enumerator.snapshotState(1);
+        enumerator.notifyCheckpointAborted(1);
+        enumerator.close();
+        assertThat(discoverer.lifecycle).containsExactly("closed");
+    }
+
+    private void endBothSplits() {
+        reportFrom(
+                0,
+                incarnation.get(0),
+                List.of(new SplitStatus(owned(0).get(0), FINISHED, 20, true)));
+        reportFrom(
+                1,
+                incarnation.get(1),
+                List.of(new SplitStatus(owned(1).get(0), FINISHED, 20, true)));
+    }
+
+    private static void awaitWaitingOrEnded(Thread thread) {
+        while (thread.getState() != Thread.State.TERMINATED
+                && thread.getState() != Thread.State.TIMED_WAITING) {
+            Thread.onSpinWait();
+        }
+    }
+
     /** A hook that never runs (its thread gone) holds close up no longer than the bound. */
     @Test
     void closeWaitsNoLongerThanTheBoundForAHookThatNeverRuns() throws Throwable {
@@ -336,6 +429,7 @@ class BackfillSplitEnumeratorTest {
     @Test
     void closeWithoutAHookCallClosesTheDiscoverer() throws Throwable {
         enumerator.setHookWaitOnClose(Duration.ofDays(1));
+        enumerator.setConfirmationWaitOnClose(Duration.ofDays(1));
         reportAll(FINISHED);
         enumerator.snapshotState(1);
         enumerator.close();

@@ -20,6 +20,7 @@ import dev.sourcebackfill.source.BackfillSourceConfig;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.SplitTransition;
 import dev.sourcebackfill.source.event.AssignmentSentEvent;
+import dev.sourcebackfill.source.event.CheckpointCompletedEvent;
 import dev.sourcebackfill.source.event.ForwardModeEvent;
 import dev.sourcebackfill.source.event.ReportAcknowledgedEvent;
 import dev.sourcebackfill.source.event.SplitStatus;
@@ -356,6 +357,46 @@ class BackfillSourceReaderTest {
         reader.handleSourceEvents(new ReportAcknowledgedEvent(reader.incarnation(), last));
         assertThat(waiting).isDone();
         assertThat(reader.pollNext(output)).isEqualTo(InputStatus.END_OF_INPUT);
+    }
+
+    /**
+     * Issue 34: a bounded job ends as soon as its tasks have their final checkpoint's notification,
+     * and Flink may close the enumerator before its own notification of that checkpoint comes; a
+     * reader at its end passes each completion on, a reader still reading does not.
+     */
+    @Test
+    void aReaderAtItsEndPassesOnEveryCompletedCheckpointToTheEnumerator() throws Exception {
+        FakeLog log = new FakeLog(true).write("a", 0, 1);
+        start(log);
+        reader.addSplits(List.of(new BackfillSplit("a", BACKFILLING, 0, 2, OptionalLong.of(2))));
+        reader.snapshotState(1);
+        reader.notifyCheckpointComplete(1);
+        assertThat(completionsPassedOn()).as("still reading").isEmpty();
+        reader.notifyNoMoreSplits();
+        pollUntil("a ended", () -> reportedStatuses().stream().anyMatch(SplitStatus::ended));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!reader.isWaitingForAcknowledgements()) {
+            assertThat(System.nanoTime()).as("waiting for the end of input").isLessThan(deadline);
+            reader.pollNext(output);
+            Thread.sleep(1);
+        }
+        reader.snapshotState(2);
+        reader.notifyCheckpointComplete(2);
+        assertThat(completionsPassedOn()).as("its end not yet told to Flink").isEmpty();
+        long last = reports().get(reports().size() - 1).reportId();
+        reader.handleSourceEvents(new ReportAcknowledgedEvent(reader.incarnation(), last));
+        assertThat(reader.pollNext(output)).isEqualTo(InputStatus.END_OF_INPUT);
+        reader.snapshotState(3);
+        reader.notifyCheckpointComplete(3);
+        reader.notifyCheckpointComplete(4);
+        assertThat(completionsPassedOn()).containsExactly(3L, 4L);
+    }
+
+    private List<Long> completionsPassedOn() {
+        return context.getSentEvents().stream()
+                .filter(CheckpointCompletedEvent.class::isInstance)
+                .map(e -> ((CheckpointCompletedEvent) e).checkpointId())
+                .toList();
     }
 
     @Test
