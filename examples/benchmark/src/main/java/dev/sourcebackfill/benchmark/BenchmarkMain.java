@@ -41,7 +41,7 @@ import java.util.TreeMap;
  * --skip-kafka} (no broker: sections 1-5), {@code --only-archive} (sections 7 and 8 alone), {@code
  * --only-flow-control} (sections 9 and 10 alone), {@code --only-kafka} (section 6 alone), {@code
  * --only-chunks} (the chunks of history: section 6's one-partition rows and section 8), {@code
- * --only-throughput} (sections 1 and 2 alone), {@code --only-iceberg} (section 11 alone), {@code
+ * --only-throughput} (sections 1 and 2 alone), {@code --only-iceberg} (section 11 alone), {@code --only-iceberg-throughput} (its history throughput alone), {@code
  * --only-scaling} (sections 4 and 5 alone, with the backfill rate of a short section 1 run).
  */
 public final class BenchmarkMain {
@@ -76,6 +76,9 @@ public final class BenchmarkMain {
         only.put("only-scaling", (r, cluster) -> scaling(r, cluster, settings));
         only.put("only-kafka", (r, cluster) -> kafka(r, cluster, settings));
         only.put("only-iceberg", (r, cluster) -> iceberg(r, cluster, settings));
+        only.put(
+                "only-iceberg-throughput",
+                (r, cluster) -> icebergThroughput(r, cluster, settings));
         only.put(
                 "only-chunks",
                 (r, cluster) -> {
@@ -638,25 +641,39 @@ public final class BenchmarkMain {
         }
     }
 
+    /** Section 11's history throughput alone (to profile it, or to measure a change to it). */
+    private static void icebergThroughput(
+            Report report, BenchCluster cluster, BenchmarkSettings settings) throws Exception {
+        try (IcebergThroughput iceberg = IcebergThroughput.start(cluster, settings)) {
+            historyThroughput(report, settings, iceberg);
+        }
+    }
+
+    private static void historyThroughput(
+            Report report, BenchmarkSettings settings, IcebergThroughput iceberg)
+            throws Exception {
+        say(
+                "11. Iceberg: %d records of a topic's history in an Iceberg table (Redpanda's layout, files of 1,000,000 rows mixing 8 partitions); ours against the same files read with Iceberg's generic reader in a plain Flink job",
+                iceberg.records());
+        if (settings.rounds > 1) {
+            iceberg.oursRun(); // warm-up, not counted
+            iceberg.genericReaderRun();
+        }
+        compare(
+                report,
+                settings,
+                "iceberg.throughput",
+                "11. Iceberg history throughput, 8 partitions",
+                iceberg::oursRun,
+                "Iceberg's generic reader in a plain Flink job",
+                iceberg::genericReaderRun,
+                "ratio >= 0.95");
+    }
+
     private static void iceberg(Report report, BenchCluster cluster, BenchmarkSettings settings)
             throws Exception {
         try (IcebergThroughput iceberg = IcebergThroughput.start(cluster, settings)) {
-            say(
-                    "11. Iceberg: %d records of a topic's history in an Iceberg table (Redpanda's layout, files of 1,000,000 rows mixing 8 partitions); ours against the same files read with Iceberg's generic reader in a plain Flink job",
-                    iceberg.records());
-            if (settings.rounds > 1) {
-                iceberg.oursRun(); // warm-up, not counted
-                iceberg.genericReaderRun();
-            }
-            compare(
-                    report,
-                    settings,
-                    "iceberg.throughput",
-                    "11. Iceberg history throughput, 8 partitions",
-                    iceberg::oursRun,
-                    "Iceberg's generic reader in a plain Flink job",
-                    iceberg::genericReaderRun,
-                    "ratio >= 0.95");
+            historyThroughput(report, settings, iceberg);
             // issue 34, item 3: what order costs where files mix partitions (each file read once
             // per partition it holds, 8 times here)
             say(
