@@ -41,8 +41,9 @@ import java.util.TreeMap;
  * --skip-kafka} (no broker: sections 1-5), {@code --only-archive} (sections 7 and 8 alone), {@code
  * --only-flow-control} (sections 9 and 10 alone), {@code --only-kafka} (section 6 alone), {@code
  * --only-chunks} (the chunks of history: section 6's one-partition rows and section 8), {@code
- * --only-throughput} (sections 1 and 2 alone), {@code --only-iceberg} (section 11 alone), {@code --only-iceberg-throughput} (its history throughput alone), {@code
- * --only-scaling} (sections 4 and 5 alone, with the backfill rate of a short section 1 run).
+ * --only-throughput} (sections 1 and 2 alone), {@code --only-iceberg} (section 11 alone), {@code
+ * --only-iceberg-throughput} (its history throughput alone), {@code --only-scaling} (sections 4 and
+ * 5 alone, with the backfill rate of a short section 1 run).
  */
 public final class BenchmarkMain {
 
@@ -77,8 +78,7 @@ public final class BenchmarkMain {
         only.put("only-kafka", (r, cluster) -> kafka(r, cluster, settings));
         only.put("only-iceberg", (r, cluster) -> iceberg(r, cluster, settings));
         only.put(
-                "only-iceberg-throughput",
-                (r, cluster) -> icebergThroughput(r, cluster, settings));
+                "only-iceberg-throughput", (r, cluster) -> icebergThroughput(r, cluster, settings));
         only.put(
                 "only-chunks",
                 (r, cluster) -> {
@@ -650,8 +650,7 @@ public final class BenchmarkMain {
     }
 
     private static void historyThroughput(
-            Report report, BenchmarkSettings settings, IcebergThroughput iceberg)
-            throws Exception {
+            Report report, BenchmarkSettings settings, IcebergThroughput iceberg) throws Exception {
         say(
                 "11. Iceberg: %d records of a topic's history in an Iceberg table (Redpanda's layout, files of 1,000,000 rows mixing 8 partitions); ours against the same files read with Iceberg's generic reader in a plain Flink job",
                 iceberg.records());

@@ -141,6 +141,9 @@ public final class BackfillSplitEnumerator
      */
     @Nullable private volatile CompletableFuture<Void> awaitedConfirmation;
 
+    /** Set by {@link #close} before it closes the discoverer: no hook is called from then on. */
+    private volatile boolean closing;
+
     public BackfillSplitEnumerator(
             SplitEnumeratorContext<BackfillSplit> context,
             LogSplitDiscoverer discoverer,
@@ -563,12 +566,17 @@ public final class BackfillSplitEnumerator
     }
 
     /**
-     * Keeps {@link #awaitedConfirmation} in step with the gate: pending while a bounded source, not
-     * in forward mode, has a snapshot that would confirm it once its checkpoint completes.
+     * Keeps {@link #awaitedConfirmation} in step with the gate: pending while a bounded source
+     * whose splits have all ended (only then can its job end), not in forward mode, has a snapshot
+     * that would confirm it once its checkpoint completes. A close while a split has not ended is a
+     * cancellation or a failover, and waits for nothing.
      */
     private void updateAwaitedConfirmation() {
         CompletableFuture<Void> awaited = awaitedConfirmation;
-        if (bounded && gate.awaitsCompletion()) {
+        if (bounded
+                && gate.awaitsCompletion()
+                && tracker.size() > 0
+                && tracker.countEnded() == tracker.size()) {
             if (awaited == null || awaited.isDone()) {
                 awaitedConfirmation = new CompletableFuture<>();
             }
@@ -596,7 +604,14 @@ public final class BackfillSplitEnumerator
         context.callAsync(
                 () -> {
                     try {
-                        discoverer.onForwardMode(checkpointId, splitIds, historyVersions);
+                        if (closing) {
+                            LOG.info(
+                                    "The enumerator is closing: the log's action on forward mode "
+                                            + "(confirmed by checkpoint {}) is not run",
+                                    checkpointId);
+                        } else {
+                            discoverer.onForwardMode(checkpointId, splitIds, historyVersions);
+                        }
                     } finally {
                         done.complete(null);
                     }
@@ -664,6 +679,9 @@ public final class BackfillSplitEnumerator
         try {
             awaitConfirmation();
             awaitForwardModeHook();
+            // a completion handled after this (the coordinator thread runs until Flink shuts it
+            // down) calls no hook on the closed discoverer
+            closing = true;
             discoverer.close();
         } catch (IOException e) {
             throw e;

@@ -51,6 +51,7 @@ import static dev.sourcebackfill.source.split.HandoverState.CACHING_UP;
 import static dev.sourcebackfill.source.split.HandoverState.FINISHED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /** Every decision of the enumerator, on Flink's mock enumerator context. */
 class BackfillSplitEnumeratorTest {
@@ -386,13 +387,108 @@ class BackfillSplitEnumeratorTest {
      * once its checkpoint was aborted, not for an unbounded source (its job goes on after).
      */
     @Test
-    void closeWaitsForNoConfirmationThatIsNotPending() throws Throwable {
+    void closeWaitsForNoConfirmationOfACheckpointThatWasAborted() throws Throwable {
         startBoundedWithOneSplitPerReader();
         enumerator.setConfirmationWaitOnClose(Duration.ofDays(1));
         endBothSplits();
         enumerator.snapshotState(1);
         enumerator.notifyCheckpointAborted(1);
+        assertTimeoutPreemptively(Duration.ofSeconds(3), () -> enumerator.close());
+        assertThat(discoverer.lifecycle).containsExactly("closed");
+    }
+
+    /** Nor when the last snapshot had a split that had not ended. */
+    @Test
+    void closeWaitsForNoConfirmationWhenTheLastSnapshotWasNotEligible() throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        enumerator.setConfirmationWaitOnClose(Duration.ofDays(1));
+        reportFrom(
+                0,
+                incarnation.get(0),
+                List.of(new SplitStatus(owned(0).get(0), FINISHED, 20, true)));
+        enumerator.snapshotState(1);
+        assertTimeoutPreemptively(Duration.ofSeconds(3), () -> enumerator.close());
+        assertThat(discoverer.lifecycle).containsExactly("closed");
+    }
+
+    /** Nor for an unbounded source: its job goes on after the confirming checkpoint. */
+    @Test
+    void closeOfAnUnboundedSourceWaitsForNoConfirmation() throws Throwable {
+        enumerator.setConfirmationWaitOnClose(Duration.ofDays(1));
+        reportAll(FINISHED);
+        enumerator.snapshotState(1);
+        assertTimeoutPreemptively(Duration.ofSeconds(3), () -> enumerator.close());
+        assertThat(discoverer.lifecycle).containsExactly("closed");
+    }
+
+    /** A confirmation that never comes holds close up no longer than the bound. */
+    @Test
+    void closeWaitsNoLongerThanTheBoundForAConfirmationThatNeverComes() throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        enumerator.setConfirmationWaitOnClose(Duration.ofMillis(50));
+        endBothSplits();
+        enumerator.snapshotState(1);
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> enumerator.close());
+        assertThat(discoverer.lifecycle).containsExactly("closed");
+    }
+
+    /**
+     * Review of issue 34: a bounded source's job ends only once every reader finished, and a reader
+     * finishes only once the enumerator applied the end of each of its splits. With a split that
+     * has not ended (here both are FINISHED and still read up to their stopping offset) close is
+     * never the job's end: it is a cancellation or a global failover (whose new coordinator Flink
+     * creates only once the old one closed). Close must not wait for a confirmation then.
+     */
+    @Test
+    void closeOfABoundedSourceWhoseSplitsHaveNotAllEndedDoesNotWait() throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        report(0, FINISHED, owned(0).get(0));
+        report(1, FINISHED, owned(1).get(0));
+        enumerator.snapshotState(1);
+        long start = System.nanoTime();
         enumerator.close();
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertThat(discoverer.lifecycle).containsExactly("closed");
+        assertThat(tookMs)
+                .as("close of a bounded source that cannot have ended (splits not ended), in ms")
+                .isLessThan(1000);
+    }
+
+    /**
+     * Review of issue 34: close waits for the confirmation no longer than its bound, then closes
+     * the discoverer; a completion the coordinator thread handles after that (a relay or Flink's
+     * own notification queued behind other work) must not call the log's hook on the closed
+     * discoverer (the Iceberg adapter's catalog is gone), nor concurrently with its close.
+     */
+    @Test
+    void aCompletionHandledAfterCloseDoesNotCallTheHookOnTheClosedDiscoverer() throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        enumerator.setConfirmationWaitOnClose(Duration.ofMillis(50));
+        endBothSplits();
+        enumerator.snapshotState(1);
+        enumerator.close();
+        // the coordinator thread gets to the relayed completion only now
+        enumerator.handleSourceEvent(0, new CheckpointCompletedEvent(1));
+        while (!context.getOneTimeCallables().isEmpty()) {
+            context.runNextOneTimeCallable();
+        }
+        assertThat(discoverer.lifecycle)
+                .as("no hook call on a closed discoverer")
+                .containsExactly("closed");
+    }
+
+    /**
+     * Review of issue 34: a regional failover after the eligible snapshot makes it unfit to confirm
+     * forward mode, and close does not wait for it.
+     */
+    @Test
+    void closeDoesNotWaitOnceAFailoverInvalidatedThePendingConfirmation() throws Throwable {
+        startBoundedWithOneSplitPerReader();
+        enumerator.setConfirmationWaitOnClose(Duration.ofDays(1));
+        endBothSplits();
+        enumerator.snapshotState(1);
+        regionalFailover(0, List.of());
+        assertTimeoutPreemptively(Duration.ofSeconds(3), () -> enumerator.close());
         assertThat(discoverer.lifecycle).containsExactly("closed");
     }
 
@@ -432,7 +528,7 @@ class BackfillSplitEnumeratorTest {
         enumerator.setConfirmationWaitOnClose(Duration.ofDays(1));
         reportAll(FINISHED);
         enumerator.snapshotState(1);
-        enumerator.close();
+        assertTimeoutPreemptively(Duration.ofSeconds(3), () -> enumerator.close());
         assertThat(discoverer.lifecycle).containsExactly("closed");
     }
 
