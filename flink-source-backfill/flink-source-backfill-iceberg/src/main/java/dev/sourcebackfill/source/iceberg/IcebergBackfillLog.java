@@ -111,7 +111,12 @@ final class IcebergBackfillLog<T> extends HistoryBeforeKafkaLog<T> {
         return LogReading.of(
                 context ->
                         new IcebergTableReader(
-                                tableRef, columns.copy(), topics, maxRecordsPerPoll, snapshotTag),
+                                tableRef,
+                                columns.copy(),
+                                topics,
+                                maxRecordsPerPoll,
+                                snapshotTag,
+                                recordMapper == null),
                 this::createRowDeserializer);
     }
 

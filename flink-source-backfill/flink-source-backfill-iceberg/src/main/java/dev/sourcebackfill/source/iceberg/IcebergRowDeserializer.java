@@ -66,6 +66,12 @@ final class IcebergRowDeserializer {
         @Override
         public void deserialize(String splitId, long offset, TableRow row, Collector<T> out)
                 throws IOException {
+            if (row.row() == null) {
+                throw new IllegalStateException(
+                        "A table row was read without the row itself, but the values are made by "
+                                + "the Iceberg record mapper "
+                                + mapper);
+            }
             try {
                 mapper.map(row.row(), passing.to(out));
             } catch (Exception e) {
@@ -107,13 +113,24 @@ final class IcebergRowDeserializer {
             String topic = tableRow.topic();
             int partition = tableRow.partition();
             long kafkaOffset = tableRow.kafkaOffset();
-            byte[] key = columns.key(row);
-            byte[] value = columns.value(row);
-            RecordHeaders headers = new RecordHeaders();
-            for (Object header : columns.headers(row)) {
-                Record pair = (Record) header;
-                headers.add(
-                        headerKey(pair.getField("key")), RowColumns.bytes(pair.getField("value")));
+            byte[] key;
+            byte[] value;
+            RecordHeaders headers;
+            if (row == null) {
+                // read straight from the file, in the fetcher
+                key = tableRow.key();
+                value = tableRow.value();
+                headers = new RecordHeaders(tableRow.headers());
+            } else {
+                key = columns.key(row);
+                value = columns.value(row);
+                headers = new RecordHeaders();
+                for (Object header : columns.headers(row)) {
+                    Record pair = (Record) header;
+                    headers.add(
+                            headerKey(pair.getField("key")),
+                            RowColumns.bytes(pair.getField("value")));
+                }
             }
             ConsumerRecord<byte[], byte[]> record =
                     new ConsumerRecord<>(

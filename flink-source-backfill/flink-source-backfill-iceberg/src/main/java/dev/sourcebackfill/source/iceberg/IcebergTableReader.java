@@ -24,8 +24,6 @@ import org.apache.flink.annotation.VisibleForTesting;
 
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +34,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +57,12 @@ final class IcebergTableReader implements LogReader<TableRow> {
     private final List<String> sourceTopics;
 
     private final int maxRecordsPerPoll;
+
+    /**
+     * Whether the live topic's deserializer makes the values (no mapper): files without deletes are
+     * then read into the Kafka records' parts alone ({@link TableRowReader}).
+     */
+    private final boolean kafkaRecords;
 
     /** The tag the source keeps the pinned snapshot with, for the error if it expired anyway. */
     @Nullable private final SnapshotTag snapshotTag;
@@ -87,16 +90,22 @@ final class IcebergTableReader implements LogReader<TableRow> {
             RowColumns columns,
             List<String> sourceTopics,
             int maxRecordsPerPoll) {
-        this(tableRef, columns, sourceTopics, maxRecordsPerPoll, null);
+        this(tableRef, columns, sourceTopics, maxRecordsPerPoll, null, false);
     }
 
+    /**
+     * @param kafkaRecords the live topic's deserializer makes the values (no mapper): rows are read
+     *     without Iceberg's generic records where no deletes apply
+     */
     IcebergTableReader(
             IcebergTableRef tableRef,
             RowColumns columns,
             List<String> sourceTopics,
             int maxRecordsPerPoll,
-            @Nullable SnapshotTag snapshotTag) {
+            @Nullable SnapshotTag snapshotTag,
+            boolean kafkaRecords) {
         this.tableRef = tableRef;
+        this.kafkaRecords = kafkaRecords;
         this.columns = columns;
         this.sourceTopics = sourceTopics;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
@@ -296,8 +305,7 @@ final class IcebergTableReader implements LogReader<TableRow> {
         private final long end;
 
         private boolean paused;
-        @Nullable private CloseableIterable<Record> open;
-        @Nullable private Iterator<Record> rows;
+        @Nullable private TableFiles.FileRows rows;
 
         Cursor(String splitId, TableHistory history, long position, long end) {
             this.splitId = splitId;
@@ -320,8 +328,9 @@ final class IcebergTableReader implements LogReader<TableRow> {
                 long offset = -1; // the row's position, once known
                 try {
                     if (rows == null) {
-                        open = files.readRows(file.task(), history.schema());
-                        rows = open.iterator();
+                        rows =
+                                files.readTableRows(
+                                        file.task(), history.schema(), columns, kafkaRecords);
                     }
                     if (!rows.hasNext()) {
                         close();
@@ -329,12 +338,11 @@ final class IcebergTableReader implements LogReader<TableRow> {
                         position = file.end(); // past deleted rows at the file's end
                         continue;
                     }
-                    Record next = rows.next();
-                    offset = file.start() + columns.position(next);
+                    offset = file.start() + rows.next();
                     if (offset < position) {
                         continue; // below where the split was added: delivered before
                     }
-                    row = TableRow.read(columns, next);
+                    row = rows.row();
                 } catch (IOException | RuntimeException e) {
                     throw new IOException(
                             String.format(
@@ -357,10 +365,9 @@ final class IcebergTableReader implements LogReader<TableRow> {
         }
 
         void close() throws IOException {
-            rows = null;
-            if (open != null) {
-                CloseableIterable<Record> closing = open;
-                open = null;
+            if (rows != null) {
+                TableFiles.FileRows closing = rows;
+                rows = null;
                 closing.close();
             }
         }

@@ -72,6 +72,12 @@ final class RowColumns implements Serializable {
         return layout;
     }
 
+    /** The topic of every row if the layout has no topic column; {@code null} otherwise. */
+    @Nullable
+    String onlyTopic() {
+        return onlyTopic;
+    }
+
     /** A copy for another thread. */
     RowColumns copy() {
         return new RowColumns(layout, onlyTopic);
@@ -96,7 +102,7 @@ final class RowColumns implements Serializable {
 
     /** The column's place in the struct, as positions down its path; {@code null} if absent. */
     @Nullable
-    private static int[] positions(Types.StructType struct, String column) {
+    static int[] positions(Types.StructType struct, String column) {
         String[] names = column.split("\\.");
         int[] positions = new int[names.length];
         Types.StructType current = struct;

@@ -32,12 +32,22 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.parquet.ParquetValueReader;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.PartitionUtil;
+import org.apache.parquet.schema.MessageType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import javax.annotation.Nullable;
+
+import java.io.Closeable;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 
 /**
  * Reads a table's data files as Iceberg's generic records, with Iceberg's own Parquet readers and
@@ -46,6 +56,8 @@ import java.util.Map;
  */
 @Internal
 final class TableFiles {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TableFiles.class);
 
     private final FileIO io;
     private final String table;
@@ -89,6 +101,167 @@ final class TableFiles {
                                                 readSchema, fileSchema, constants))
                         .build();
         return filtered(deletes.filter(rows), task.residual(), readSchema);
+    }
+
+    /**
+     * A file's rows, one at a time: each row's position in its file, and, asked for, its Kafka
+     * record as a {@link TableRow} (read of the row only then: rows skipped are never read).
+     */
+    interface FileRows extends Closeable {
+        boolean hasNext();
+
+        /** Moves to the next row; returns its position in the file. */
+        long next();
+
+        /**
+         * The row {@link #next} moved to; fails, as {@link RowColumns}, if a Kafka column is null.
+         */
+        TableRow row();
+    }
+
+    /**
+     * The file's rows as the snapshot has them (as {@link #readRows(FileScanTask, Schema)}). With
+     * {@code kafkaRecords} (the live topic's deserializer makes the values), a file without deletes
+     * read without a filter is read by {@link TableRowReader}: its Kafka records' columns only,
+     * without Iceberg's generic records, positions counted; other files by Iceberg's generic reader
+     * and delete filter, each row's position read ({@code _pos}).
+     */
+    FileRows readTableRows(
+            FileScanTask task, Schema schema, RowColumns columns, boolean kafkaRecords) {
+        checkFormat(task);
+        boolean unfiltered =
+                task.residual() == null || task.residual().equals(Expressions.alwaysTrue());
+        if (kafkaRecords && task.deletes().isEmpty() && unfiltered) {
+            Schema projection = TableRowReader.projection(schema, columns.layout());
+            TableRowReader.Columns kafkaColumns = null;
+            try {
+                kafkaColumns =
+                        new TableRowReader.Columns(
+                                projection.asStruct(), columns.layout(), columns.onlyTopic());
+            } catch (TableRowReader.Unsupported e) {
+                LOG.info(
+                        "Data file {} of Iceberg table {} is read with Iceberg's generic reader: {}",
+                        task.file().location(),
+                        table,
+                        e.getMessage());
+            }
+            if (kafkaColumns != null) {
+                CloseableIterable<Object> rows =
+                        Parquet.read(io.newInputFile(task.file()))
+                                .project(projection)
+                                .createReaderFunc(
+                                        fileSchema -> rawReader(task, projection, fileSchema))
+                                .build();
+                return new KafkaRecordRows(rows, kafkaColumns, columns);
+            }
+        }
+        return new GenericRows(readRows(task, schema), columns);
+    }
+
+    /**
+     * {@link TableRowReader} for the file, or, if it cannot read it (a file without field ids),
+     * Iceberg's generic reader of the same columns.
+     */
+    private ParquetValueReader<?> rawReader(
+            FileScanTask task, Schema projection, MessageType fileSchema) {
+        try {
+            return TableRowReader.build(projection, fileSchema);
+        } catch (TableRowReader.Unsupported e) {
+            LOG.info(
+                    "Data file {} of Iceberg table {} is read with Iceberg's generic reader: {}",
+                    task.file().location(),
+                    table,
+                    e.getMessage());
+            return GenericParquetReaders.buildReader(projection, fileSchema);
+        }
+    }
+
+    /** Rows read by {@link TableRowReader} (or by the generic reader): none skipped, counted. */
+    private static final class KafkaRecordRows implements FileRows {
+        private final CloseableIterable<Object> rows;
+        private final TableRowReader.Columns kafkaColumns;
+        private final RowColumns columns;
+        @Nullable private Iterator<Object> iterator;
+        @Nullable private Object current;
+        private long position = -1;
+
+        KafkaRecordRows(
+                CloseableIterable<Object> rows,
+                TableRowReader.Columns kafkaColumns,
+                RowColumns columns) {
+            this.rows = rows;
+            this.kafkaColumns = kafkaColumns;
+            this.columns = columns;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (iterator == null) {
+                iterator = rows.iterator();
+            }
+            return iterator.hasNext();
+        }
+
+        @Override
+        public long next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            current = iterator.next();
+            return ++position;
+        }
+
+        @Override
+        public TableRow row() {
+            return current instanceof Record
+                    ? TableRow.read(columns, (Record) current)
+                    : kafkaColumns.row((Object[]) current);
+        }
+
+        @Override
+        public void close() throws IOException {
+            rows.close();
+        }
+    }
+
+    /** Rows read by Iceberg's generic reader and delete filter, each with its {@code _pos}. */
+    private static final class GenericRows implements FileRows {
+        private final CloseableIterable<Record> rows;
+        private final RowColumns columns;
+        @Nullable private Iterator<Record> iterator;
+        @Nullable private Record current;
+
+        GenericRows(CloseableIterable<Record> rows, RowColumns columns) {
+            this.rows = rows;
+            this.columns = columns;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (iterator == null) {
+                iterator = rows.iterator();
+            }
+            return iterator.hasNext();
+        }
+
+        @Override
+        public long next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            current = iterator.next();
+            return columns.position(current);
+        }
+
+        @Override
+        public TableRow row() {
+            return TableRow.read(columns, current);
+        }
+
+        @Override
+        public void close() throws IOException {
+            rows.close();
+        }
     }
 
     /**

@@ -508,7 +508,8 @@ class SnapshotTagTest {
                         new RowColumns(Kind.KAFKA_CONNECT.layout, TOPIC),
                         List.of(TOPIC),
                         100,
-                        tag)) {
+                        tag,
+                        true)) {
             reader.addSplit(split, 0);
             for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
                 assertThat(polls).as("polls until the end").isLessThan(1_000);
