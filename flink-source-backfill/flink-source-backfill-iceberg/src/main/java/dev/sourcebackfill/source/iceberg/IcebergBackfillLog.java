@@ -116,8 +116,21 @@ final class IcebergBackfillLog<T> extends HistoryBeforeKafkaLog<T> {
                                 topics,
                                 maxRecordsPerPoll,
                                 snapshotTag,
-                                recordMapper == null),
+                                valuesFrom()),
                 this::createRowDeserializer);
+    }
+
+    /**
+     * What the values are made of: the rows (a mapper), or the Kafka records the rows keep, whole
+     * or (a value-only deserializer) their values alone.
+     */
+    TableFiles.ValuesFrom valuesFrom() {
+        if (recordMapper != null) {
+            return TableFiles.ValuesFrom.ROWS;
+        }
+        return topicDeserializerReadsValueOnly()
+                ? TableFiles.ValuesFrom.KAFKA_VALUES
+                : TableFiles.ValuesFrom.KAFKA_RECORDS;
     }
 
     private LogRecordDeserializer<TableRow, T> createRowDeserializer(SourceReaderContext context)

@@ -59,10 +59,11 @@ final class IcebergTableReader implements LogReader<TableRow> {
     private final int maxRecordsPerPoll;
 
     /**
-     * Whether the live topic's deserializer makes the values (no mapper): files without deletes are
-     * then read into the Kafka records' parts alone ({@link TableRowReader}).
+     * What the values are made of: where the live topic's deserializer makes them (no mapper),
+     * files without deletes are read into the parts of the Kafka records it reads ({@link
+     * TableRowReader}).
      */
-    private final boolean kafkaRecords;
+    private final TableFiles.ValuesFrom valuesFrom;
 
     /** The tag the source keeps the pinned snapshot with, for the error if it expired anyway. */
     @Nullable private final SnapshotTag snapshotTag;
@@ -90,11 +91,11 @@ final class IcebergTableReader implements LogReader<TableRow> {
             RowColumns columns,
             List<String> sourceTopics,
             int maxRecordsPerPoll) {
-        this(tableRef, columns, sourceTopics, maxRecordsPerPoll, null, false);
+        this(tableRef, columns, sourceTopics, maxRecordsPerPoll, null, TableFiles.ValuesFrom.ROWS);
     }
 
     /**
-     * @param kafkaRecords the live topic's deserializer makes the values (no mapper): rows are read
+     * @param valuesFrom what the values are made of: unless the rows (a mapper), rows are read
      *     without Iceberg's generic records where no deletes apply
      */
     IcebergTableReader(
@@ -103,9 +104,9 @@ final class IcebergTableReader implements LogReader<TableRow> {
             List<String> sourceTopics,
             int maxRecordsPerPoll,
             @Nullable SnapshotTag snapshotTag,
-            boolean kafkaRecords) {
+            TableFiles.ValuesFrom valuesFrom) {
         this.tableRef = tableRef;
-        this.kafkaRecords = kafkaRecords;
+        this.valuesFrom = valuesFrom;
         this.columns = columns;
         this.sourceTopics = sourceTopics;
         this.maxRecordsPerPoll = maxRecordsPerPoll;
@@ -330,7 +331,7 @@ final class IcebergTableReader implements LogReader<TableRow> {
                     if (rows == null) {
                         rows =
                                 files.readTableRows(
-                                        file.task(), history.schema(), columns, kafkaRecords);
+                                        file.task(), history.schema(), columns, valuesFrom);
                     }
                     if (!rows.hasNext()) {
                         close();

@@ -103,6 +103,16 @@ final class TableFiles {
         return filtered(deletes.filter(rows), task.residual(), readSchema);
     }
 
+    /** What the source's values are made of: what of each row is read. */
+    enum ValuesFrom {
+        /** The user's mapper: the whole row, as Iceberg's generic record. */
+        ROWS,
+        /** The topic's deserializer: the Kafka record a row keeps (key, value, headers). */
+        KAFKA_RECORDS,
+        /** The topic's value-only deserializer: the Kafka record without key and headers. */
+        KAFKA_VALUES
+    }
+
     /**
      * A file's rows, one at a time: each row's position in its file, and, asked for, its Kafka
      * record as a {@link TableRow} (read of the row only then: rows skipped are never read).
@@ -120,24 +130,25 @@ final class TableFiles {
     }
 
     /**
-     * The file's rows as the snapshot has them (as {@link #readRows(FileScanTask, Schema)}). With
-     * {@code kafkaRecords} (the live topic's deserializer makes the values), a file without deletes
-     * read without a filter is read by {@link TableRowReader}: its Kafka records' columns only,
-     * without Iceberg's generic records, positions counted; other files by Iceberg's generic reader
-     * and delete filter, each row's position read ({@code _pos}).
+     * The file's rows as the snapshot has them (as {@link #readRows(FileScanTask, Schema)}). Where
+     * the live topic's deserializer makes the values ({@code from} is not {@link ValuesFrom#ROWS}),
+     * a file without deletes read without a filter is read by {@link TableRowReader}: its Kafka
+     * records' columns only, without Iceberg's generic records, positions counted; other files by
+     * Iceberg's generic reader and delete filter, each row's position read ({@code _pos}).
      */
-    FileRows readTableRows(
-            FileScanTask task, Schema schema, RowColumns columns, boolean kafkaRecords) {
+    FileRows readTableRows(FileScanTask task, Schema schema, RowColumns columns, ValuesFrom from) {
         checkFormat(task);
         boolean unfiltered =
                 task.residual() == null || task.residual().equals(Expressions.alwaysTrue());
-        if (kafkaRecords && task.deletes().isEmpty() && unfiltered) {
-            Schema projection = TableRowReader.projection(schema, columns.layout());
+        if (from != ValuesFrom.ROWS && task.deletes().isEmpty() && unfiltered) {
+            Schema projection =
+                    TableRowReader.projection(
+                            schema, columns.layout(), from == ValuesFrom.KAFKA_RECORDS);
             TableRowReader.Columns kafkaColumns = null;
             try {
                 kafkaColumns =
                         new TableRowReader.Columns(
-                                projection.asStruct(), columns.layout(), columns.onlyTopic());
+                                projection, columns.layout(), columns.onlyTopic());
             } catch (TableRowReader.Unsupported e) {
                 LOG.info(
                         "Data file {} of Iceberg table {} is read with Iceberg's generic reader: {}",
@@ -146,11 +157,14 @@ final class TableFiles {
                         e.getMessage());
             }
             if (kafkaColumns != null) {
+                TableRowReader.Columns readColumns = kafkaColumns;
                 CloseableIterable<Object> rows =
                         Parquet.read(io.newInputFile(task.file()))
                                 .project(projection)
                                 .createReaderFunc(
-                                        fileSchema -> rawReader(task, projection, fileSchema))
+                                        fileSchema ->
+                                                rawReader(
+                                                        task, projection, fileSchema, readColumns))
                                 .build();
                 return new KafkaRecordRows(rows, kafkaColumns, columns);
             }
@@ -163,9 +177,12 @@ final class TableFiles {
      * Iceberg's generic reader of the same columns.
      */
     private ParquetValueReader<?> rawReader(
-            FileScanTask task, Schema projection, MessageType fileSchema) {
+            FileScanTask task,
+            Schema projection,
+            MessageType fileSchema,
+            TableRowReader.Columns columns) {
         try {
-            return TableRowReader.build(projection, fileSchema);
+            return TableRowReader.build(projection, fileSchema, columns);
         } catch (TableRowReader.Unsupported e) {
             LOG.info(
                     "Data file {} of Iceberg table {} is read with Iceberg's generic reader: {}",
@@ -215,7 +232,7 @@ final class TableFiles {
         public TableRow row() {
             return current instanceof Record
                     ? TableRow.read(columns, (Record) current)
-                    : kafkaColumns.row((Object[]) current);
+                    : kafkaColumns.row((TableRowReader.RowParts) current);
         }
 
         @Override

@@ -30,34 +30,40 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
+import org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 import javax.annotation.Nullable;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Reads a data file's rows straight into {@link TableRow}s with the Kafka record each keeps (topic,
+ * Reads a data file's rows straight into the parts of the Kafka record each keeps (topic,
  * partition, offset, timestamp, key, value, headers), for a source whose values the live topic's
- * deserializer makes: only those columns are read, with Iceberg's Parquet column readers, each
- * struct as a plain array (no generic record, no date-time object per row: the timestamp stays a
- * number). Files with deletes, or read with a filter, go through Iceberg's generic reader ({@link
- * TableFiles}), which applies them.
+ * deserializer makes: only those columns are read, with Iceberg's Parquet column readers, and each
+ * value goes from its column into one holder ({@link RowParts}, the same for every row of a file):
+ * the partition, offset and timestamp as primitives (no boxing, no date-time object), the key and
+ * value as byte arrays, no record or struct object per row. Files with deletes, or read with a
+ * filter, go through Iceberg's generic reader ({@link TableFiles}), which applies them.
  *
- * <p>A file whose Parquet schema this reader does not know how to read (a column of another type
- * than the layout's, a file without field ids) fails its open with {@link Unsupported}, and is read
- * by the generic reader.
+ * <p>The layout's columns must be of types this reader reads ({@link Columns} checks the table's
+ * schema, {@link Unsupported} otherwise); a file whose Parquet schema has no field ids fails its
+ * build with {@link Unsupported}: both are then read by the generic reader.
  */
 @Internal
 final class TableRowReader {
 
     private TableRowReader() {}
 
-    /** A file this reader does not read: the generic reader reads it. */
+    /** A table or file this reader does not read: the generic reader reads it. */
     static final class Unsupported extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -67,118 +73,170 @@ final class TableRowReader {
     }
 
     /**
-     * The columns of {@code schema} this reader reads for {@code layout}. Not {@code _pos}: this
-     * reader reads files without deletes and without a filter, whose rows come one after another,
-     * so a row's position is the count of rows before it.
+     * The columns of {@code schema} this reader reads for {@code layout}: the record's key and
+     * headers only {@code withKeyAndHeaders} (a value-only deserializer reads neither). Not {@code
+     * _pos}: this reader reads files without deletes and without a filter, whose rows come one
+     * after another, so a row's position is the count of rows before it.
      */
-    static Schema projection(Schema schema, IcebergLayout layout) {
+    static Schema projection(Schema schema, IcebergLayout layout, boolean withKeyAndHeaders) {
         List<String> names = new ArrayList<>();
         names.add(layout.partitionColumn());
         names.add(layout.offsetColumn());
         names.add(layout.timestampColumn());
         layout.topicColumn().ifPresent(names::add);
-        layout.keyColumn().ifPresent(names::add);
         layout.valueColumn().ifPresent(names::add);
-        layout.headersColumn().ifPresent(names::add);
+        if (withKeyAndHeaders) {
+            layout.keyColumn().ifPresent(names::add);
+            layout.headersColumn().ifPresent(names::add);
+        }
         names.removeIf(name -> schema.findField(name) == null);
         return schema.select(names);
     }
 
     /**
      * The reader of a file whose Parquet schema (with Iceberg's field ids) is {@code file}: each
-     * row as an array of the projection's columns (nested structs as arrays), of which {@link
-     * Columns#row} makes a {@link TableRow}.
+     * row it reads is the file's one {@link RowParts}, filled anew, of which {@link Columns#row}
+     * makes a {@link TableRow} (before the next row is read).
      */
     @SuppressWarnings("unchecked")
-    static ParquetValueReader<Object[]> build(Schema projection, MessageType file) {
+    static ParquetValueReader<RowParts> build(
+            Schema projection, MessageType file, Columns columns) {
         if (!ParquetSchemaUtil.hasIds(file)) {
             throw new Unsupported("the file's Parquet schema has no field ids");
         }
-        return (ParquetValueReader<Object[]>)
-                TypeWithSchemaVisitor.visit(projection.asStruct(), file, new Builder(file));
+        return (ParquetValueReader<RowParts>)
+                TypeWithSchemaVisitor.visit(
+                        projection.asStruct(), file, new Builder(file, columns, new RowParts()));
     }
 
-    /** Where each column is in the row's arrays, and how its values become a {@link TableRow}. */
+    /** One row's Kafka columns, as the column readers set them; cleared before each row. */
+    static final class RowParts {
+        int partition;
+        boolean hasPartition;
+        long offset;
+        boolean hasOffset;
+
+        /** In epoch milliseconds. */
+        long timestamp;
+
+        boolean hasTimestamp;
+        @Nullable String topic;
+        @Nullable byte[] key;
+        @Nullable byte[] value;
+        @Nullable List<?> headers;
+
+        void clear() {
+            hasPartition = false;
+            hasOffset = false;
+            hasTimestamp = false;
+            topic = null;
+            key = null;
+            value = null;
+            headers = null;
+        }
+    }
+
+    /** What a column of the layout is to the Kafka record. */
+    private enum Part {
+        PARTITION,
+        OFFSET,
+        TIMESTAMP,
+        TOPIC,
+        KEY,
+        VALUE
+    }
+
+    /**
+     * The layout's columns in a table's schema: checked to be of types this reader reads, found by
+     * field id in each file, and made a {@link TableRow} of.
+     */
     static final class Columns {
         private final IcebergLayout layout;
         @Nullable private final String onlyTopic;
-        private final int[] partitionAt;
-        private final int[] offsetAt;
-        private final int[] timestampAt;
-        private final long timestampPerMilli;
-        @Nullable private final int[] topicAt;
-        @Nullable private final int[] keyAt;
-        @Nullable private final int[] valueAt;
-        @Nullable private final int[] headersAt;
+        private final Map<Integer, Part> parts = new HashMap<>();
+        private final int headersId;
         private final int headerKeyAt;
         private final int headerValueAt;
 
+        /**
+         * The field ids of the structs on the way to a layout's column (the row's own included).
+         */
+        private final Set<Integer> partsStructs = new HashSet<>();
+
         /** Fails ({@link Unsupported}) if a column of the projection is of a type not read here. */
-        Columns(Types.StructType row, IcebergLayout layout, @Nullable String onlyTopic) {
+        Columns(Schema projection, IcebergLayout layout, @Nullable String onlyTopic) {
             this.layout = layout;
             this.onlyTopic = onlyTopic;
-            this.partitionAt = required(row, layout.partitionColumn());
-            this.offsetAt = required(row, layout.offsetColumn());
-            this.timestampAt = required(row, layout.timestampColumn());
-            this.timestampPerMilli = perMilli(row.fields(), layout.timestampColumn(), row);
-            this.topicAt = layout.topicColumn().map(c -> RowColumns.positions(row, c)).orElse(null);
-            if (layout.topicColumn().isPresent() && topicAt == null) {
-                throw new Unsupported("no topic column " + layout.topicColumn().get());
-            }
-            this.keyAt = layout.keyColumn().map(c -> RowColumns.positions(row, c)).orElse(null);
-            this.valueAt = layout.valueColumn().map(c -> RowColumns.positions(row, c)).orElse(null);
-            this.headersAt =
-                    layout.headersColumn().map(c -> RowColumns.positions(row, c)).orElse(null);
-            if (headersAt != null) {
-                Types.NestedField headers = field(row, layout.headersColumn().get());
+            put(projection, layout.partitionColumn(), Part.PARTITION, true);
+            put(projection, layout.offsetColumn(), Part.OFFSET, true);
+            put(projection, layout.timestampColumn(), Part.TIMESTAMP, true);
+            layout.topicColumn().ifPresent(c -> put(projection, c, Part.TOPIC, true));
+            layout.keyColumn().ifPresent(c -> put(projection, c, Part.KEY, false));
+            layout.valueColumn().ifPresent(c -> put(projection, c, Part.VALUE, false));
+            Types.NestedField headers =
+                    layout.headersColumn().map(projection::findField).orElse(null);
+            if (headers != null) {
                 if (!headers.type().isListType()
                         || !headers.type().asListType().elementType().isStructType()) {
                     throw new Unsupported(
                             "headers column " + headers + " is not a list of structs");
                 }
                 Types.StructType pair = headers.type().asListType().elementType().asStructType();
+                this.headersId = headers.fieldId();
                 this.headerKeyAt = indexOf(pair, "key");
                 this.headerValueAt = indexOf(pair, "value");
+                structsOnTheWay(projection, layout.headersColumn().get());
             } else {
+                this.headersId = -1;
                 this.headerKeyAt = -1;
                 this.headerValueAt = -1;
             }
         }
 
-        private static int[] required(Types.StructType row, String column) {
-            int[] at = RowColumns.positions(row, column);
-            if (at == null) {
-                throw new Unsupported("no column " + column);
-            }
-            return at;
-        }
-
-        private static Types.NestedField field(Types.StructType row, String column) {
-            Types.StructType struct = row;
-            Types.NestedField field = null;
-            for (String name : column.split("\\.")) {
-                field = struct.field(name);
-                if (field.type().isStructType()) {
-                    struct = field.type().asStructType();
+        private void put(Schema projection, String column, Part part, boolean required) {
+            Types.NestedField field = projection.findField(column);
+            if (field == null) {
+                if (required) {
+                    throw new Unsupported("no column " + column);
                 }
+                return;
             }
-            return field;
+            TypeID type = field.type().typeId();
+            boolean readable;
+            switch (part) {
+                case PARTITION:
+                    readable = type == TypeID.INTEGER || type == TypeID.LONG;
+                    break;
+                case OFFSET:
+                    readable = type == TypeID.LONG || type == TypeID.INTEGER;
+                    break;
+                case TIMESTAMP:
+                    readable =
+                            type == TypeID.TIMESTAMP
+                                    || type == TypeID.TIMESTAMP_NANO
+                                    || type == TypeID.LONG
+                                    || type == TypeID.INTEGER;
+                    break;
+                case TOPIC:
+                    readable = type == TypeID.STRING;
+                    break;
+                default:
+                    readable = type == TypeID.BINARY || type == TypeID.STRING;
+                    break;
+            }
+            if (!readable) {
+                throw new Unsupported(part + " column " + field + " is of a type not read here");
+            }
+            parts.put(field.fieldId(), part);
+            structsOnTheWay(projection, column);
         }
 
-        /** How many of the timestamp column's units make a millisecond; 1 for epoch millis. */
-        private static long perMilli(
-                List<Types.NestedField> ignored, String column, Types.StructType row) {
-            Types.NestedField field = field(row, column);
-            switch (field.type().typeId()) {
-                case TIMESTAMP:
-                    return 1_000L; // microseconds
-                case TIMESTAMP_NANO:
-                    return 1_000_000L;
-                case LONG:
-                case INTEGER:
-                    return 1L; // epoch milliseconds, as RowColumns reads a number
-                default:
-                    throw new Unsupported("timestamp column " + field);
+        private void structsOnTheWay(Schema projection, String column) {
+            String[] names = column.split("\\.");
+            StringBuilder path = new StringBuilder();
+            for (int i = 0; i < names.length - 1; i++) {
+                path.append(i == 0 ? "" : ".").append(names[i]);
+                partsStructs.add(projection.findField(path.toString()).fieldId());
             }
         }
 
@@ -193,47 +251,46 @@ final class TableRowReader {
         }
 
         /** The row's Kafka record; fails naming a Kafka column that is null. */
-        TableRow row(Object[] row) {
-            int partition =
-                    ((Number) required(row, partitionAt, layout.partitionColumn(), "partition"))
-                            .intValue();
-            long offset =
-                    ((Number) required(row, offsetAt, layout.offsetColumn(), "offset")).longValue();
-            long timestamp =
-                    Math.floorDiv(
-                            ((Number)
-                                            required(
-                                                    row,
-                                                    timestampAt,
-                                                    layout.timestampColumn(),
-                                                    "timestamp"))
-                                    .longValue(),
-                            timestampPerMilli);
-            String topic =
-                    topicAt == null
-                            ? onlyTopic
-                            : String.valueOf(
-                                    required(row, topicAt, layout.topicColumn().get(), "topic"));
+        TableRow row(RowParts row) {
+            if (!row.hasPartition) {
+                throw missing(layout.partitionColumn(), "partition");
+            }
+            if (!row.hasOffset) {
+                throw missing(layout.offsetColumn(), "offset");
+            }
+            if (!row.hasTimestamp) {
+                throw missing(layout.timestampColumn(), "timestamp");
+            }
+            String topic = onlyTopic;
+            if (layout.topicColumn().isPresent()) {
+                if (row.topic == null) {
+                    throw missing(layout.topicColumn().get(), "topic");
+                }
+                topic = row.topic;
+            }
             return TableRow.ofKafkaRecord(
                     topic,
-                    partition,
-                    offset,
-                    timestamp,
-                    keyAt == null ? null : RowColumns.bytes(at(row, keyAt)),
-                    valueAt == null ? null : RowColumns.bytes(at(row, valueAt)),
-                    headers(row));
+                    row.partition,
+                    row.offset,
+                    row.timestamp,
+                    row.key,
+                    row.value,
+                    headers(row.headers));
         }
 
-        private Header[] headers(Object[] row) {
-            Object list = headersAt == null ? null : at(row, headersAt);
-            if (list == null) {
+        private static IllegalStateException missing(String column, String role) {
+            return new IllegalStateException(
+                    String.format("A row has no %s (column '%s' is null)", role, column));
+        }
+
+        private Header[] headers(@Nullable List<?> pairs) {
+            if (pairs == null) {
                 return NO_HEADERS;
             }
-            List<?> pairs = (List<?>) list;
             Header[] headers = new Header[pairs.size()];
             for (int i = 0; i < headers.length; i++) {
                 Object[] pair = (Object[]) pairs.get(i);
-                Object key = headerKeyAt < 0 ? null : pair[headerKeyAt];
+                Object key = pair == null || headerKeyAt < 0 ? null : pair[headerKeyAt];
                 if (key == null) {
                     throw new IllegalStateException("A row has a header without a key");
                 }
@@ -248,53 +305,89 @@ final class TableRowReader {
         }
 
         private static final Header[] NO_HEADERS = new Header[0];
+    }
 
-        @Nullable
-        private static Object at(Object[] row, int[] positions) {
-            Object[] struct = row;
-            for (int i = 0; i < positions.length - 1; i++) {
-                struct = (Object[]) struct[positions[i]];
-                if (struct == null) {
-                    return null;
-                }
-            }
-            return struct[positions[positions.length - 1]];
+    /** The row: clears the holder, has its columns read into it, and is the holder. */
+    private static final class RowReader
+            extends ParquetValueReaders.StructReader<RowParts, RowParts> {
+        private final RowParts parts;
+
+        RowReader(List<ParquetValueReader<?>> readers, RowParts parts) {
+            super(readers);
+            this.parts = parts;
         }
 
-        private static Object required(Object[] row, int[] at, String column, String role) {
-            Object value = at(row, at);
-            if (value == null) {
-                throw new IllegalStateException(
-                        String.format("A row has no %s (column '%s' is null)", role, column));
-            }
-            return value;
+        @Override
+        protected RowParts newStructData(RowParts reuse) {
+            parts.clear();
+            return parts;
+        }
+
+        @Override
+        protected Object getField(RowParts struct, int pos) {
+            return null;
+        }
+
+        @Override
+        protected RowParts buildStruct(RowParts struct) {
+            return struct;
+        }
+
+        @Override
+        protected void set(RowParts struct, int pos, Object value) {
+            // the columns set the holder themselves
         }
     }
 
-    /** A struct as an array of its fields' values, in the projection's order. */
-    private static class ArrayStructReader<T>
-            extends ParquetValueReaders.StructReader<T, Object[]> {
+    /** A struct on the way to the layout's columns: its columns set the holder themselves. */
+    private static final class PartsStructReader
+            extends ParquetValueReaders.StructReader<Object, Object> {
+        PartsStructReader(List<ParquetValueReader<?>> readers) {
+            super(readers);
+        }
+
+        @Override
+        protected Object newStructData(Object reuse) {
+            return null;
+        }
+
+        @Override
+        protected Object getField(Object struct, int pos) {
+            return null;
+        }
+
+        @Override
+        protected Object buildStruct(Object struct) {
+            return null;
+        }
+
+        @Override
+        protected void set(Object struct, int pos, Object value) {}
+    }
+
+    /** A header: an array of its fields' values, in the projection's order. */
+    private static final class PairReader
+            extends ParquetValueReaders.StructReader<Object[], Object[]> {
         private final int size;
 
-        ArrayStructReader(List<ParquetValueReader<?>> readers) {
+        PairReader(List<ParquetValueReader<?>> readers) {
             super(readers);
             this.size = readers.size();
         }
 
         @Override
-        protected Object[] newStructData(T reuse) {
+        protected Object[] newStructData(Object[] reuse) {
             return new Object[size];
         }
 
         @Override
         protected Object getField(Object[] struct, int pos) {
-            return null; // nothing is reused
+            return null;
         }
 
         @Override
-        @SuppressWarnings("unchecked")
-        protected T buildStruct(Object[] struct) {
-            return (T) struct;
+        protected Object[] buildStruct(Object[] struct) {
+            return struct;
         }
 
         @Override
@@ -303,12 +396,80 @@ final class TableRowReader {
         }
     }
 
+    /** The headers list, which puts itself into the holder. */
+    private static final class HeadersReader extends ParquetValueReaders.ListReader<Object> {
+        private final RowParts parts;
+
+        HeadersReader(int d, int r, ParquetValueReader<Object> element, RowParts parts) {
+            super(d, r, element);
+            this.parts = parts;
+        }
+
+        @Override
+        protected List<Object> buildList(List<Object> list) {
+            parts.headers = list;
+            return list;
+        }
+    }
+
+    /** A layout column's value, read straight into the holder. */
+    private static final class PartReader extends ParquetValueReaders.UnboxedReader<Object> {
+        private final Part part;
+        private final RowParts parts;
+        private final boolean int32;
+
+        /** Units of the timestamp column in a millisecond (1 for epoch milliseconds). */
+        private final long perMilli;
+
+        PartReader(ColumnDescriptor column, Part part, RowParts parts, long perMilli) {
+            super(column);
+            this.part = part;
+            this.parts = parts;
+            this.int32 =
+                    column.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT32;
+            this.perMilli = perMilli;
+        }
+
+        @Override
+        public Object read(Object ignored) {
+            switch (part) {
+                case PARTITION:
+                    parts.partition = int32 ? readInteger() : Math.toIntExact(readLong());
+                    parts.hasPartition = true;
+                    break;
+                case OFFSET:
+                    parts.offset = int32 ? readInteger() : readLong();
+                    parts.hasOffset = true;
+                    break;
+                case TIMESTAMP:
+                    long value = int32 ? readInteger() : readLong();
+                    parts.timestamp = perMilli == 1 ? value : Math.floorDiv(value, perMilli);
+                    parts.hasTimestamp = true;
+                    break;
+                case TOPIC:
+                    parts.topic = readBinary().toStringUsingUTF8();
+                    break;
+                case KEY:
+                    parts.key = readBinary().getBytes();
+                    break;
+                case VALUE:
+                    parts.value = readBinary().getBytes();
+                    break;
+            }
+            return null;
+        }
+    }
+
     /** Builds the readers of the projection's columns found in the file, by field id. */
     private static final class Builder extends TypeWithSchemaVisitor<ParquetValueReader<?>> {
         private final MessageType file;
+        private final Columns columns;
+        private final RowParts parts;
 
-        Builder(MessageType file) {
+        Builder(MessageType file, Columns columns, RowParts parts) {
             this.file = file;
+            this.columns = columns;
+            this.parts = parts;
         }
 
         @Override
@@ -316,8 +477,7 @@ final class TableRowReader {
                 Types.StructType expected,
                 MessageType message,
                 List<ParquetValueReader<?>> fieldReaders) {
-            return new ArrayStructReader<Object[]>(
-                    inExpectedOrder(expected, message, fieldReaders));
+            return new RowReader(inExpectedOrder(expected, message, fieldReaders), parts);
         }
 
         @Override
@@ -328,7 +488,11 @@ final class TableRowReader {
             if (expected == null) {
                 return null;
             }
-            return new ArrayStructReader<Object[]>(inExpectedOrder(expected, struct, fieldReaders));
+            List<ParquetValueReader<?>> readers = inExpectedOrder(expected, struct, fieldReaders);
+            return struct.getId() != null
+                            && columns.partsStructs.contains(struct.getId().intValue())
+                    ? new PartsStructReader(readers)
+                    : new PairReader(readers);
         }
 
         /** The readers of the expected fields in their order; a field the file lacks reads null. */
@@ -363,6 +527,7 @@ final class TableRowReader {
         }
 
         @Override
+        @SuppressWarnings("unchecked")
         public ParquetValueReader<?> list(
                 Types.ListType expected, GroupType array, ParquetValueReader<?> element) {
             if (expected == null) {
@@ -374,10 +539,13 @@ final class TableRowReader {
             org.apache.parquet.schema.Type elementType =
                     ParquetSchemaUtil.determineListElementType(array);
             int elementD = file.getMaxDefinitionLevel(path(elementType.getName())) - 1;
-            return new ParquetValueReaders.ListReader<>(
-                    repeatedD,
-                    repeatedR,
-                    ParquetValueReaders.option(elementType, elementD, element));
+            ParquetValueReader<Object> elements =
+                    (ParquetValueReader<Object>)
+                            ParquetValueReaders.option(elementType, elementD, element);
+            if (array.getId() != null && array.getId().intValue() == columns.headersId) {
+                return new HeadersReader(repeatedD, repeatedR, elements, parts);
+            }
+            throw new Unsupported("a list column other than the headers");
         }
 
         @Override
@@ -399,55 +567,37 @@ final class TableRowReader {
                 return null;
             }
             ColumnDescriptor column = file.getColumnDescription(currentPath());
-            LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
-            switch (expected.typeId()) {
-                case INTEGER:
-                    if (primitive.getPrimitiveTypeName()
-                            == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32) {
-                        return ParquetValueReaders.unboxed(column);
-                    }
-                    break;
-                case LONG:
-                    switch (primitive.getPrimitiveTypeName()) {
-                        case INT32:
-                            return ParquetValueReaders.intsAsLongs(column);
-                        case INT64:
-                            return new ParquetValueReaders.UnboxedReader<Long>(column);
-                        default:
-                            break;
-                    }
-                    break;
-                case TIMESTAMP:
-                case TIMESTAMP_NANO:
-                    if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation
-                            && primitive.getPrimitiveTypeName()
-                                    == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
-                                            .INT64) {
-                        LogicalTypeAnnotation.TimeUnit unit =
-                                ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) logical)
-                                        .getUnit();
-                        // Iceberg's reader gives microseconds of MILLIS and MICROS columns, and
-                        // nanoseconds of NANOS ones: the unit must be the column type's
-                        boolean nanos = unit == LogicalTypeAnnotation.TimeUnit.NANOS;
-                        if (nanos == (expected.typeId() == TypeID.TIMESTAMP_NANO)) {
-                            return ParquetValueReaders.timestamps(column);
+            Part part =
+                    primitive.getId() == null
+                            ? null
+                            : columns.parts.get(primitive.getId().intValue());
+            PrimitiveTypeName stored = primitive.getPrimitiveTypeName();
+            if (part != null) {
+                switch (part) {
+                    case PARTITION:
+                    case OFFSET:
+                        if (stored == PrimitiveTypeName.INT32
+                                || stored == PrimitiveTypeName.INT64) {
+                            return new PartReader(column, part, parts, 1);
                         }
-                    }
-                    break;
-                case STRING:
-                    if (primitive.getPrimitiveTypeName()
-                            == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY) {
-                        return ParquetValueReaders.strings(column);
-                    }
-                    break;
-                case BINARY:
-                    if (primitive.getPrimitiveTypeName()
-                            == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY) {
-                        return new ParquetValueReaders.ByteArrayReader(column);
-                    }
-                    break;
-                default:
-                    break;
+                        break;
+                    case TIMESTAMP:
+                        long perMilli = perMilli(expected, primitive);
+                        if (perMilli > 0) {
+                            return new PartReader(column, part, parts, perMilli);
+                        }
+                        break;
+                    default:
+                        if (stored == PrimitiveTypeName.BINARY) {
+                            return new PartReader(column, part, parts, 1);
+                        }
+                        break;
+                }
+            } else if (stored == PrimitiveTypeName.BINARY) {
+                // a header's key or value
+                return expected.typeId() == TypeID.STRING
+                        ? ParquetValueReaders.strings(column)
+                        : new ParquetValueReaders.ByteArrayReader(column);
             }
             throw new Unsupported(
                     "column "
@@ -456,6 +606,37 @@ final class TableRowReader {
                             + primitive
                             + " read as "
                             + expected);
+        }
+
+        /**
+         * Units of a timestamp column's stored values in a millisecond; 0 if not read here. A
+         * number (not a timestamp type) is epoch milliseconds, as {@link RowColumns} reads it.
+         */
+        private static long perMilli(
+                PrimitiveType expected, org.apache.parquet.schema.PrimitiveType primitive) {
+            PrimitiveTypeName stored = primitive.getPrimitiveTypeName();
+            LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
+            if (expected.typeId() == TypeID.LONG || expected.typeId() == TypeID.INTEGER) {
+                return stored == PrimitiveTypeName.INT32 || stored == PrimitiveTypeName.INT64
+                        ? 1
+                        : 0;
+            }
+            if (stored != PrimitiveTypeName.INT64
+                    || !(logical instanceof TimestampLogicalTypeAnnotation)) {
+                return 0;
+            }
+            TimeUnit unit = ((TimestampLogicalTypeAnnotation) logical).getUnit();
+            if (expected.typeId() == TypeID.TIMESTAMP_NANO) {
+                return unit == TimeUnit.NANOS ? 1_000_000 : 0;
+            }
+            switch (unit) {
+                case MILLIS:
+                    return 1;
+                case MICROS:
+                    return 1_000;
+                default:
+                    return 0;
+            }
         }
     }
 }

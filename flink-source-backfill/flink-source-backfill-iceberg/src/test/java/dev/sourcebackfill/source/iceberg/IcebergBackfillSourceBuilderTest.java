@@ -21,6 +21,7 @@ import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +68,36 @@ class IcebergBackfillSourceBuilderTest {
                                 assertThat(e.getMessage()).contains(part);
                             }
                         });
+    }
+
+    /**
+     * Issue 38: what of each row the table's reader reads follows what makes the values: the whole
+     * row for a mapper, the Kafka record for the topic's deserializer, its value alone for a
+     * value-only one.
+     */
+    @Test
+    void theRowsAreReadForWhatMakesTheValues() {
+        assertThat(valuesFrom(valid())).isEqualTo(TableFiles.ValuesFrom.KAFKA_VALUES);
+        assertThat(
+                        valuesFrom(
+                                valid().setLive(
+                                                live("orders")
+                                                        .setDeserializer(
+                                                                KafkaRecordDeserializationSchema
+                                                                        .valueOnly(
+                                                                                new SimpleStringSchema())))))
+                .as("a whole-record deserializer, whatever it reads")
+                .isEqualTo(TableFiles.ValuesFrom.KAFKA_RECORDS);
+        assertThat(
+                        valuesFrom(
+                                valid().setLive(live("orders"))
+                                        .setRecordMapper(
+                                                (row, out) -> out.collect(row.toString()))))
+                .isEqualTo(TableFiles.ValuesFrom.ROWS);
+    }
+
+    private static TableFiles.ValuesFrom valuesFrom(IcebergBackfillSourceBuilder<String> builder) {
+        return ((IcebergBackfillLog<String>) builder.build().getLog()).valuesFrom();
     }
 
     @Test

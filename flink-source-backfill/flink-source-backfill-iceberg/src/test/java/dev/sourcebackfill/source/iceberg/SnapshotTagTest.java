@@ -509,7 +509,7 @@ class SnapshotTagTest {
                         List.of(TOPIC),
                         100,
                         tag,
-                        true)) {
+                        TableFiles.ValuesFrom.KAFKA_RECORDS)) {
             reader.addSplit(split, 0);
             for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
                 assertThat(polls).as("polls until the end").isLessThan(1_000);

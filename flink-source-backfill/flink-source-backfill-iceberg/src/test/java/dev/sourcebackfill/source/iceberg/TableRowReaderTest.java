@@ -99,8 +99,8 @@ class TableRowReaderTest {
         }
         table.refresh();
 
-        List<Delivered> fast = read(kind, table, true);
-        List<Delivered> generic = read(kind, table, false);
+        List<Delivered> fast = read(kind, table, TableFiles.ValuesFrom.KAFKA_RECORDS);
+        List<Delivered> generic = read(kind, table, TableFiles.ValuesFrom.ROWS);
 
         assertThat(fast).hasSize(120);
         if (kind.layout.topicColumn().isPresent()) {
@@ -119,6 +119,58 @@ class TableRowReaderTest {
         }
     }
 
+    /**
+     * A value-only deserializer (the Kafka builder's {@code setValueOnlyDeserializer}) gets the
+     * same values; the key and headers columns are not read for it.
+     */
+    @Test
+    void aValueOnlyDeserializerGetsTheSameValuesWithoutKeysOrHeadersRead() throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.REDPANDA);
+        List<Record> rows = new ArrayList<>();
+        for (long offset = 0; offset < 60; offset++) {
+            rows.add(withParts(Kind.REDPANDA, table.schema(), (int) (offset % 3), offset));
+        }
+        IcebergTestTables.append(table, rows);
+        table.refresh();
+
+        List<Delivered> values = read(Kind.REDPANDA, table, TableFiles.ValuesFrom.KAFKA_VALUES);
+        List<Delivered> generic = read(Kind.REDPANDA, table, TableFiles.ValuesFrom.ROWS);
+
+        assertThat(values).hasSize(60).allMatch(Delivered::withoutRow);
+        assertThat(values).allMatch(d -> d.key() == null && d.headers().isEmpty());
+        assertThat(values)
+                .extracting(
+                        d ->
+                                d.position()
+                                        + " "
+                                        + d.partition()
+                                        + "@"
+                                        + d.offset()
+                                        + " "
+                                        + d.timestamp()
+                                        + " "
+                                        + d.value())
+                .containsExactlyElementsOf(
+                        generic.stream()
+                                .map(
+                                        d ->
+                                                d.position()
+                                                        + " "
+                                                        + d.partition()
+                                                        + "@"
+                                                        + d.offset()
+                                                        + " "
+                                                        + d.timestamp()
+                                                        + " "
+                                                        + d.value())
+                                .toList());
+        assertThat(generic).anyMatch(d -> d.key() != null);
+        assertThat(
+                        TableRowReader.projection(table.schema(), Kind.REDPANDA.layout, false)
+                                .findField("redpanda.headers"))
+                .isNull();
+    }
+
     /** Position deletes still apply: such a file is read by Iceberg's reader and delete filter. */
     @Test
     void aFileWithDeletesIsReadWithItsDeletesApplied() throws Exception {
@@ -131,7 +183,7 @@ class TableRowReaderTest {
         IcebergTestTables.deletePositions(table, files.get(0), 3, 4, 17);
         table.refresh();
 
-        List<Delivered> delivered = read(Kind.REDPANDA, table, true);
+        List<Delivered> delivered = read(Kind.REDPANDA, table, TableFiles.ValuesFrom.KAFKA_RECORDS);
 
         assertThat(delivered).extracting(Delivered::offset).doesNotContain(3L, 4L, 17L);
         assertThat(delivered).hasSize(17).noneMatch(Delivered::withoutRow);
@@ -149,7 +201,7 @@ class TableRowReaderTest {
         DataFile file = IcebergTestTables.append(table, List.of(good, bad)).get(0);
         table.refresh();
 
-        assertThatThrownBy(() -> read(Kind.AIVEN, table, true))
+        assertThatThrownBy(() -> read(Kind.AIVEN, table, TableFiles.ValuesFrom.KAFKA_RECORDS))
                 .hasMessageContaining(file.location())
                 .hasMessageContaining("the row at position 1")
                 .hasMessageContaining("A row has no offset (column 'kafka.offset' is null)");
@@ -163,9 +215,12 @@ class TableRowReaderTest {
                         .required(PrimitiveType.PrimitiveTypeName.INT32)
                         .named("partition")
                         .named("table");
-        Schema projection = TableRowReader.projection(Kind.AIVEN.schema(), Kind.AIVEN.layout);
+        Schema projection = TableRowReader.projection(Kind.AIVEN.schema(), Kind.AIVEN.layout, true);
 
-        assertThatThrownBy(() -> TableRowReader.build(projection, withoutIds))
+        TableRowReader.Columns columns =
+                new TableRowReader.Columns(projection, Kind.AIVEN.layout, TOPIC);
+
+        assertThatThrownBy(() -> TableRowReader.build(projection, withoutIds, columns))
                 .isInstanceOf(TableRowReader.Unsupported.class)
                 .hasMessageContaining("no field ids");
     }
@@ -205,7 +260,8 @@ class TableRowReaderTest {
     }
 
     /** Every row of the table's history through the reader and the topic's deserializer. */
-    private List<Delivered> read(Kind kind, Table table, boolean kafkaRecords) throws Exception {
+    private List<Delivered> read(Kind kind, Table table, TableFiles.ValuesFrom from)
+            throws Exception {
         String split =
                 TableHistorySplit.id("db.t", table.currentSnapshot().snapshotId(), List.of(TOPIC));
         RowColumns columns = new RowColumns(kind.layout, TOPIC);
@@ -246,7 +302,7 @@ class TableRowReaderTest {
                         List.of(TOPIC),
                         7,
                         null,
-                        kafkaRecords)) {
+                        from)) {
             reader.addSplit(split, 0);
             for (int polls = 0; !reader.isEndOfSplit(split); polls++) {
                 assertThat(polls).as("polls until the end").isLessThan(1_000);

@@ -47,10 +47,20 @@ public abstract class HistoryBeforeKafkaLog<T> implements BackfillLog<T> {
 
     private final BackfillLog<T> topics;
     private final LiveTopics.RecordDeserializers<T> topicDeserializers;
+    private final boolean topicDeserializerReadsValueOnly;
 
     protected HistoryBeforeKafkaLog(LiveTopics<T> topics) {
         this.topics = topics.log;
         this.topicDeserializers = topics.deserializers;
+        this.topicDeserializerReadsValueOnly = topics.deserializerReadsValueOnly;
+    }
+
+    /**
+     * Whether the live topics' deserializer reads the records' values only (the Kafka builder's
+     * {@code setValueOnlyDeserializer}): a history store need not read keys and headers for it.
+     */
+    protected final boolean topicDeserializerReadsValueOnly() {
+        return topicDeserializerReadsValueOnly;
     }
 
     /** The split discoverer of the live topics, for the history's discoverer to wrap. */

@@ -49,6 +49,10 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
     private final String topics;
 
     private final KafkaRecordDeserializationSchema<T> deserializer;
+
+    /** Whether the deserializer reads the records' values only (not keys, headers). */
+    private final boolean deserializerReadsValueOnly;
+
     private final OffsetsInitializer startingOffsets;
     private final OffsetsInitializer stoppingOffsets;
     private final String groupId;
@@ -67,6 +71,7 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
             KafkaSubscriber subscriber,
             String topics,
             KafkaRecordDeserializationSchema<T> deserializer,
+            boolean deserializerReadsValueOnly,
             OffsetsInitializer startingOffsets,
             OffsetsInitializer stoppingOffsets,
             String groupId,
@@ -76,11 +81,17 @@ final class KafkaBackfillLog<T> implements BackfillLog<T> {
         this.subscriber = subscriber;
         this.topics = topics;
         this.deserializer = deserializer;
+        this.deserializerReadsValueOnly = deserializerReadsValueOnly;
         this.startingOffsets = startingOffsets;
         this.stoppingOffsets = stoppingOffsets;
         this.groupId = groupId;
         this.commitOffsetsOnCheckpoint = commitOffsetsOnCheckpoint;
         this.gapPolicy = gapPolicy;
+    }
+
+    /** Whether the topics' deserializer reads the records' values only (not keys, headers). */
+    boolean deserializerReadsValueOnly() {
+        return deserializerReadsValueOnly;
     }
 
     @Override

@@ -61,6 +61,12 @@ public final class KafkaBackfillSourceBuilder<T>
     private List<String> topics;
     private Pattern topicPattern;
     private KafkaRecordDeserializationSchema<T> deserializer;
+
+    /**
+     * Whether the deserializer reads the records' values only ({@link #setValueOnlyDeserializer}).
+     */
+    private boolean valueOnly;
+
     private final Properties properties = new Properties();
     private String clientIdPrefix = "backfill-source";
     private String groupId;
@@ -104,12 +110,14 @@ public final class KafkaBackfillSourceBuilder<T>
     public KafkaBackfillSourceBuilder<T> setDeserializer(
             KafkaRecordDeserializationSchema<T> deserializer) {
         this.deserializer = deserializer;
+        this.valueOnly = false;
         return this;
     }
 
     public KafkaBackfillSourceBuilder<T> setValueOnlyDeserializer(
             DeserializationSchema<T> deserializer) {
         this.deserializer = KafkaRecordDeserializationSchema.valueOnly(deserializer);
+        this.valueOnly = true;
         return this;
     }
 
@@ -210,6 +218,7 @@ public final class KafkaBackfillSourceBuilder<T>
                         subscriber,
                         topics != null ? topics.toString() : "matching " + topicPattern.pattern(),
                         deserializer,
+                        valueOnly,
                         startingOffsets,
                         stoppingOffsets,
                         effectiveGroupId,

@@ -44,13 +44,20 @@ public final class LiveTopics<T> {
     final BackfillLog<T> log;
     final RecordDeserializers<T> deserializers;
 
+    /** Whether the topics' deserializer reads the records' values only (not keys, headers). */
+    final boolean deserializerReadsValueOnly;
+
     LiveTopics(KafkaBackfillLog<T> log) {
-        this(log, log::createHistoryDeserializer);
+        this(log, log::createHistoryDeserializer, log.deserializerReadsValueOnly());
     }
 
-    private LiveTopics(BackfillLog<T> log, RecordDeserializers<T> deserializers) {
+    private LiveTopics(
+            BackfillLog<T> log,
+            RecordDeserializers<T> deserializers,
+            boolean deserializerReadsValueOnly) {
         this.log = log;
         this.deserializers = deserializers;
+        this.deserializerReadsValueOnly = deserializerReadsValueOnly;
     }
 
     /**
@@ -64,7 +71,8 @@ public final class LiveTopics<T> {
                 context -> {
                     throw new UnsupportedOperationException(
                             "The stand-in " + log + " for the live topics has no Kafka records");
-                });
+                },
+                false);
     }
 
     @Override
