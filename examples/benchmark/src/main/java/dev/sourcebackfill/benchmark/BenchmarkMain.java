@@ -42,8 +42,9 @@ import java.util.TreeMap;
  * --only-flow-control} (sections 9 and 10 alone), {@code --only-kafka} (section 6 alone), {@code
  * --only-chunks} (the chunks of history: section 6's one-partition rows and section 8), {@code
  * --only-throughput} (sections 1 and 2 alone), {@code --only-iceberg} (section 11 alone), {@code
- * --only-iceberg-throughput} (its history throughput alone), {@code --only-scaling} (sections 4 and
- * 5 alone, with the backfill rate of a short section 1 run).
+ * --only-iceberg-throughput} (its history throughput alone), {@code --only-iceberg-live} (its time
+ * until every partition is live alone), {@code --only-scaling} (sections 4 and 5 alone, with the
+ * backfill rate of a short section 1 run).
  */
 public final class BenchmarkMain {
 
@@ -79,6 +80,14 @@ public final class BenchmarkMain {
         only.put("only-iceberg", (r, cluster) -> iceberg(r, cluster, settings));
         only.put(
                 "only-iceberg-throughput", (r, cluster) -> icebergThroughput(r, cluster, settings));
+        only.put(
+                "only-iceberg-live",
+                (r, cluster) -> {
+                    try (IcebergThroughput iceberg = IcebergThroughput.start(cluster, settings)) {
+                        icebergLiveTime(
+                                r, IcebergLiveTime.start(cluster, settings, iceberg), settings);
+                    }
+                });
         only.put(
                 "only-chunks",
                 (r, cluster) -> {

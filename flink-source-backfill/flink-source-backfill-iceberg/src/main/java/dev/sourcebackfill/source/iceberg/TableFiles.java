@@ -20,6 +20,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IdentityPartitionConverters;
@@ -140,7 +141,10 @@ final class TableFiles {
         checkFormat(task);
         boolean unfiltered =
                 task.residual() == null || task.residual().equals(Expressions.alwaysTrue());
-        if (from != ValuesFrom.ROWS && task.deletes().isEmpty() && unfiltered) {
+        if (from != ValuesFrom.ROWS
+                && task.deletes().isEmpty()
+                && unfiltered
+                && !identityPartitioned(task, schema, columns.layout())) {
             Schema projection =
                     TableRowReader.projection(
                             schema, columns.layout(), from == ValuesFrom.KAFKA_RECORDS);
@@ -173,8 +177,24 @@ final class TableFiles {
     }
 
     /**
-     * {@link TableRowReader} for the file, or, if it cannot read it (a file without field ids),
-     * Iceberg's generic reader of the same columns.
+     * Whether a Kafka column is an identity partition column of the file's spec: a file may then
+     * lack it (a file added from elsewhere), its value the partition's, which the generic reader
+     * fills in.
+     */
+    private static boolean identityPartitioned(
+            FileScanTask task, Schema schema, IcebergLayout layout) {
+        Schema projection = TableRowReader.projection(schema, layout, true);
+        for (PartitionField field : task.spec().fields()) {
+            if (field.transform().isIdentity() && projection.findField(field.sourceId()) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@link TableRowReader} for the file, or, if it cannot read it (a column stored otherwise than
+     * it reads), Iceberg's generic reader of the same columns.
      */
     private ParquetValueReader<?> rawReader(
             FileScanTask task,

@@ -55,8 +55,9 @@ import java.util.Set;
  * filter, go through Iceberg's generic reader ({@link TableFiles}), which applies them.
  *
  * <p>The layout's columns must be of types this reader reads ({@link Columns} checks the table's
- * schema, {@link Unsupported} otherwise); a file whose Parquet schema has no field ids fails its
- * build with {@link Unsupported}: both are then read by the generic reader.
+ * schema, {@link Unsupported} otherwise), and each file's columns stored as this reader reads them
+ * (a number without an annotation, or a signed integer one; a timestamp as INT64 in its unit; bytes
+ * as BINARY), {@link Unsupported} otherwise: both are then read by the generic reader.
  */
 @Internal
 final class TableRowReader {
@@ -101,9 +102,8 @@ final class TableRowReader {
     @SuppressWarnings("unchecked")
     static ParquetValueReader<RowParts> build(
             Schema projection, MessageType file, Columns columns) {
-        if (!ParquetSchemaUtil.hasIds(file)) {
-            throw new Unsupported("the file's Parquet schema has no field ids");
-        }
+        // a file without field ids comes with Iceberg's fallback ids (or its name mapping's), as
+        // the generic reader gets it
         return (ParquetValueReader<RowParts>)
                 TypeWithSchemaVisitor.visit(
                         projection.asStruct(), file, new Builder(file, columns, new RowParts()));
@@ -111,7 +111,9 @@ final class TableRowReader {
 
     /** One row's Kafka columns, as the column readers set them; cleared before each row. */
     static final class RowParts {
-        int partition;
+        /** As the column holds it (a long column's value may be beyond an int: checked later). */
+        long partition;
+
         boolean hasPartition;
         long offset;
         boolean hasOffset;
@@ -255,6 +257,12 @@ final class TableRowReader {
             if (!row.hasPartition) {
                 throw missing(layout.partitionColumn(), "partition");
             }
+            if (row.partition < 0 || row.partition > Integer.MAX_VALUE) {
+                throw new IllegalStateException(
+                        String.format(
+                                "The partition column '%s' holds %d, which is not a Kafka partition",
+                                layout.partitionColumn(), row.partition));
+            }
             if (!row.hasOffset) {
                 throw missing(layout.offsetColumn(), "offset");
             }
@@ -270,7 +278,7 @@ final class TableRowReader {
             }
             return TableRow.ofKafkaRecord(
                     topic,
-                    row.partition,
+                    (int) row.partition,
                     row.offset,
                     row.timestamp,
                     row.key,
@@ -434,7 +442,7 @@ final class TableRowReader {
         public Object read(Object ignored) {
             switch (part) {
                 case PARTITION:
-                    parts.partition = int32 ? readInteger() : Math.toIntExact(readLong());
+                    parts.partition = int32 ? readInteger() : readLong();
                     parts.hasPartition = true;
                     break;
                 case OFFSET:
@@ -576,8 +584,7 @@ final class TableRowReader {
                 switch (part) {
                     case PARTITION:
                     case OFFSET:
-                        if (stored == PrimitiveTypeName.INT32
-                                || stored == PrimitiveTypeName.INT64) {
+                        if (plainNumber(primitive)) {
                             return new PartReader(column, part, parts, 1);
                         }
                         break;
@@ -609,6 +616,22 @@ final class TableRowReader {
         }
 
         /**
+         * An INT32 or INT64 column whose values are the numbers themselves: no annotation, or a
+         * signed integer one (not a timestamp, a decimal or an unsigned integer).
+         */
+        private static boolean plainNumber(org.apache.parquet.schema.PrimitiveType primitive) {
+            PrimitiveTypeName stored = primitive.getPrimitiveTypeName();
+            if (stored != PrimitiveTypeName.INT32 && stored != PrimitiveTypeName.INT64) {
+                return false;
+            }
+            LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
+            return logical == null
+                    || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation
+                            && ((LogicalTypeAnnotation.IntLogicalTypeAnnotation) logical)
+                                    .isSigned();
+        }
+
+        /**
          * Units of a timestamp column's stored values in a millisecond; 0 if not read here. A
          * number (not a timestamp type) is epoch milliseconds, as {@link RowColumns} reads it.
          */
@@ -617,9 +640,7 @@ final class TableRowReader {
             PrimitiveTypeName stored = primitive.getPrimitiveTypeName();
             LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
             if (expected.typeId() == TypeID.LONG || expected.typeId() == TypeID.INTEGER) {
-                return stored == PrimitiveTypeName.INT32 || stored == PrimitiveTypeName.INT64
-                        ? 1
-                        : 0;
+                return plainNumber(primitive) ? 1 : 0;
             }
             if (stored != PrimitiveTypeName.INT64
                     || !(logical instanceof TimestampLogicalTypeAnnotation)) {

@@ -65,7 +65,9 @@ class IcebergTableReaderTest {
         @Override
         public void collect(String splitId, long offset, long timestamp, TableRow record) {
             // the fetcher's reading of the row's Kafka columns is the row's own
-            assertThat(record).isEqualTo(TableRow.read(columns, record.row()));
+            if (record.row() != null) {
+                assertThat(record).isEqualTo(TableRow.read(columns, record.row()));
+            }
             assertThat(timestamp).isEqualTo(record.timestamp());
             rows.add(new Delivered(offset, record.partition(), record.kafkaOffset(), timestamp));
         }
@@ -76,7 +78,17 @@ class IcebergTableReaderTest {
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(kind.layout, TOPIC),
                 List.of(TOPIC),
-                maxRecordsPerPoll);
+                maxRecordsPerPoll,
+                null,
+                valuesFrom());
+    }
+
+    /**
+     * What the values are made of: the rows ({@link IcebergTableReaderKafkaRecordsTest}: the Kafka
+     * records).
+     */
+    TableFiles.ValuesFrom valuesFrom() {
+        return TableFiles.ValuesFrom.ROWS;
     }
 
     private static void readToEnd(IcebergTableReader reader, String split, Collecting out)

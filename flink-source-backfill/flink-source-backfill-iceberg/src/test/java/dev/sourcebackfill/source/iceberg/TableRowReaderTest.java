@@ -29,9 +29,6 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType;
-import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -205,24 +202,6 @@ class TableRowReaderTest {
                 .hasMessageContaining(file.location())
                 .hasMessageContaining("the row at position 1")
                 .hasMessageContaining("A row has no offset (column 'kafka.offset' is null)");
-    }
-
-    /** A file whose Parquet schema has no field ids is left to Iceberg's generic reader. */
-    @Test
-    void aFileWithoutFieldIdsIsNotReadByIt() {
-        MessageType withoutIds =
-                Types.buildMessage()
-                        .required(PrimitiveType.PrimitiveTypeName.INT32)
-                        .named("partition")
-                        .named("table");
-        Schema projection = TableRowReader.projection(Kind.AIVEN.schema(), Kind.AIVEN.layout, true);
-
-        TableRowReader.Columns columns =
-                new TableRowReader.Columns(projection, Kind.AIVEN.layout, TOPIC);
-
-        assertThatThrownBy(() -> TableRowReader.build(projection, withoutIds, columns))
-                .isInstanceOf(TableRowReader.Unsupported.class)
-                .hasMessageContaining("no field ids");
     }
 
     private static Record withParts(Kind kind, Schema schema, int partition, long offset) {

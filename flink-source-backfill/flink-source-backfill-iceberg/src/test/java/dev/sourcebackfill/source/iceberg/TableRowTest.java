@@ -66,7 +66,16 @@ class TableRowTest {
                 new IcebergTableRef("local", properties, "db.t"),
                 new RowColumns(kind.layout, TOPIC),
                 List.of(TOPIC),
-                maxRecordsPerPoll);
+                maxRecordsPerPoll,
+                null,
+                valuesFrom());
+    }
+
+    /**
+     * What the values are made of: the rows ({@link TableRowKafkaRecordsTest}: the Kafka records).
+     */
+    TableFiles.ValuesFrom valuesFrom() {
+        return TableFiles.ValuesFrom.ROWS;
     }
 
     private static List<TableRow> readToEnd(IcebergTableReader reader, String split)

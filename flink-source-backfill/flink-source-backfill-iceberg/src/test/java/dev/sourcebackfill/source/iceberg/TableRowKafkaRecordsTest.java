@@ -1,0 +1,28 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+/**
+ * Issue 38: every test of {@link TableRowTest} again, the files read for the topic's deserializer
+ * (without deletes: by {@link TableRowReader}).
+ */
+class TableRowKafkaRecordsTest extends TableRowTest {
+
+    @Override
+    TableFiles.ValuesFrom valuesFrom() {
+        return TableFiles.ValuesFrom.KAFKA_RECORDS;
+    }
+}
