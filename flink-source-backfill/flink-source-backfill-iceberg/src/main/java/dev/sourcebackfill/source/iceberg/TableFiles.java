@@ -213,23 +213,18 @@ final class TableFiles {
         }
     }
 
-    /** Rows read by {@link TableRowReader} (or by the generic reader): none skipped, counted. */
-    private static final class KafkaRecordRows implements FileRows {
-        private final CloseableIterable<Object> rows;
-        private final TableRowReader.Columns kafkaColumns;
-        private final RowColumns columns;
-        @Nullable private Iterator<Object> iterator;
-        @Nullable private Object current;
-        private long position = -1;
+    /** A file's rows as an iterable gives them, each with its position. */
+    private abstract static class IteratedRows<R> implements FileRows {
+        private final CloseableIterable<R> rows;
+        @Nullable private Iterator<R> iterator;
+        @Nullable R current;
 
-        KafkaRecordRows(
-                CloseableIterable<Object> rows,
-                TableRowReader.Columns kafkaColumns,
-                RowColumns columns) {
+        IteratedRows(CloseableIterable<R> rows) {
             this.rows = rows;
-            this.kafkaColumns = kafkaColumns;
-            this.columns = columns;
         }
+
+        /** The position of {@code row}, the row {@link #next} just moved to. */
+        abstract long positionOf(R row);
 
         @Override
         public boolean hasNext() {
@@ -245,6 +240,35 @@ final class TableFiles {
                 throw new NoSuchElementException();
             }
             current = iterator.next();
+            return positionOf(current);
+        }
+
+        @Override
+        public void close() throws IOException {
+            rows.close();
+        }
+    }
+
+    /**
+     * Rows read by {@link TableRowReader} (or, file by file, by the generic reader): none skipped,
+     * their positions counted.
+     */
+    private static final class KafkaRecordRows extends IteratedRows<Object> {
+        private final TableRowReader.Columns kafkaColumns;
+        private final RowColumns columns;
+        private long position = -1;
+
+        KafkaRecordRows(
+                CloseableIterable<Object> rows,
+                TableRowReader.Columns kafkaColumns,
+                RowColumns columns) {
+            super(rows);
+            this.kafkaColumns = kafkaColumns;
+            this.columns = columns;
+        }
+
+        @Override
+        long positionOf(Object row) {
             return ++position;
         }
 
@@ -254,50 +278,25 @@ final class TableFiles {
                     ? TableRow.read(columns, (Record) current)
                     : kafkaColumns.row((TableRowReader.RowParts) current);
         }
-
-        @Override
-        public void close() throws IOException {
-            rows.close();
-        }
     }
 
     /** Rows read by Iceberg's generic reader and delete filter, each with its {@code _pos}. */
-    private static final class GenericRows implements FileRows {
-        private final CloseableIterable<Record> rows;
+    private static final class GenericRows extends IteratedRows<Record> {
         private final RowColumns columns;
-        @Nullable private Iterator<Record> iterator;
-        @Nullable private Record current;
 
         GenericRows(CloseableIterable<Record> rows, RowColumns columns) {
-            this.rows = rows;
+            super(rows);
             this.columns = columns;
         }
 
         @Override
-        public boolean hasNext() {
-            if (iterator == null) {
-                iterator = rows.iterator();
-            }
-            return iterator.hasNext();
-        }
-
-        @Override
-        public long next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            current = iterator.next();
-            return columns.position(current);
+        long positionOf(Record row) {
+            return columns.position(row);
         }
 
         @Override
         public TableRow row() {
             return TableRow.read(columns, current);
-        }
-
-        @Override
-        public void close() throws IOException {
-            rows.close();
         }
     }
 
