@@ -27,7 +27,6 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -128,7 +127,7 @@ final class IcebergRowDeserializer {
                 for (Object header : columns.headers(row)) {
                     Record pair = (Record) header;
                     headers.add(
-                            headerKey(pair.getField("key")),
+                            RowColumns.headerKey(pair.getField("key")),
                             RowColumns.bytes(pair.getField("value")));
                 }
             }
@@ -162,15 +161,5 @@ final class IcebergRowDeserializer {
             }
             return id;
         }
-    }
-
-    /** A header's key: a string column, or UTF-8 bytes. */
-    private static String headerKey(Object key) {
-        if (key == null) {
-            throw new IllegalStateException("A row has a header without a key");
-        }
-        return key instanceof CharSequence
-                ? key.toString()
-                : new String(RowColumns.bytes(key), StandardCharsets.UTF_8);
     }
 }

@@ -102,7 +102,7 @@ final class RowColumns implements Serializable {
 
     /** The column's place in the struct, as positions down its path; {@code null} if absent. */
     @Nullable
-    static int[] positions(Types.StructType struct, String column) {
+    private static int[] positions(Types.StructType struct, String column) {
         String[] names = column.split("\\.");
         int[] positions = new int[names.length];
         Types.StructType current = struct;
@@ -302,6 +302,16 @@ final class RowColumns implements Serializable {
                     String.format("A row has no %s (column '%s' is null): %s", role, column, row));
         }
         return value;
+    }
+
+    /** A header's key: a string column, or UTF-8 bytes; a header without one fails. */
+    static String headerKey(@Nullable Object key) {
+        if (key == null) {
+            throw new IllegalStateException("A row has a header without a key");
+        }
+        return key instanceof CharSequence
+                ? key.toString()
+                : new String(bytes(key), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Nullable

@@ -45,10 +45,13 @@ import javax.annotation.Nullable;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 
 /**
  * Reads a table's data files as Iceberg's generic records, with Iceberg's own Parquet readers and
@@ -141,49 +144,65 @@ final class TableFiles {
         checkFormat(task);
         boolean unfiltered =
                 task.residual() == null || task.residual().equals(Expressions.alwaysTrue());
-        if (from != ValuesFrom.ROWS
-                && task.deletes().isEmpty()
-                && unfiltered
-                && !identityPartitioned(task, schema, columns.layout())) {
-            Schema projection =
-                    TableRowReader.projection(
-                            schema, columns.layout(), from == ValuesFrom.KAFKA_RECORDS);
-            TableRowReader.Columns kafkaColumns = null;
-            try {
-                kafkaColumns =
-                        new TableRowReader.Columns(
-                                projection, columns.layout(), columns.onlyTopic());
-            } catch (TableRowReader.Unsupported e) {
-                LOG.info(
-                        "Data file {} of Iceberg table {} is read with Iceberg's generic reader: {}",
-                        task.file().location(),
-                        table,
-                        e.getMessage());
-            }
-            if (kafkaColumns != null) {
-                TableRowReader.Columns readColumns = kafkaColumns;
-                CloseableIterable<Object> rows =
-                        Parquet.read(io.newInputFile(task.file()))
-                                .project(projection)
-                                .createReaderFunc(
-                                        fileSchema ->
-                                                rawReader(
-                                                        task, projection, fileSchema, readColumns))
-                                .build();
-                return new KafkaRecordRows(rows, kafkaColumns, columns);
-            }
+        KafkaRead read =
+                from == ValuesFrom.ROWS || !task.deletes().isEmpty() || !unfiltered
+                        ? null
+                        : kafkaRead(schema, columns, from);
+        if (read != null && !identityPartitioned(task, read.projection())) {
+            CloseableIterable<Object> rows =
+                    Parquet.read(io.newInputFile(task.file()))
+                            .project(read.projection())
+                            .createReaderFunc(fileSchema -> rawReader(task, read, fileSchema))
+                            .build();
+            return new KafkaRecordRows(rows, read.columns(), columns);
         }
         return new GenericRows(readRows(task, schema), columns);
     }
 
+    /** The columns {@link TableRowReader} reads of a table schema, and how. */
+    private record KafkaRead(Schema projection, TableRowReader.Columns columns) {}
+
     /**
-     * Whether a Kafka column is an identity partition column of the file's spec: a file may then
+     * The Kafka read of each table schema (by identity: a history's schema is one object) and what
+     * is read; empty where the layout's columns are of types {@link TableRowReader} does not read.
+     */
+    private final Map<Schema, Map<ValuesFrom, Optional<KafkaRead>>> kafkaReads =
+            new IdentityHashMap<>();
+
+    /** Planned once per schema and what is read; {@code null}: the generic reader reads it. */
+    @Nullable
+    private KafkaRead kafkaRead(Schema schema, RowColumns columns, ValuesFrom from) {
+        return kafkaReads
+                .computeIfAbsent(schema, s -> new EnumMap<>(ValuesFrom.class))
+                .computeIfAbsent(from, f -> planKafkaRead(schema, columns, f))
+                .orElse(null);
+    }
+
+    private Optional<KafkaRead> planKafkaRead(Schema schema, RowColumns columns, ValuesFrom from) {
+        Schema projection =
+                TableRowReader.projection(
+                        schema, columns.layout(), from == ValuesFrom.KAFKA_RECORDS);
+        try {
+            return Optional.of(
+                    new KafkaRead(
+                            projection,
+                            new TableRowReader.Columns(
+                                    projection, columns.layout(), columns.onlyTopic())));
+        } catch (TableRowReader.Unsupported e) {
+            LOG.info(
+                    "Iceberg table {} is read with Iceberg's generic reader: {}",
+                    table,
+                    e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Whether a column read is an identity partition column of the file's spec: a file may then
      * lack it (a file added from elsewhere), its value the partition's, which the generic reader
      * fills in.
      */
-    private static boolean identityPartitioned(
-            FileScanTask task, Schema schema, IcebergLayout layout) {
-        Schema projection = TableRowReader.projection(schema, layout, true);
+    private static boolean identityPartitioned(FileScanTask task, Schema projection) {
         for (PartitionField field : task.spec().fields()) {
             if (field.transform().isIdentity() && projection.findField(field.sourceId()) != null) {
                 return true;
@@ -197,19 +216,16 @@ final class TableFiles {
      * it reads), Iceberg's generic reader of the same columns.
      */
     private ParquetValueReader<?> rawReader(
-            FileScanTask task,
-            Schema projection,
-            MessageType fileSchema,
-            TableRowReader.Columns columns) {
+            FileScanTask task, KafkaRead read, MessageType fileSchema) {
         try {
-            return TableRowReader.build(projection, fileSchema, columns);
+            return TableRowReader.build(read.projection(), fileSchema, read.columns());
         } catch (TableRowReader.Unsupported e) {
             LOG.info(
                     "Data file {} of Iceberg table {} is read with Iceberg's generic reader: {}",
                     task.file().location(),
                     table,
                     e.getMessage());
-            return GenericParquetReaders.buildReader(projection, fileSchema);
+            return GenericParquetReaders.buildReader(read.projection(), fileSchema);
         }
     }
 

@@ -37,7 +37,6 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 import javax.annotation.Nullable;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -299,14 +298,9 @@ final class TableRowReader {
             for (int i = 0; i < headers.length; i++) {
                 Object[] pair = (Object[]) pairs.get(i);
                 Object key = pair == null || headerKeyAt < 0 ? null : pair[headerKeyAt];
-                if (key == null) {
-                    throw new IllegalStateException("A row has a header without a key");
-                }
                 headers[i] =
                         new RecordHeader(
-                                key instanceof CharSequence
-                                        ? key.toString()
-                                        : new String(RowColumns.bytes(key), StandardCharsets.UTF_8),
+                                RowColumns.headerKey(key),
                                 headerValueAt < 0 ? null : RowColumns.bytes(pair[headerValueAt]));
             }
             return headers;
