@@ -148,15 +148,33 @@ final class TableFiles {
                 from == ValuesFrom.ROWS || !task.deletes().isEmpty() || !unfiltered
                         ? null
                         : kafkaRead(schema, columns, from);
-        if (read != null && !identityPartitioned(task, read.projection())) {
-            CloseableIterable<Object> rows =
-                    Parquet.read(io.newInputFile(task.file()))
-                            .project(read.projection())
-                            .createReaderFunc(fileSchema -> rawReader(task, read, fileSchema))
-                            .build();
-            return new KafkaRecordRows(rows, read.columns(), columns);
+        if (read == null || identityPartitioned(task, read.projection())) {
+            return new GenericRows(readRows(task, schema), columns);
         }
-        return new GenericRows(readRows(task, schema), columns);
+        if (read.columns().readsHeaders()) {
+            return rowByRow(task, read, columns);
+        }
+        CloseableIterable<ColumnBatchReader.RowBatch> batches =
+                Parquet.read(io.newInputFile(task.file()))
+                        .project(read.projection())
+                        .createBatchedReaderFunc(
+                                fileSchema ->
+                                        ColumnBatchReader.forFile(
+                                                read.projection(), fileSchema, read.columns()))
+                        .recordsPerBatch(ColumnBatchReader.BATCH_SIZE)
+                        .reuseContainers()
+                        .build();
+        return new BatchRows(batches, read.columns(), () -> rowByRow(task, read, columns), task);
+    }
+
+    /** The file read by {@link TableRowReader}, a row at a time. */
+    private FileRows rowByRow(FileScanTask task, KafkaRead read, RowColumns columns) {
+        CloseableIterable<Object> rows =
+                Parquet.read(io.newInputFile(task.file()))
+                        .project(read.projection())
+                        .createReaderFunc(fileSchema -> rawReader(task, read, fileSchema))
+                        .build();
+        return new KafkaRecordRows(rows, read.columns(), columns);
     }
 
     /** The columns {@link TableRowReader} reads of a table schema, and how. */
@@ -293,6 +311,112 @@ final class TableFiles {
             return current instanceof Record
                     ? TableRow.read(columns, (Record) current)
                     : kafkaColumns.row((TableRowReader.RowParts) current);
+        }
+    }
+
+    /**
+     * Rows read by {@link ColumnBatchReader} a batch at a time, none skipped, their positions
+     * counted; or, if it refuses the file (its first batch throws {@link
+     * TableRowReader.Unsupported}), the rows of the file read row by row.
+     */
+    private final class BatchRows implements FileRows {
+        private final CloseableIterable<ColumnBatchReader.RowBatch> batches;
+        private final TableRowReader.Columns kafkaColumns;
+        private final java.util.function.Supplier<FileRows> rowByRow;
+        private final FileScanTask task;
+        private final TableRowReader.RowParts parts = new TableRowReader.RowParts();
+        @Nullable private Iterator<ColumnBatchReader.RowBatch> iterator;
+        @Nullable private ColumnBatchReader.RowBatch batch;
+        private int index;
+        private long position = -1;
+
+        /** The row-by-row read of the file, once the batches refused it. */
+        @Nullable private FileRows instead;
+
+        BatchRows(
+                CloseableIterable<ColumnBatchReader.RowBatch> batches,
+                TableRowReader.Columns kafkaColumns,
+                java.util.function.Supplier<FileRows> rowByRow,
+                FileScanTask task) {
+            this.batches = batches;
+            this.kafkaColumns = kafkaColumns;
+            this.rowByRow = rowByRow;
+            this.task = task;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (instead != null) {
+                return instead.hasNext();
+            }
+            if (batch != null && index + 1 < batch.size()) {
+                return true;
+            }
+            if (iterator == null) {
+                iterator = batches.iterator();
+            }
+            return iterator.hasNext();
+        }
+
+        @Override
+        public long next() {
+            if (instead != null) {
+                return instead.next();
+            }
+            if (batch == null || index + 1 >= batch.size()) {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                ColumnBatchReader.RowBatch next;
+                try {
+                    next = iterator.next();
+                } catch (TableRowReader.Unsupported e) {
+                    if (position >= 0) {
+                        throw e;
+                    }
+                    readRowByRow(e);
+                    return instead.next();
+                }
+                batch = next;
+                index = 0;
+            } else {
+                index++;
+            }
+            return ++position;
+        }
+
+        private void readRowByRow(TableRowReader.Unsupported reason) {
+            LOG.info(
+                    "Data file {} of Iceberg table {} is read a row at a time: {}",
+                    task.file().location(),
+                    table,
+                    reason.getMessage());
+            try {
+                batches.close();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            instead = rowByRow.get();
+        }
+
+        @Override
+        public TableRow row() {
+            if (instead != null) {
+                return instead.row();
+            }
+            batch.fill(index, parts);
+            return kafkaColumns.row(parts);
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                batches.close();
+            } finally {
+                if (instead != null) {
+                    instead.close();
+                }
+            }
         }
     }
 

@@ -138,7 +138,7 @@ final class TableRowReader {
     }
 
     /** What a column of the layout is to the Kafka record. */
-    private enum Part {
+    enum Part {
         PARTITION,
         OFFSET,
         TIMESTAMP,
@@ -163,6 +163,18 @@ final class TableRowReader {
          * The field ids of the structs on the way to a layout's column (the row's own included).
          */
         private final Set<Integer> partsStructs = new HashSet<>();
+
+        /** The layout's columns of the projection by field id: what each is to the record. */
+        Map<Integer, Part> parts() {
+            return parts;
+        }
+
+        /**
+         * Whether the projection reads the headers column (a list, which the batches do not read).
+         */
+        boolean readsHeaders() {
+            return headersId >= 0;
+        }
 
         /** Fails ({@link Unsupported}) if a column of the projection is of a type not read here. */
         Columns(Schema projection, IcebergLayout layout, @Nullable String onlyTopic) {
@@ -608,50 +620,49 @@ final class TableRowReader {
                             + " read as "
                             + expected);
         }
+    }
 
-        /**
-         * An INT32 or INT64 column whose values are the numbers themselves: no annotation, or a
-         * signed integer one (not a timestamp, a decimal or an unsigned integer).
-         */
-        private static boolean plainNumber(org.apache.parquet.schema.PrimitiveType primitive) {
-            PrimitiveTypeName stored = primitive.getPrimitiveTypeName();
-            if (stored != PrimitiveTypeName.INT32 && stored != PrimitiveTypeName.INT64) {
-                return false;
-            }
-            LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
-            return logical == null
-                    || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation
-                            && ((LogicalTypeAnnotation.IntLogicalTypeAnnotation) logical)
-                                    .isSigned();
+    /**
+     * An INT32 or INT64 column whose values are the numbers themselves: no annotation, or a signed
+     * integer one (not a timestamp, a decimal or an unsigned integer).
+     */
+    static boolean plainNumber(org.apache.parquet.schema.PrimitiveType primitive) {
+        PrimitiveTypeName stored = primitive.getPrimitiveTypeName();
+        if (stored != PrimitiveTypeName.INT32 && stored != PrimitiveTypeName.INT64) {
+            return false;
         }
+        LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
+        return logical == null
+                || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation
+                        && ((LogicalTypeAnnotation.IntLogicalTypeAnnotation) logical).isSigned();
+    }
 
-        /**
-         * Units of a timestamp column's stored values in a millisecond; 0 if not read here. A
-         * number (not a timestamp type) is epoch milliseconds, as {@link RowColumns} reads it.
-         */
-        private static long perMilli(
-                PrimitiveType expected, org.apache.parquet.schema.PrimitiveType primitive) {
-            PrimitiveTypeName stored = primitive.getPrimitiveTypeName();
-            LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
-            if (expected.typeId() == TypeID.LONG || expected.typeId() == TypeID.INTEGER) {
-                return plainNumber(primitive) ? 1 : 0;
-            }
-            if (stored != PrimitiveTypeName.INT64
-                    || !(logical instanceof TimestampLogicalTypeAnnotation)) {
+    /**
+     * Units of a timestamp column's stored values in a millisecond; 0 if not read here. A number
+     * (not a timestamp type) is epoch milliseconds, as {@link RowColumns} reads it.
+     */
+    static long perMilli(
+            PrimitiveType expected, org.apache.parquet.schema.PrimitiveType primitive) {
+        PrimitiveTypeName stored = primitive.getPrimitiveTypeName();
+        LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
+        if (expected.typeId() == TypeID.LONG || expected.typeId() == TypeID.INTEGER) {
+            return plainNumber(primitive) ? 1 : 0;
+        }
+        if (stored != PrimitiveTypeName.INT64
+                || !(logical instanceof TimestampLogicalTypeAnnotation)) {
+            return 0;
+        }
+        TimeUnit unit = ((TimestampLogicalTypeAnnotation) logical).getUnit();
+        if (expected.typeId() == TypeID.TIMESTAMP_NANO) {
+            return unit == TimeUnit.NANOS ? 1_000_000 : 0;
+        }
+        switch (unit) {
+            case MILLIS:
+                return 1;
+            case MICROS:
+                return 1_000;
+            default:
                 return 0;
-            }
-            TimeUnit unit = ((TimestampLogicalTypeAnnotation) logical).getUnit();
-            if (expected.typeId() == TypeID.TIMESTAMP_NANO) {
-                return unit == TimeUnit.NANOS ? 1_000_000 : 0;
-            }
-            switch (unit) {
-                case MILLIS:
-                    return 1;
-                case MICROS:
-                    return 1_000;
-                default:
-                    return 0;
-            }
         }
     }
 }

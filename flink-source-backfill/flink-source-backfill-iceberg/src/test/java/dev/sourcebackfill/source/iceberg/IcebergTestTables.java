@@ -380,11 +380,21 @@ public final class IcebergTestTables {
      * equality (on the partition and offset columns), one commit.
      */
     static void deleteEqual(Table table, Record samePartitionAs, int partition, long... offsets) {
+        deleteEqual(table, IcebergLayout.kafkaConnect(), samePartitionAs, partition, offsets);
+    }
+
+    /** The same for a table of {@code layout}: equality on its partition and offset columns. */
+    static void deleteEqual(
+            Table table,
+            IcebergLayout layout,
+            Record samePartitionAs,
+            int partition,
+            long... offsets) {
         Schema deleteSchema =
-                table.schema().select("_kafka_metadata_partition", "_kafka_metadata_offset");
+                table.schema().select(layout.partitionColumn(), layout.offsetColumn());
         int[] ids = {
-            table.schema().findField("_kafka_metadata_partition").fieldId(),
-            table.schema().findField("_kafka_metadata_offset").fieldId()
+            table.schema().findField(layout.partitionColumn()).fieldId(),
+            table.schema().findField(layout.offsetColumn()).fieldId()
         };
         PartitionKey key = partitionOf(table, samePartitionAs);
         OutputFile out =
@@ -409,8 +419,8 @@ public final class IcebergTestTables {
             try (writer) {
                 for (long offset : offsets) {
                     GenericRecord deleted = GenericRecord.create(deleteSchema);
-                    deleted.setField("_kafka_metadata_partition", partition);
-                    deleted.setField("_kafka_metadata_offset", offset);
+                    set(deleted, deleteSchema, layout.partitionColumn(), partition);
+                    set(deleted, deleteSchema, layout.offsetColumn(), offset);
                     writer.write(deleted);
                 }
             }
