@@ -320,6 +320,9 @@ public final class BackfillSourceReader<T>
      * the watermark below the waiting split's records; after it, the waiting split does.
      */
     private void markTurnsActive(ReaderOutput<T> output) {
+        if (!transitions.hasTurnsStarted()) {
+            return; // the common case, once per record: nothing to take, no list to walk
+        }
         for (String splitId : transitions.takeTurnsStarted()) {
             if (heldSplits.containsKey(splitId)) {
                 output.createOutputForSplit(splitId).markActive();

@@ -76,6 +76,13 @@ final class TransitionApplier implements BackfillFetch.TransitionSink {
         turnsStarted.add(splitId);
     }
 
+    /**
+     * Whether a split's turn started since the last {@link #takeTurnsStarted} (a check per poll).
+     */
+    boolean hasTurnsStarted() {
+        return !turnsStarted.isEmpty();
+    }
+
     /** The splits whose turn started since the last call, in order; the list is then empty. */
     List<String> takeTurnsStarted() {
         if (turnsStarted.isEmpty()) {
