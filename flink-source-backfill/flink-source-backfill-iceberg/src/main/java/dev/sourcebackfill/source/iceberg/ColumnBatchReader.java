@@ -99,6 +99,11 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
             return build(projection, file, columns);
         } catch (Unsupported e) {
             return new Refusal(e);
+        } catch (RuntimeException e) {
+            // thrown here, it would leave the file Iceberg's read opened for this reader open
+            Unsupported reason = new Unsupported("the batched read of the file failed: " + e);
+            reason.initCause(e);
+            return new Refusal(reason);
         }
     }
 

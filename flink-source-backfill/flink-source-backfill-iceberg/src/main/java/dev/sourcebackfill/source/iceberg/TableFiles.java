@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.iceberg;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
@@ -131,6 +132,12 @@ final class TableFiles {
          * The row {@link #next} moved to; fails, as {@link RowColumns}, if a Kafka column is null.
          */
         TableRow row();
+
+        /** Whether the rows come a batch at a time ({@link ColumnBatchReader}). */
+        @VisibleForTesting
+        default boolean readInBatches() {
+            return false;
+        }
     }
 
     /**
@@ -333,6 +340,9 @@ final class TableFiles {
         /** The row-by-row read of the file, once the batches refused it. */
         @Nullable private FileRows instead;
 
+        /** Whether the batches' file is closed (once the batches refused it, or at the end). */
+        private boolean closed;
+
         BatchRows(
                 CloseableIterable<ColumnBatchReader.RowBatch> batches,
                 TableRowReader.Columns kafkaColumns,
@@ -369,7 +379,11 @@ final class TableFiles {
                 }
                 ColumnBatchReader.RowBatch next;
                 try {
-                    next = iterator.next();
+                    // a row group without rows is a batch without rows; a row is still to come
+                    // (the iterator has one while it has rows left)
+                    do {
+                        next = iterator.next();
+                    } while (next.size() == 0);
                 } catch (TableRowReader.Unsupported e) {
                     if (position >= 0) {
                         throw e;
@@ -391,12 +405,18 @@ final class TableFiles {
                     task.file().location(),
                     table,
                     reason.getMessage());
+            closed = true;
             try {
                 batches.close();
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
             instead = rowByRow.get();
+        }
+
+        @Override
+        public boolean readInBatches() {
+            return instead == null;
         }
 
         @Override
@@ -411,7 +431,10 @@ final class TableFiles {
         @Override
         public void close() throws IOException {
             try {
-                batches.close();
+                if (!closed) {
+                    closed = true;
+                    batches.close();
+                }
             } finally {
                 if (instead != null) {
                     instead.close();

@@ -138,9 +138,9 @@ class ColumnBatchReaderTest {
 
     /**
      * Through {@link TableFiles}: a Redpanda table read for a value-only deserializer (the batched
-     * read) gives the generic reader's rows; after a position delete and an equality delete, the
-     * files they apply to are read by the generic reader (the deleted rows left out), the others
-     * still batched.
+     * read) gives the generic reader's rows; after a position delete, the file it applies to is
+     * read by the generic reader (the deleted rows left out), the other (in another of the table's
+     * partitions) still batched; the same after an equality delete.
      */
     @Test
     void filesWithDeletesStillLeaveTheDeletedRowsOut() throws Exception {
@@ -156,6 +156,19 @@ class ColumnBatchReaderTest {
                             (int) (offset % 3),
                             offset,
                             "v" + offset);
+            if (offset >= 150) {
+                // two hours on: another of the table's partitions, which the deletes below (of
+                // the first hour) do not apply to
+                ((Record) row.getField("redpanda"))
+                        .setField(
+                                "timestamp",
+                                OffsetDateTime.ofInstant(
+                                        Instant.ofEpochMilli(
+                                                IcebergTestTables.BASE_MILLIS
+                                                        + 7_200_000L
+                                                        + offset),
+                                        ZoneOffset.UTC));
+            }
             (offset < 150 ? first : second).add(row);
         }
         List<DataFile> firstFiles = IcebergTestTables.append(table, first);
@@ -163,15 +176,30 @@ class ColumnBatchReaderTest {
         table.refresh();
         List<String> before = rows(table, TableFiles.ValuesFrom.KAFKA_VALUES);
         assertThat(before).hasSize(300);
+        assertThat(batched).containsExactlyInAnyOrderElementsOf(locations(table));
         // (each row named by its file and position: the scan's order of files may differ)
         assertThat(before)
                 .containsExactlyInAnyOrderElementsOf(rows(table, TableFiles.ValuesFrom.ROWS));
 
         IcebergTestTables.deletePositions(table, firstFiles.get(0), 0, 7, 8);
+        table.refresh();
+        batched.clear();
+        List<String> positionDeleted = rows(table, TableFiles.ValuesFrom.KAFKA_VALUES);
+        // the file with deletes through the generic reader, the other still in batches
+        List<String> others = new ArrayList<>(locations(table));
+        others.remove(firstFiles.get(0).location());
+        assertThat(others).hasSize(1);
+        assertThat(batched).containsExactlyInAnyOrderElementsOf(others);
+        assertThat(positionDeleted)
+                .containsExactlyInAnyOrderElementsOf(rows(table, TableFiles.ValuesFrom.ROWS));
+        assertThat(positionDeleted).hasSize(300 - 3);
+
+        // an equality delete in the first file's table partition: the same
         IcebergTestTables.deleteEqual(table, Kind.REDPANDA.layout, first.get(0), 1, 10, 13);
         table.refresh();
-
+        batched.clear();
         List<String> after = rows(table, TableFiles.ValuesFrom.KAFKA_VALUES);
+        assertThat(batched).containsExactlyInAnyOrderElementsOf(others);
         assertThat(after)
                 .containsExactlyInAnyOrderElementsOf(rows(table, TableFiles.ValuesFrom.ROWS));
         assertThat(after).hasSize(300 - 5);
@@ -180,10 +208,26 @@ class ColumnBatchReaderTest {
                         row ->
                                 row.contains(" 1@10 ")
                                         || row.contains(" 1@13 ")
-                                        || row.contains(" 0@0 "));
+                                        || row.contains(" 0@0 ")
+                                        || row.contains(" 1@7 ")
+                                        || row.contains(" 2@8 "));
     }
 
-    /** Each row of the table as the fetcher reads it: position, partition@offset, timestamp. */
+    /** The files {@link #rows} read in batches, each once it has read all their rows. */
+    private final List<String> batched = new ArrayList<>();
+
+    private static List<String> locations(Table table) throws IOException {
+        List<String> locations = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            tasks.forEach(task -> locations.add(task.file().location()));
+        }
+        return locations;
+    }
+
+    /**
+     * Each row of the table as the fetcher reads it and the topic's deserializer is given it:
+     * position, partition@offset, timestamp, key, value.
+     */
     private List<String> rows(Table table, TableFiles.ValuesFrom from) throws IOException {
         RowColumns columns = new RowColumns(Kind.REDPANDA.layout, TOPIC);
         TableFiles files = new TableFiles(table.io(), "db.t");
@@ -195,6 +239,7 @@ class ColumnBatchReaderTest {
                     while (read.hasNext()) {
                         long position = read.next();
                         TableRow row = read.row();
+                        byte[] value = row.row() == null ? row.value() : columns.value(row.row());
                         rows.add(
                                 task.file().location()
                                         + ":"
@@ -204,7 +249,12 @@ class ColumnBatchReaderTest {
                                         + "@"
                                         + row.kafkaOffset()
                                         + " "
-                                        + row.timestamp());
+                                        + row.timestamp()
+                                        + " "
+                                        + new String(value, StandardCharsets.UTF_8));
+                    }
+                    if (read.readInBatches()) {
+                        batched.add(task.file().location());
                     }
                 }
             }
