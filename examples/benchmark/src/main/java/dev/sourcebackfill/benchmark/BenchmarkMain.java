@@ -43,8 +43,9 @@ import java.util.TreeMap;
  * --only-chunks} (the chunks of history: section 6's one-partition rows and section 8), {@code
  * --only-throughput} (sections 1 and 2 alone), {@code --only-iceberg} (section 11 alone), {@code
  * --only-iceberg-throughput} (its history throughput alone), {@code --only-iceberg-live} (its time
- * until every partition is live alone), {@code --only-scaling} (sections 4 and 5 alone, with the
- * backfill rate of a short section 1 run).
+ * until every partition is live alone), {@code --only-iceberg-default-mode} (both, in one run, on
+ * one table: section 11 without the ordered mode's rows), {@code --only-scaling} (sections 4 and 5
+ * alone, with the backfill rate of a short section 1 run).
  */
 public final class BenchmarkMain {
 
@@ -80,6 +81,15 @@ public final class BenchmarkMain {
         only.put("only-iceberg", (r, cluster) -> iceberg(r, cluster, settings));
         only.put(
                 "only-iceberg-throughput", (r, cluster) -> icebergThroughput(r, cluster, settings));
+        only.put(
+                "only-iceberg-default-mode",
+                (r, cluster) -> {
+                    try (IcebergThroughput iceberg = IcebergThroughput.start(cluster, settings)) {
+                        historyThroughput(r, settings, iceberg);
+                        icebergLiveTime(
+                                r, IcebergLiveTime.start(cluster, settings, iceberg), settings);
+                    }
+                });
         only.put(
                 "only-iceberg-live",
                 (r, cluster) -> {
