@@ -24,11 +24,9 @@ import org.apache.flink.util.Collector;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.record.TimestampType;
 
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * The values of table rows, made in the task thread: by the user's {@link IcebergRecordMapper}, or
@@ -112,38 +110,28 @@ final class IcebergRowDeserializer {
             String topic = tableRow.topic();
             int partition = tableRow.partition();
             long kafkaOffset = tableRow.kafkaOffset();
-            byte[] key;
-            byte[] value;
-            RecordHeaders headers;
+            ConsumerRecord<byte[], byte[]> record;
             if (row == null) {
-                // read straight from the file, in the fetcher
-                key = tableRow.key();
-                value = tableRow.value();
-                headers = new RecordHeaders(tableRow.headers());
+                // read straight from the file, made in the fetcher
+                record = tableRow.kafkaRecord();
             } else {
-                key = columns.key(row);
-                value = columns.value(row);
-                headers = new RecordHeaders();
+                RecordHeaders headers = new RecordHeaders();
                 for (Object header : columns.headers(row)) {
                     Record pair = (Record) header;
                     headers.add(
                             RowColumns.headerKey(pair.getField("key")),
                             RowColumns.bytes(pair.getField("value")));
                 }
+                record =
+                        TableRow.kafkaRecord(
+                                topic,
+                                partition,
+                                kafkaOffset,
+                                tableRow.timestamp(),
+                                columns.key(row),
+                                columns.value(row),
+                                headers);
             }
-            ConsumerRecord<byte[], byte[]> record =
-                    new ConsumerRecord<>(
-                            topic,
-                            partition,
-                            kafkaOffset,
-                            tableRow.timestamp(),
-                            TimestampType.CREATE_TIME,
-                            key == null ? ConsumerRecord.NULL_SIZE : key.length,
-                            value == null ? ConsumerRecord.NULL_SIZE : value.length,
-                            key,
-                            value,
-                            headers,
-                            Optional.empty());
             kafka.deserialize(splitId(topic, partition), kafkaOffset, record, out);
         }
 

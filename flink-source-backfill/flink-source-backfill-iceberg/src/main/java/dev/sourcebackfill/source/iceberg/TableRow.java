@@ -18,23 +18,29 @@ package dev.sourcebackfill.source.iceberg;
 import org.apache.flink.annotation.Internal;
 
 import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 
 import javax.annotation.Nullable;
+
+import java.util.Optional;
 
 /**
  * A table row as the fetcher read it: its Kafka topic, partition, offset and timestamp read once,
  * there, while the row is fresh (the task thread makes the values and needs them again), and either
  * the row itself (Iceberg's generic record: a mapper makes the values of it, or the record's key,
- * value and headers are read of it in the task thread), or the Kafka record's key, value and
- * headers read straight from the file ({@link TableRowReader}), without the row.
+ * value and headers are read of it in the task thread), or the Kafka record the row keeps, made in
+ * the fetcher of its key, value and headers read straight from the file ({@link TableRowReader},
+ * {@link ColumnBatchReader}), as a Kafka consumer's fetch makes its records: the task thread gives
+ * it to the topic's deserializer as it is.
  *
  * @param row the row as Iceberg's generic reader read it; {@code null} if the file was read into
- *     the Kafka record's parts alone
+ *     the Kafka record alone
  * @param kafkaOffset the row's offset in its Kafka partition (not its position in the table)
- * @param key the record's key when {@code row} is {@code null}
- * @param value the record's value when {@code row} is {@code null}
- * @param headers the record's headers when {@code row} is {@code null}
+ * @param kafkaRecord the Kafka record when {@code row} is {@code null}
  */
 @Internal
 record TableRow(
@@ -43,9 +49,7 @@ record TableRow(
         int partition,
         long kafkaOffset,
         long timestamp,
-        @Nullable byte[] key,
-        @Nullable byte[] value,
-        @Nullable Header[] headers) {
+        @Nullable ConsumerRecord<byte[], byte[]> kafkaRecord) {
 
     /** The row with its Kafka columns, as the layout keeps them; fails as {@link RowColumns}. */
     static TableRow read(RowColumns columns, Record row) {
@@ -55,8 +59,6 @@ record TableRow(
                 columns.partition(row),
                 columns.offset(row),
                 columns.timestamp(row),
-                null,
-                null,
                 null);
     }
 
@@ -69,6 +71,68 @@ record TableRow(
             @Nullable byte[] key,
             @Nullable byte[] value,
             Header[] headers) {
-        return new TableRow(null, topic, partition, kafkaOffset, timestamp, key, value, headers);
+        return new TableRow(
+                null,
+                topic,
+                partition,
+                kafkaOffset,
+                timestamp,
+                kafkaRecord(topic, partition, kafkaOffset, timestamp, key, value, headers));
+    }
+
+    /**
+     * The record a Kafka consumer would have given for this row: created at {@code timestamp},
+     * sizes of its key and value, no leader epoch.
+     */
+    static ConsumerRecord<byte[], byte[]> kafkaRecord(
+            String topic,
+            int partition,
+            long kafkaOffset,
+            long timestamp,
+            @Nullable byte[] key,
+            @Nullable byte[] value,
+            Headers headers) {
+        return new ConsumerRecord<>(
+                topic,
+                partition,
+                kafkaOffset,
+                timestamp,
+                TimestampType.CREATE_TIME,
+                key == null ? ConsumerRecord.NULL_SIZE : key.length,
+                value == null ? ConsumerRecord.NULL_SIZE : value.length,
+                key,
+                value,
+                headers,
+                Optional.empty());
+    }
+
+    private static ConsumerRecord<byte[], byte[]> kafkaRecord(
+            String topic,
+            int partition,
+            long kafkaOffset,
+            long timestamp,
+            @Nullable byte[] key,
+            @Nullable byte[] value,
+            Header[] headers) {
+        return kafkaRecord(
+                topic,
+                partition,
+                kafkaOffset,
+                timestamp,
+                key,
+                value,
+                headers.length == 0 ? new RecordHeaders() : new RecordHeaders(headers));
+    }
+
+    /** The record's key when {@code row} is {@code null}. */
+    @Nullable
+    byte[] key() {
+        return kafkaRecord == null ? null : kafkaRecord.key();
+    }
+
+    /** The record's value when {@code row} is {@code null}. */
+    @Nullable
+    byte[] value() {
+        return kafkaRecord == null ? null : kafkaRecord.value();
     }
 }
