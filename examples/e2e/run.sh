@@ -373,8 +373,11 @@ wait_for "2 slots" 60 slots_at_least 2
 source_vertex=archive-and-topic
 step "archive phase: submitting the archive check job (broker $bootstrap)"
 control="$work/archive-control/orders.control"
+# 2,000 records a second per subtask: the 180,000 archived records take at least 45 s of reading,
+# which must outlast the time before the pause takes hold and after the resume (the kill below
+# needs archive left; at 5,000 a run on a busy machine read it all before the kill)
 submit_out=$(flink run -d -p 2 -c dev.sourcebackfill.examples.ArchiveCheckJob "$jar" --archive "file://$work/archive" \
-  --bootstrap-servers "$bootstrap" --topic orders --records 100000 --output "file://$work/out-archive" --max-rate-per-subtask 5000 \
+  --bootstrap-servers "$bootstrap" --topic orders --records 100000 --output "file://$work/out-archive" --max-rate-per-subtask 2000 \
   --control "$control")
 job=$(echo "$submit_out" | grep -o 'JobID [0-9a-f]\{32\}' | awk '{print $2}')
 [ -n "$job" ] || { echo "$submit_out"; exit 1; }
@@ -417,7 +420,7 @@ wait_for "the backfill to go on" 60 backfill_grew
 t_resumed=$(date +%s%N)
 step "archive phase: PAUSE measured: applied $(( (t_paused - t_pause) / 1000000 )) ms after 'backfill pause' (control file read every 1 s); backfilledRecords stayed $before for 5 s while partition 3's live offset went $live_before -> $live_after; RESUME: the backfill went on $(( (t_resumed - t_resume) / 1000000 )) ms after 'backfill resume'"
 [ "$(backfill_metric splitsBackfilling)" -gt 0 ] || { echo "[e2e] the archive was read before the kill: make it larger" >&2; exit 1; }
-step "archive phase: killing TaskManager r1 with SIGKILL during the archive read, starting a new one"
+step "archive phase: killing TaskManager r1 with SIGKILL during the archive read (backfilledRecords=$(backfill_metric backfilledRecords) of 180000, splitsBackfilling=$(backfill_metric splitsBackfilling)), starting a new one"
 kill_tm "$tm1" taskmanager-r1
 tm3=$(start_tm taskmanager-r3); pids+=("$tm3")
 wait_for "the job to notice the lost TaskManager" 120 failure_seen
