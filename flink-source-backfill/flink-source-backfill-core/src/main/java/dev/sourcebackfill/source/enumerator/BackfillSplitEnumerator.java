@@ -28,6 +28,7 @@ import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.split.BackfillSplit;
 import dev.sourcebackfill.source.split.HandoverState;
+import dev.sourcebackfill.source.split.SplitKind;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
@@ -359,18 +360,47 @@ public final class BackfillSplitEnumerator
 
     /**
      * The fixed reader of a split: stable across restarts for a given parallelism. The chunks of a
-     * log split go round the other readers (all of them at parallelism 1), so that one split's
-     * history is spread over them, and the log split's own reader has none of its chunks: a reader
-     * reads a log split's chunks before the log split's own last part (oldest first, see
-     * docs/design.md), so that would hold the split's live records back.
+     * log split ({@link SplitKind#LOG}) go round the other readers (all of them at parallelism 1),
+     * so that one split's history is spread over them, and the log split's own reader has none of
+     * its chunks: a reader reads a log split's chunks before the log split's own last part (oldest
+     * first, see docs/design.md), so that would hold the split's live records back. The chunks of a
+     * history split ({@link SplitKind#HISTORY}: an Iceberg table's files mixing partitions) have no
+     * live part to hold back: they go round every reader, the split's own included, so that at
+     * parallelism 2 both readers read them.
+     *
+     * @param logSplitKind the kind of the split the chunk is of ({@code split} itself if it is no
+     *     chunk)
      */
-    static int ownerOf(BackfillSplit split, int parallelism) {
+    static int ownerOf(BackfillSplit split, SplitKind logSplitKind, int parallelism) {
         int own = ownerOf(split.logSplitId(), parallelism);
         if (split.chunk().isEmpty() || parallelism == 1) {
             return own;
         }
-        int step = 1 + split.chunk().get().index() % (parallelism - 1);
+        int index = split.chunk().get().index();
+        if (logSplitKind == SplitKind.HISTORY) {
+            return Math.floorMod(own + 1 + index, parallelism);
+        }
+        int step = 1 + index % (parallelism - 1);
         return Math.floorMod(own + step, parallelism);
+    }
+
+    /**
+     * The kind of the split {@code split} is a chunk of, or its own kind.
+     *
+     * @throws IllegalStateException naming the chunk if its split is not in the table
+     */
+    private SplitKind logSplitKind(BackfillSplit split) {
+        if (split.chunk().isEmpty()) {
+            return split.kind();
+        }
+        TrackedSplit logSplit = tracker.get(split.logSplitId());
+        if (logSplit == null) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Chunk %s is of split %s, which the enumerator's table does not have",
+                            split.splitId(), split.logSplitId()));
+        }
+        return logSplit.split().kind();
     }
 
     /** The fixed reader of a log split (not a chunk). */
@@ -382,7 +412,7 @@ public final class BackfillSplitEnumerator
         int parallelism = context.currentParallelism();
         Map<Integer, List<BackfillSplit>> assignment = new HashMap<>();
         for (BackfillSplit split : tracker.unassigned()) {
-            int owner = ownerOf(split, parallelism);
+            int owner = ownerOf(split, logSplitKind(split), parallelism);
             if (context.registeredReaders().containsKey(owner)) {
                 assignment.computeIfAbsent(owner, k -> new ArrayList<>()).add(split);
             }

@@ -126,6 +126,43 @@ class HistoryChunksEnumeratorTest {
     }
 
     /**
+     * The chunks of a history split (a table's files mixing partitions) have no live part to hold
+     * back: they go round every reader, the split's own included, the next reader first.
+     */
+    @Test
+    void theChunksOfAHistorySplitGoRoundEveryReader() {
+        for (int parallelism = 1; parallelism <= 5; parallelism++) {
+            int own = BackfillSplitEnumerator.ownerOf("h", parallelism);
+            Set<Integer> chunkOwners = new HashSet<>();
+            for (int i = 0; i < 12; i++) {
+                BackfillSplit chunk = BackfillSplit.historyChunk("h", i, 10L * i, 10L * i + 10);
+                int owner = BackfillSplitEnumerator.ownerOf(chunk, SplitKind.HISTORY, parallelism);
+                assertThat(owner)
+                        .as("chunk %d at parallelism %d", i, parallelism)
+                        .isEqualTo((own + 1 + i) % parallelism);
+                chunkOwners.add(owner);
+            }
+            assertThat(chunkOwners).hasSize(parallelism);
+        }
+    }
+
+    /**
+     * At parallelism 2 a history split's chunks are read by both readers (before, all went to the
+     * reader other than the split's own, which read the whole table alone), and the split's own
+     * reader also keeps its last part.
+     */
+    @Test
+    void atParallelismTwoBothReadersReadAHistorySplitsChunks() throws Throwable {
+        discoverer.splits.add(DiscoveredSplit.historyOnly("h", 0, 100));
+        start(20, null);
+
+        int own = BackfillSplitEnumerator.ownerOf("h", PARALLELISM);
+        int other = 1 - own;
+        assertThat(owned(other)).containsExactlyInAnyOrder("h#chunk-0", "h#chunk-2");
+        assertThat(owned(own)).containsExactlyInAnyOrder("h", "h#chunk-1", "h#chunk-3");
+    }
+
+    /**
      * History [0, 100) in chunks of 30: chunks [0, 30), [30, 60), [60, 90) as splits of their own,
      * and the split keeps [90, 100) and its handover; the chunks go round the readers other than
      * the split's own (a reader reads a log split's chunks before its own part: on the split's own
@@ -168,7 +205,7 @@ class HistoryChunksEnumeratorTest {
             Set<Integer> chunkOwners = new HashSet<>();
             for (int i = 0; i < 12; i++) {
                 BackfillSplit chunk = BackfillSplit.historyChunk("s-0", i, 10L * i, 10L * i + 10);
-                int owner = BackfillSplitEnumerator.ownerOf(chunk, parallelism);
+                int owner = BackfillSplitEnumerator.ownerOf(chunk, SplitKind.LOG, parallelism);
                 assertThat(owner).isBetween(0, parallelism - 1);
                 if (parallelism > 1) {
                     assertThat(owner)
