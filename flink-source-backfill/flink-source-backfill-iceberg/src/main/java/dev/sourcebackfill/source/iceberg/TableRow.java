@@ -114,14 +114,61 @@ record TableRow(
             @Nullable byte[] key,
             @Nullable byte[] value,
             Header[] headers) {
+        if (headers.length == 0) {
+            return new WithoutHeaders(topic, partition, kafkaOffset, timestamp, key, value);
+        }
         return kafkaRecord(
-                topic,
-                partition,
-                kafkaOffset,
-                timestamp,
-                key,
-                value,
-                headers.length == 0 ? new RecordHeaders() : new RecordHeaders(headers));
+                topic, partition, kafkaOffset, timestamp, key, value, new RecordHeaders(headers));
+    }
+
+    /**
+     * The Kafka record of a row without headers. Its headers, empty and open to additions as those
+     * of a record a Kafka consumer gives, are made when the deserializer first asks for them: a
+     * deserializer that does not (a value-only one) costs no headers object per row.
+     */
+    private static final class WithoutHeaders extends ConsumerRecord<byte[], byte[]> {
+        /** Kafka's record requires headers: these stand in, never handed out. */
+        private static final RecordHeaders STAND_IN = readOnlyNone();
+
+        @Nullable private Headers headers;
+
+        WithoutHeaders(
+                String topic,
+                int partition,
+                long kafkaOffset,
+                long timestamp,
+                @Nullable byte[] key,
+                @Nullable byte[] value) {
+            super(
+                    topic,
+                    partition,
+                    kafkaOffset,
+                    timestamp,
+                    TimestampType.CREATE_TIME,
+                    key == null ? ConsumerRecord.NULL_SIZE : key.length,
+                    value == null ? ConsumerRecord.NULL_SIZE : value.length,
+                    key,
+                    value,
+                    STAND_IN,
+                    Optional.empty());
+        }
+
+        private static RecordHeaders readOnlyNone() {
+            RecordHeaders none = new RecordHeaders();
+            none.setReadOnly();
+            return none;
+        }
+
+        /** The record's own headers, made on the first call (in the task thread). */
+        @Override
+        public Headers headers() {
+            Headers made = headers;
+            if (made == null) {
+                made = new RecordHeaders();
+                headers = made;
+            }
+            return made;
+        }
     }
 
     /** The record's key when {@code row} is {@code null}. */

@@ -27,6 +27,8 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -363,5 +365,43 @@ class TableRowTest {
                     .containsExactlyInAnyOrder(
                             "0@5", "1@5", "0@6", "1@6", "0@7", "1@7", "0@8", "1@8", "0@9", "1@9");
         }
+    }
+
+    /**
+     * A row's Kafka record without headers has headers as a Kafka consumer's record has them:
+     * empty, open to additions, the same object on every call; a row with headers keeps them.
+     */
+    @Test
+    void aKafkaRecordWithoutHeadersHasItsOwnEmptyHeadersOpenToAdditions() {
+        ConsumerRecord<byte[], byte[]> first =
+                TableRow.ofKafkaRecord(TOPIC, 1, 5, 1000L, null, new byte[] {1}, new Header[0])
+                        .kafkaRecord();
+        ConsumerRecord<byte[], byte[]> second =
+                TableRow.ofKafkaRecord(TOPIC, 1, 6, 1001L, null, new byte[] {2}, new Header[0])
+                        .kafkaRecord();
+        assertThat(first.headers()).isEmpty();
+        first.headers().add("trace", new byte[] {7});
+        assertThat(first.headers().lastHeader("trace").value()).containsExactly(7);
+        assertThat(first.headers()).hasSize(1);
+        assertThat(second.headers()).as("each record its own headers").isEmpty();
+        assertThat(first.offset()).isEqualTo(5);
+        assertThat(first.timestamp()).isEqualTo(1000L);
+        assertThat(first.serializedValueSize()).isEqualTo(1);
+        assertThat(first.serializedKeySize()).isEqualTo(ConsumerRecord.NULL_SIZE);
+        assertThat(first.toString()).contains("offset = 5");
+
+        ConsumerRecord<byte[], byte[]> withHeaders =
+                TableRow.ofKafkaRecord(
+                                TOPIC,
+                                1,
+                                7,
+                                1002L,
+                                null,
+                                null,
+                                new Header[] {new RecordHeader("h", new byte[] {3})})
+                        .kafkaRecord();
+        assertThat(withHeaders.headers().lastHeader("h").value()).containsExactly(3);
+        withHeaders.headers().add("more", null);
+        assertThat(withHeaders.headers()).hasSize(2);
     }
 }
