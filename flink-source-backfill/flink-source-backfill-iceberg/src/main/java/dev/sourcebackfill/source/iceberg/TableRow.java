@@ -127,7 +127,10 @@ record TableRow(
      * deserializer that does not (a value-only one) costs no headers object per row.
      */
     private static final class WithoutHeaders extends ConsumerRecord<byte[], byte[]> {
-        /** Kafka's record requires headers: these stand in, never handed out. */
+        /**
+         * Kafka's record requires headers: these stand in, never handed out ({@link #headers} and
+         * {@link #toString} give the record's own).
+         */
         private static final RecordHeaders STAND_IN = readOnlyNone();
 
         @Nullable private Headers headers;
@@ -168,6 +171,23 @@ record TableRow(
                 headers = made;
             }
             return made;
+        }
+
+        /**
+         * As Kafka's record prints itself, with the record's own headers: Kafka's reads its field,
+         * which holds the stand-in.
+         */
+        @Override
+        public String toString() {
+            String printed = super.toString();
+            String standIn = "headers = " + STAND_IN;
+            int at = printed.indexOf(standIn);
+            return at < 0
+                    ? printed
+                    : printed.substring(0, at)
+                            + "headers = "
+                            + headers()
+                            + printed.substring(at + standIn.length());
         }
     }
 
