@@ -92,18 +92,7 @@ record TableRow(
             @Nullable byte[] key,
             @Nullable byte[] value,
             Headers headers) {
-        return new ConsumerRecord<>(
-                topic,
-                partition,
-                kafkaOffset,
-                timestamp,
-                TimestampType.CREATE_TIME,
-                key == null ? ConsumerRecord.NULL_SIZE : key.length,
-                value == null ? ConsumerRecord.NULL_SIZE : value.length,
-                key,
-                value,
-                headers,
-                Optional.empty());
+        return new RowRecord(topic, partition, kafkaOffset, timestamp, key, value, headers);
     }
 
     private static ConsumerRecord<byte[], byte[]> kafkaRecord(
@@ -114,34 +103,41 @@ record TableRow(
             @Nullable byte[] key,
             @Nullable byte[] value,
             Header[] headers) {
-        if (headers.length == 0) {
-            return new WithoutHeaders(topic, partition, kafkaOffset, timestamp, key, value);
-        }
-        return kafkaRecord(
-                topic, partition, kafkaOffset, timestamp, key, value, new RecordHeaders(headers));
+        return new RowRecord(
+                topic,
+                partition,
+                kafkaOffset,
+                timestamp,
+                key,
+                value,
+                headers.length == 0 ? null : new RecordHeaders(headers));
     }
 
     /**
-     * The Kafka record of a row without headers. Its headers, empty and open to additions as those
-     * of a record a Kafka consumer gives, are made when the deserializer first asks for them: a
-     * deserializer that does not (a value-only one) costs no headers object per row.
+     * The Kafka record of a row. A row without headers gets its headers, empty and open to
+     * additions as those of a record a Kafka consumer gives, when the deserializer first asks for
+     * them: a deserializer that does not (a value-only one) costs no headers object per row.
      */
-    private static final class WithoutHeaders extends ConsumerRecord<byte[], byte[]> {
+    private static final class RowRecord extends ConsumerRecord<byte[], byte[]> {
         /**
-         * Kafka's record requires headers: these stand in, never handed out ({@link #headers} and
-         * {@link #toString} give the record's own).
+         * Kafka's record requires headers: these stand in for those not made yet, never handed out
+         * ({@link #headers} and {@link #toString} give the record's own).
          */
         private static final RecordHeaders STAND_IN = readOnlyNone();
 
         @Nullable private Headers headers;
 
-        WithoutHeaders(
+        /**
+         * @param headers the row's headers; {@code null} if it has none (made on first use)
+         */
+        RowRecord(
                 String topic,
                 int partition,
                 long kafkaOffset,
                 long timestamp,
                 @Nullable byte[] key,
-                @Nullable byte[] value) {
+                @Nullable byte[] value,
+                @Nullable Headers headers) {
             super(
                     topic,
                     partition,
@@ -152,8 +148,9 @@ record TableRow(
                     value == null ? ConsumerRecord.NULL_SIZE : value.length,
                     key,
                     value,
-                    STAND_IN,
+                    headers == null ? STAND_IN : headers,
                     Optional.empty());
+            this.headers = headers;
         }
 
         private static RecordHeaders readOnlyNone() {
@@ -162,7 +159,7 @@ record TableRow(
             return none;
         }
 
-        /** The record's own headers, made on the first call (in the task thread). */
+        /** The record's own headers, made on the first call if the row had none. */
         @Override
         public Headers headers() {
             Headers made = headers;
@@ -175,7 +172,7 @@ record TableRow(
 
         /**
          * As Kafka's record prints itself, with the record's own headers: Kafka's reads its field,
-         * which holds the stand-in.
+         * which may hold the stand-in.
          */
         @Override
         public String toString() {
