@@ -77,7 +77,14 @@ record TableRow(
                 partition,
                 kafkaOffset,
                 timestamp,
-                kafkaRecord(topic, partition, kafkaOffset, timestamp, key, value, headers));
+                new RowRecord(
+                        topic,
+                        partition,
+                        kafkaOffset,
+                        timestamp,
+                        key,
+                        value,
+                        headers.length == 0 ? null : new RecordHeaders(headers)));
     }
 
     /**
@@ -93,24 +100,6 @@ record TableRow(
             @Nullable byte[] value,
             Headers headers) {
         return new RowRecord(topic, partition, kafkaOffset, timestamp, key, value, headers);
-    }
-
-    private static ConsumerRecord<byte[], byte[]> kafkaRecord(
-            String topic,
-            int partition,
-            long kafkaOffset,
-            long timestamp,
-            @Nullable byte[] key,
-            @Nullable byte[] value,
-            Header[] headers) {
-        return new RowRecord(
-                topic,
-                partition,
-                kafkaOffset,
-                timestamp,
-                key,
-                value,
-                headers.length == 0 ? null : new RecordHeaders(headers));
     }
 
     /**
