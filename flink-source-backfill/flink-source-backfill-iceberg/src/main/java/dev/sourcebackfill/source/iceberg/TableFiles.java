@@ -18,25 +18,36 @@ package dev.sourcebackfill.source.iceberg;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SystemConfigs;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.encryption.NativeEncryptionInputFile;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.hadoop.HadoopInputFile;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.parquet.ParquetValueReader;
+import org.apache.iceberg.parquet.VectorizedParquetReader;
+import org.apache.iceberg.parquet.VectorizedReader;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.PartitionUtil;
+import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.schema.MessageType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +64,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Reads a table's data files as Iceberg's generic records, with Iceberg's own Parquet readers and
@@ -161,18 +173,68 @@ final class TableFiles {
         if (read.columns().readsHeaders()) {
             return rowByRow(task, read, columns);
         }
-        CloseableIterable<ColumnBatchReader.RowBatch> batches =
-                Parquet.read(io.newInputFile(task.file()))
-                        .project(read.projection())
-                        .createBatchedReaderFunc(
-                                fileSchema ->
-                                        ColumnBatchReader.forFile(
-                                                read.projection(), fileSchema, read.columns()))
-                        .recordsPerBatch(ColumnBatchReader.BATCH_SIZE)
-                        .reuseContainers()
-                        .build();
-        return new BatchRows(batches, read.columns(), () -> rowByRow(task, read, columns), task);
+        return new BatchRows(
+                batches(task, read), read.columns(), () -> rowByRow(task, read, columns), task);
     }
+
+    /**
+     * The file's column batches: Iceberg's {@link VectorizedParquetReader} with the read options
+     * {@link Parquet.ReadBuilder} gives it, and {@link PageCodecs} for the pages. A natively
+     * encrypted file is read through {@link Parquet.ReadBuilder} itself (its decryption), with
+     * Parquet's own codecs.
+     */
+    private CloseableIterable<ColumnBatchReader.RowBatch> batches(
+            FileScanTask task, KafkaRead read) {
+        InputFile file = io.newInputFile(task.file());
+        Function<MessageType, VectorizedReader<?>> reader =
+                fileSchema ->
+                        ColumnBatchReader.forFile(read.projection(), fileSchema, read.columns());
+        if (file instanceof NativeEncryptionInputFile) {
+            return Parquet.read(file)
+                    .project(read.projection())
+                    .createBatchedReaderFunc(reader)
+                    .recordsPerBatch(ColumnBatchReader.BATCH_SIZE)
+                    .reuseContainers()
+                    .build();
+        }
+        ParquetReadOptions.Builder options;
+        if (file instanceof HadoopInputFile) {
+            // as Iceberg's read builder: the file system's configuration, without the read
+            // settings of another read
+            Configuration conf = new Configuration(((HadoopInputFile) file).getConf());
+            for (String property : OTHER_READS_PROPERTIES) {
+                conf.unset(property);
+            }
+            options = HadoopReadOptions.builder(conf);
+        } else {
+            options = ParquetReadOptions.builder(new PlainParquetConfiguration());
+        }
+        options.withUseHadoopVectoredIo(true);
+        // the builder made Parquet's codec factory from the configuration; it decompresses what is
+        // not ZSTD
+        options.withCodecFactory(new PageCodecs(options.build().getCodecFactory()));
+        return new VectorizedParquetReader<>(
+                file,
+                read.projection(),
+                options.build(),
+                reader,
+                // as Iceberg's read builder: no mapping unless the unsafe position fallback is on
+                SystemConfigs.NETFLIX_UNSAFE_PARQUET_ID_FALLBACK_ENABLED.value()
+                        ? null
+                        : NameMapping.empty(),
+                null,
+                true,
+                true,
+                ColumnBatchReader.BATCH_SIZE);
+    }
+
+    /** The read settings Iceberg's read builder removes from a file system's configuration. */
+    private static final List<String> OTHER_READS_PROPERTIES =
+            List.of(
+                    "parquet.read.filter",
+                    "parquet.private.read.filter.predicate",
+                    "parquet.read.support.class",
+                    "parquet.crypto.factory.class");
 
     /** The file read by {@link TableRowReader}, a row at a time. */
     private FileRows rowByRow(FileScanTask task, KafkaRead read, RowColumns columns) {

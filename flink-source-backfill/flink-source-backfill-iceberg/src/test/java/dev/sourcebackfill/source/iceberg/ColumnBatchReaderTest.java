@@ -38,6 +38,7 @@ import org.apache.parquet.column.ParquetProperties.WriterVersion;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -211,6 +212,68 @@ class ColumnBatchReaderTest {
                                         || row.contains(" 0@0 ")
                                         || row.contains(" 1@7 ")
                                         || row.contains(" 2@8 "));
+    }
+
+    /**
+     * Through {@link TableFiles}, a table written with each codec, in pages of 4 KiB (many pages a
+     * column chunk): the batched read, whose ZSTD pages {@link PageCodecs} decompresses with one
+     * context for the file, gives the generic reader's rows.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = CompressionCodecName.class,
+            names = {"ZSTD", "SNAPPY", "GZIP", "UNCOMPRESSED"})
+    void everyCodecsPagesReadInBatchesAsTheGenericReaderReadsThem(CompressionCodecName codec)
+            throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.REDPANDA);
+        table.updateProperties()
+                .set(TableProperties.PARQUET_COMPRESSION, codec.name().toLowerCase())
+                .set(TableProperties.PARQUET_PAGE_SIZE_BYTES, "4096")
+                .set(TableProperties.PARQUET_PAGE_ROW_LIMIT, "100")
+                .commit();
+        List<Record> rows = new ArrayList<>();
+        for (long offset = 0; offset < 3_000; offset++) {
+            rows.add(
+                    IcebergTestTables.row(
+                            Kind.REDPANDA,
+                            table.schema(),
+                            TOPIC,
+                            (int) (offset % 3),
+                            offset,
+                            "value " + offset + " " + "x".repeat((int) (offset % 200))));
+        }
+        IcebergTestTables.append(table, rows);
+        table.refresh();
+
+        Map<CompressionCodecName, Integer> pagesOfValues = new HashMap<>();
+        for (String location : locations(table)) {
+            try (ParquetFileReader footer =
+                    ParquetFileReader.open(
+                            HadoopInputFile.fromPath(
+                                    new org.apache.hadoop.fs.Path(location),
+                                    new Configuration()))) {
+                for (BlockMetaData rowGroup : footer.getFooter().getBlocks()) {
+                    for (ColumnChunkMetaData column : rowGroup.getColumns()) {
+                        if (column.getPath().toDotString().endsWith("value")) {
+                            // (v1 pages of at most 100 rows)
+                            pagesOfValues.merge(
+                                    column.getCodec(),
+                                    (int) (column.getValueCount() / 100),
+                                    Integer::sum);
+                        }
+                    }
+                }
+            }
+        }
+        // the files are what the test means: the codec's, several pages a column
+        assertThat(pagesOfValues.keySet()).containsExactly(codec);
+        assertThat(pagesOfValues.get(codec)).isGreaterThan(10);
+
+        List<String> read = rows(table, TableFiles.ValuesFrom.KAFKA_VALUES);
+        assertThat(batched).containsExactlyInAnyOrderElementsOf(locations(table));
+        assertThat(read).hasSize(3_000);
+        assertThat(read)
+                .containsExactlyInAnyOrderElementsOf(rows(table, TableFiles.ValuesFrom.ROWS));
     }
 
     /** The files {@link #rows} read in batches, each once it has read all their rows. */

@@ -1,0 +1,182 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import org.apache.flink.annotation.Internal;
+
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdException;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * The page codecs of one Parquet file's read: a ZSTD page is decompressed whole, in one call, with
+ * a zstd context the read keeps for all its pages; every other codec is Parquet's own (the factory
+ * the read options made).
+ *
+ * <p>Parquet's own ZSTD decompressor opens a zstd stream per page: a native context created and
+ * freed, a 128 KiB input buffer allocated, the page copied through it in pieces. On a table's
+ * history read that was about a tenth of the fetcher thread's CPU, most of it the C heap mapping
+ * and unmapping the context's memory page after page (docs/benchmarks.md, section 11's profile). A
+ * page's decompressed size is in its header, so the page can be decompressed at once into an array
+ * of that size; a page whose data does not decompress to exactly that size fails the read, naming
+ * both sizes.
+ *
+ * <p>Not thread-safe: one read, on one thread, as a {@link
+ * org.apache.parquet.hadoop.ParquetFileReader} reads its pages. {@link #release()} (the file
+ * reader's close) frees the zstd context.
+ */
+@Internal
+final class PageCodecs implements CompressionCodecFactory {
+
+    private final CompressionCodecFactory parquets;
+    @Nullable private ZstdPages zstd;
+
+    /**
+     * @param parquets Parquet's factory, for every codec but ZSTD and for compression
+     */
+    PageCodecs(CompressionCodecFactory parquets) {
+        this.parquets = parquets;
+    }
+
+    @Override
+    public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
+        if (codec != CompressionCodecName.ZSTD) {
+            return parquets.getDecompressor(codec);
+        }
+        if (zstd == null) {
+            zstd = new ZstdPages();
+        }
+        return zstd;
+    }
+
+    @Override
+    public BytesInputCompressor getCompressor(CompressionCodecName codec) {
+        return parquets.getCompressor(codec);
+    }
+
+    @Override
+    public void release() {
+        try {
+            if (zstd != null) {
+                zstd.release();
+                zstd = null;
+            }
+        } finally {
+            parquets.release();
+        }
+    }
+
+    /** ZSTD pages, each decompressed whole with one context. */
+    private static final class ZstdPages implements BytesInputDecompressor {
+        @Nullable private ZstdDecompressCtx context = new ZstdDecompressCtx();
+
+        @Override
+        public BytesInput decompress(BytesInput page, int size) throws IOException {
+            if (size == 0) {
+                return BytesInput.empty();
+            }
+            byte[] into = new byte[size];
+            decompress(page.toByteBuffer(), into);
+            return BytesInput.from(into);
+        }
+
+        @Override
+        public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int size)
+                throws IOException {
+            if (input.remaining() < compressedSize) {
+                throw new IOException(
+                        "ZSTD page: "
+                                + compressedSize
+                                + " compressed bytes expected, "
+                                + input.remaining()
+                                + " left in the buffer");
+            }
+            ByteBuffer page = input.slice();
+            page.limit(compressedSize);
+            byte[] into = new byte[size];
+            if (size > 0) {
+                decompress(page, into);
+            }
+            output.put(into);
+            input.position(input.position() + compressedSize);
+        }
+
+        /** The whole page, {@code page}'s remaining bytes, into {@code into}, which it fills. */
+        private void decompress(ByteBuffer page, byte[] into) throws IOException {
+            ZstdDecompressCtx zstd = open();
+            int compressed = page.remaining();
+            int read;
+            try {
+                if (page.hasArray()) {
+                    read =
+                            zstd.decompressByteArray(
+                                    into,
+                                    0,
+                                    into.length,
+                                    page.array(),
+                                    page.arrayOffset() + page.position(),
+                                    compressed);
+                } else {
+                    // a direct buffer: copied (zstd-jni's direct-to-array call is not in the
+                    // older zstd-jni a job may bring)
+                    byte[] bytes = new byte[compressed];
+                    page.duplicate().get(bytes);
+                    read = zstd.decompressByteArray(into, 0, into.length, bytes, 0, compressed);
+                }
+            } catch (ZstdException e) {
+                throw new IOException(
+                        "ZSTD page of "
+                                + compressed
+                                + " bytes, "
+                                + into.length
+                                + " bytes decompressed in its header: "
+                                + e.getMessage(),
+                        e);
+            }
+            if (read != into.length) {
+                throw new IOException(
+                        "ZSTD page of "
+                                + compressed
+                                + " bytes decompressed to "
+                                + read
+                                + " bytes, its header gives "
+                                + into.length);
+            }
+        }
+
+        private ZstdDecompressCtx open() throws IOException {
+            if (context == null) {
+                throw new IOException("ZSTD page read after its file's read was closed");
+            }
+            return context;
+        }
+
+        @Override
+        public void release() {
+            if (context != null) {
+                context.close();
+                context = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+/*
+ * Copyright 2026 the flink-source-backfill authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.sourcebackfill.source.iceberg;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputDecompressor;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@link PageCodecs}: a ZSTD page Parquet's own compressor made decompresses to its bytes, one
+ * context for many pages, from any kind of buffer; a page whose size is not the header's fails,
+ * naming both; every other codec is Parquet's own.
+ */
+class PageCodecsTest {
+
+    private final CodecFactory parquets = new CodecFactory(new Configuration(), 0);
+    private final PageCodecs codecs = new PageCodecs(new CodecFactory(new Configuration(), 0));
+
+    @AfterEach
+    void release() {
+        codecs.release();
+        parquets.release();
+    }
+
+    private static byte[] page(int size, long seed) {
+        Random random = new Random(seed);
+        byte[] page = new byte[size];
+        // half random, half repeated: compressible, with literals
+        for (int i = 0; i < size; i++) {
+            page[i] = i % 2 == 0 ? (byte) random.nextInt(256) : (byte) (i / 64);
+        }
+        return page;
+    }
+
+    private byte[] compressed(CompressionCodecName codec, byte[] page) throws IOException {
+        return parquets.getCompressor(codec).compress(BytesInput.from(page)).toByteArray();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 17, 4096, 1 << 20, 3 << 20})
+    void zstdPagesOfEverySizeDecompressToTheirBytesWithOneContext(int size) throws IOException {
+        BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        for (long seed = 0; seed < 3; seed++) {
+            byte[] page = page(size, seed);
+            byte[] compressed = compressed(CompressionCodecName.ZSTD, page);
+            assertThat(zstd.decompress(BytesInput.from(compressed), size).toByteArray())
+                    .isEqualTo(page);
+            // the same decompressor for the file's every page
+            assertThat(codecs.getDecompressor(CompressionCodecName.ZSTD)).isSameAs(zstd);
+        }
+    }
+
+    @Test
+    void anEmptyPageIsEmpty() throws IOException {
+        BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        byte[] compressed = compressed(CompressionCodecName.ZSTD, new byte[0]);
+        assertThat(zstd.decompress(BytesInput.from(compressed), 0).toByteArray()).isEmpty();
+    }
+
+    /**
+     * A page inside a larger array (as a column chunk's buffer holds it), a read-only buffer (no
+     * array to read) and a direct one.
+     */
+    @Test
+    void pagesInSlicesReadOnlyAndDirectBuffers() throws IOException {
+        BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        byte[] page = page(100_000, 7);
+        byte[] compressed = compressed(CompressionCodecName.ZSTD, page);
+        byte[] chunk = new byte[compressed.length + 300];
+        Arrays.fill(chunk, (byte) 0x5a);
+        System.arraycopy(compressed, 0, chunk, 100, compressed.length);
+
+        ByteBuffer inChunk = ByteBuffer.wrap(chunk, 100, compressed.length).slice();
+        assertThat(zstd.decompress(BytesInput.from(inChunk), page.length).toByteArray())
+                .isEqualTo(page);
+
+        ByteBuffer readOnly = ByteBuffer.wrap(compressed).asReadOnlyBuffer();
+        assertThat(readOnly.hasArray()).isFalse();
+        assertThat(zstd.decompress(BytesInput.from(readOnly), page.length).toByteArray())
+                .isEqualTo(page);
+
+        ByteBuffer direct = ByteBuffer.allocateDirect(compressed.length);
+        direct.put(compressed).flip();
+        assertThat(zstd.decompress(BytesInput.from(direct), page.length).toByteArray())
+                .isEqualTo(page);
+    }
+
+    /** The buffer-to-buffer call reads its page and no further, and moves both positions. */
+    @Test
+    void bufferToBufferMovesBothPositionsByThePage() throws IOException {
+        BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        byte[] first = page(5_000, 1);
+        byte[] second = page(7_000, 2);
+        byte[] a = compressed(CompressionCodecName.ZSTD, first);
+        byte[] b = compressed(CompressionCodecName.ZSTD, second);
+        ByteBuffer input = ByteBuffer.allocate(a.length + b.length);
+        input.put(a).put(b).flip();
+        ByteBuffer output = ByteBuffer.allocate(first.length + second.length + 10);
+
+        zstd.decompress(input, a.length, output, first.length);
+        assertThat(input.position()).isEqualTo(a.length);
+        assertThat(output.position()).isEqualTo(first.length);
+        zstd.decompress(input, b.length, output, second.length);
+        assertThat(input.position()).isEqualTo(a.length + b.length);
+        assertThat(output.position()).isEqualTo(first.length + second.length);
+
+        byte[] both = new byte[first.length + second.length];
+        output.flip().get(both);
+        assertThat(Arrays.copyOfRange(both, 0, first.length)).isEqualTo(first);
+        assertThat(Arrays.copyOfRange(both, first.length, both.length)).isEqualTo(second);
+
+        assertThatThrownBy(() -> zstd.decompress(ByteBuffer.wrap(a), a.length + 1, output, 1))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining((a.length + 1) + " compressed bytes expected");
+    }
+
+    /** A header that gives another size than the page's: the read fails, naming both. */
+    @Test
+    void aPageOfAnotherSizeThanItsHeaderFailsNamingBoth() throws IOException {
+        BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        byte[] page = page(10_000, 3);
+        byte[] compressed = compressed(CompressionCodecName.ZSTD, page);
+        // the header gives more: the page ends short of it
+        assertThatThrownBy(() -> zstd.decompress(BytesInput.from(compressed), 10_001))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("decompressed to 10000 bytes, its header gives 10001");
+        // the header gives less: the page does not fit
+        assertThatThrownBy(() -> zstd.decompress(BytesInput.from(compressed), 9_999))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(compressed.length + " bytes, 9999 bytes decompressed");
+        // bytes that are not zstd
+        assertThatThrownBy(() -> zstd.decompress(BytesInput.from(page), 10_000))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("ZSTD page of 10000 bytes");
+        // the context is still good for the next page
+        assertThat(zstd.decompress(BytesInput.from(compressed), 10_000).toByteArray())
+                .isEqualTo(page);
+    }
+
+    @Test
+    void aPageReadAfterTheReadClosedFails() throws IOException {
+        BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        byte[] compressed = compressed(CompressionCodecName.ZSTD, page(100, 4));
+        codecs.release();
+        assertThatThrownBy(() -> zstd.decompress(BytesInput.from(compressed), 100))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("after its file's read was closed");
+    }
+
+    /** Every other codec: Parquet's own decompressor, which reads what Parquet compressed. */
+    @ParameterizedTest
+    @EnumSource(
+            value = CompressionCodecName.class,
+            names = {"SNAPPY", "GZIP", "UNCOMPRESSED"})
+    void otherCodecsAreParquetsOwn(CompressionCodecName codec) throws IOException {
+        CompressionCodecFactory.BytesInputDecompressor decompressor = codecs.getDecompressor(codec);
+        assertThat(decompressor.getClass().getName()).startsWith("org.apache.parquet.");
+        byte[] page = page(50_000, 5);
+        assertThat(
+                        decompressor
+                                .decompress(BytesInput.from(compressed(codec, page)), page.length)
+                                .toByteArray())
+                .isEqualTo(page);
+    }
+}
