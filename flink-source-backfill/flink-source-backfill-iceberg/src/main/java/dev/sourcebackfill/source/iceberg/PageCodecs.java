@@ -16,6 +16,7 @@
 package dev.sourcebackfill.source.iceberg;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
@@ -38,8 +39,12 @@ import java.nio.ByteBuffer;
  * history read that was about a tenth of the fetcher thread's CPU, most of it the C heap mapping
  * and unmapping the context's memory page after page (docs/benchmarks.md, section 11's profile). A
  * page's decompressed size is in its header, so the page can be decompressed at once into an array
- * of that size; a page whose data does not decompress to exactly that size fails the read, naming
- * both sizes.
+ * of that size.
+ *
+ * <p>A page the one call does not decompress to exactly that size (bytes after its last frame, data
+ * longer than the header says, or not zstd at all) is decompressed again by Parquet's own ZSTD
+ * decompressor, which reads a stream up to the header's size: the page then reads as Iceberg's
+ * generic reader reads it, or fails as it fails (the error naming the page's sizes).
  *
  * <p>Not thread-safe: one read, on one thread, as a {@link
  * org.apache.parquet.hadoop.ParquetFileReader} reads its pages. {@link #release()} (the file
@@ -64,7 +69,7 @@ final class PageCodecs implements CompressionCodecFactory {
             return parquets.getDecompressor(codec);
         }
         if (zstd == null) {
-            zstd = new ZstdPages();
+            zstd = new ZstdPages(parquets.getDecompressor(CompressionCodecName.ZSTD));
         }
         return zstd;
     }
@@ -79,25 +84,54 @@ final class PageCodecs implements CompressionCodecFactory {
         try {
             if (zstd != null) {
                 zstd.release();
-                zstd = null;
             }
         } finally {
             parquets.release();
         }
     }
 
+    /** The ZSTD pages decompressed whole so far (not by Parquet's decompressor). */
+    @VisibleForTesting
+    long zstdPagesWhole() {
+        return zstd == null ? 0 : zstd.whole;
+    }
+
+    /** The ZSTD pages Parquet's own decompressor decompressed, after the one call refused them. */
+    @VisibleForTesting
+    long zstdPagesByParquet() {
+        return zstd == null ? 0 : zstd.byParquet;
+    }
+
+    /** Whether the zstd context is open (made at the first ZSTD page, freed at the release). */
+    @VisibleForTesting
+    boolean zstdContextOpen() {
+        return zstd != null && zstd.context != null;
+    }
+
     /** ZSTD pages, each decompressed whole with one context. */
     private static final class ZstdPages implements BytesInputDecompressor {
+        /** Parquet's own, for a page the one call refuses. */
+        private final BytesInputDecompressor parquets;
+
         @Nullable private ZstdDecompressCtx context = new ZstdDecompressCtx();
+        private long whole;
+        private long byParquet;
+
+        ZstdPages(BytesInputDecompressor parquets) {
+            this.parquets = parquets;
+        }
 
         @Override
         public BytesInput decompress(BytesInput page, int size) throws IOException {
             if (size == 0) {
                 return BytesInput.empty();
             }
+            ByteBuffer bytes = page.toByteBuffer();
             byte[] into = new byte[size];
-            decompress(page.toByteBuffer(), into);
-            return BytesInput.from(into);
+            if (decompressWhole(bytes, into)) {
+                return BytesInput.from(into);
+            }
+            return byParquet(bytes, size);
         }
 
         @Override
@@ -113,23 +147,31 @@ final class PageCodecs implements CompressionCodecFactory {
             }
             ByteBuffer page = input.slice();
             page.limit(compressedSize);
-            byte[] into = new byte[size];
             if (size > 0) {
-                decompress(page, into);
+                byte[] into = new byte[size];
+                if (decompressWhole(page, into)) {
+                    output.put(into);
+                } else {
+                    output.put(byParquet(page, size).toByteBuffer());
+                }
             }
-            output.put(into);
             input.position(input.position() + compressedSize);
         }
 
-        /** The whole page, {@code page}'s remaining bytes, into {@code into}, which it fills. */
-        private void decompress(ByteBuffer page, byte[] into) throws IOException {
-            ZstdDecompressCtx zstd = open();
+        /**
+         * The whole page, {@code page}'s remaining bytes, into {@code into}; false where the one
+         * call refuses the page or it does not fill {@code into} exactly.
+         */
+        private boolean decompressWhole(ByteBuffer page, byte[] into) throws IOException {
+            if (context == null) {
+                throw new IOException("ZSTD page read after its file's read was closed");
+            }
             int compressed = page.remaining();
             int read;
             try {
                 if (page.hasArray()) {
                     read =
-                            zstd.decompressByteArray(
+                            context.decompressByteArray(
                                     into,
                                     0,
                                     into.length,
@@ -137,38 +179,40 @@ final class PageCodecs implements CompressionCodecFactory {
                                     page.arrayOffset() + page.position(),
                                     compressed);
                 } else {
-                    // a direct buffer: copied (zstd-jni's direct-to-array call is not in the
-                    // older zstd-jni a job may bring)
+                    // a read-only or direct buffer: copied (zstd-jni's direct-to-array call is
+                    // not in the older zstd-jni a job may bring)
                     byte[] bytes = new byte[compressed];
                     page.duplicate().get(bytes);
-                    read = zstd.decompressByteArray(into, 0, into.length, bytes, 0, compressed);
+                    read = context.decompressByteArray(into, 0, into.length, bytes, 0, compressed);
                 }
             } catch (ZstdException e) {
+                return false;
+            }
+            if (read != into.length) {
+                return false;
+            }
+            whole++;
+            return true;
+        }
+
+        /** The page as Parquet's own ZSTD decompressor reads it (a stream, up to {@code size}). */
+        private BytesInput byParquet(ByteBuffer page, int size) throws IOException {
+            int compressed = page.remaining();
+            try {
+                // read here, in full (a decompressor may hand over a stream read later)
+                byte[] read = parquets.decompress(BytesInput.from(page), size).toByteArray();
+                byParquet++;
+                return BytesInput.from(read);
+            } catch (IOException | RuntimeException e) {
                 throw new IOException(
                         "ZSTD page of "
                                 + compressed
                                 + " bytes, "
-                                + into.length
+                                + size
                                 + " bytes decompressed in its header: "
                                 + e.getMessage(),
                         e);
             }
-            if (read != into.length) {
-                throw new IOException(
-                        "ZSTD page of "
-                                + compressed
-                                + " bytes decompressed to "
-                                + read
-                                + " bytes, its header gives "
-                                + into.length);
-            }
-        }
-
-        private ZstdDecompressCtx open() throws IOException {
-            if (context == null) {
-                throw new IOException("ZSTD page read after its file's read was closed");
-            }
-            return context;
         }
 
         @Override

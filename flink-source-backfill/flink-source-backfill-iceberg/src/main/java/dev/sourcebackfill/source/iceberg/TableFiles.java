@@ -150,6 +150,15 @@ final class TableFiles {
         default boolean readInBatches() {
             return false;
         }
+
+        /**
+         * The codecs of a batched read's pages, where they are the adapter's {@link PageCodecs}.
+         */
+        @VisibleForTesting
+        @Nullable
+        default PageCodecs pageCodecs() {
+            return null;
+        }
     }
 
     /**
@@ -178,24 +187,31 @@ final class TableFiles {
     }
 
     /**
+     * A file's column batches, and the codecs its pages are decompressed with (if the adapter's).
+     */
+    private record Batches(
+            CloseableIterable<ColumnBatchReader.RowBatch> batches, @Nullable PageCodecs codecs) {}
+
+    /**
      * The file's column batches: Iceberg's {@link VectorizedParquetReader} with the read options
      * {@link Parquet.ReadBuilder} gives it, and {@link PageCodecs} for the pages. A natively
      * encrypted file is read through {@link Parquet.ReadBuilder} itself (its decryption), with
      * Parquet's own codecs.
      */
-    private CloseableIterable<ColumnBatchReader.RowBatch> batches(
-            FileScanTask task, KafkaRead read) {
+    private Batches batches(FileScanTask task, KafkaRead read) {
         InputFile file = io.newInputFile(task.file());
         Function<MessageType, VectorizedReader<?>> reader =
                 fileSchema ->
                         ColumnBatchReader.forFile(read.projection(), fileSchema, read.columns());
         if (file instanceof NativeEncryptionInputFile) {
-            return Parquet.read(file)
-                    .project(read.projection())
-                    .createBatchedReaderFunc(reader)
-                    .recordsPerBatch(ColumnBatchReader.BATCH_SIZE)
-                    .reuseContainers()
-                    .build();
+            return new Batches(
+                    Parquet.read(file)
+                            .project(read.projection())
+                            .createBatchedReaderFunc(reader)
+                            .recordsPerBatch(ColumnBatchReader.BATCH_SIZE)
+                            .reuseContainers()
+                            .build(),
+                    null);
         }
         ParquetReadOptions.Builder options;
         if (file instanceof HadoopInputFile) {
@@ -212,20 +228,24 @@ final class TableFiles {
         options.withUseHadoopVectoredIo(true);
         // the builder made Parquet's codec factory from the configuration; it decompresses what is
         // not ZSTD
-        options.withCodecFactory(new PageCodecs(options.build().getCodecFactory()));
-        return new VectorizedParquetReader<>(
-                file,
-                read.projection(),
-                options.build(),
-                reader,
-                // as Iceberg's read builder: no mapping unless the unsafe position fallback is on
-                SystemConfigs.NETFLIX_UNSAFE_PARQUET_ID_FALLBACK_ENABLED.value()
-                        ? null
-                        : NameMapping.empty(),
-                null,
-                true,
-                true,
-                ColumnBatchReader.BATCH_SIZE);
+        PageCodecs codecs = new PageCodecs(options.build().getCodecFactory());
+        options.withCodecFactory(codecs);
+        return new Batches(
+                new VectorizedParquetReader<>(
+                        file,
+                        read.projection(),
+                        options.build(),
+                        reader,
+                        // as Iceberg's read builder: no mapping unless the unsafe position fallback
+                        // is on
+                        SystemConfigs.NETFLIX_UNSAFE_PARQUET_ID_FALLBACK_ENABLED.value()
+                                ? null
+                                : NameMapping.empty(),
+                        null,
+                        true,
+                        true,
+                        ColumnBatchReader.BATCH_SIZE),
+                codecs);
     }
 
     /** The read settings Iceberg's read builder removes from a file system's configuration. */
@@ -390,6 +410,7 @@ final class TableFiles {
      */
     private final class BatchRows implements FileRows {
         private final CloseableIterable<ColumnBatchReader.RowBatch> batches;
+        @Nullable private final PageCodecs codecs;
         private final TableRowReader.Columns kafkaColumns;
         private final java.util.function.Supplier<FileRows> rowByRow;
         private final FileScanTask task;
@@ -406,11 +427,12 @@ final class TableFiles {
         private boolean closed;
 
         BatchRows(
-                CloseableIterable<ColumnBatchReader.RowBatch> batches,
+                Batches batches,
                 TableRowReader.Columns kafkaColumns,
                 java.util.function.Supplier<FileRows> rowByRow,
                 FileScanTask task) {
-            this.batches = batches;
+            this.batches = batches.batches();
+            this.codecs = batches.codecs();
             this.kafkaColumns = kafkaColumns;
             this.rowByRow = rowByRow;
             this.task = task;
@@ -479,6 +501,12 @@ final class TableFiles {
         @Override
         public boolean readInBatches() {
             return instead == null;
+        }
+
+        @Override
+        @Nullable
+        public PageCodecs pageCodecs() {
+            return codecs;
         }
 
         @Override

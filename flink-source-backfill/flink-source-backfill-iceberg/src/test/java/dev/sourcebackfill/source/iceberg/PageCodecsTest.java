@@ -77,6 +77,9 @@ class PageCodecsTest {
             // the same decompressor for the file's every page
             assertThat(codecs.getDecompressor(CompressionCodecName.ZSTD)).isSameAs(zstd);
         }
+        // each decompressed whole, none left to Parquet's decompressor
+        assertThat(codecs.zstdPagesWhole()).isEqualTo(3);
+        assertThat(codecs.zstdPagesByParquet()).isZero();
     }
 
     @Test
@@ -143,27 +146,40 @@ class PageCodecsTest {
                 .hasMessageContaining((a.length + 1) + " compressed bytes expected");
     }
 
-    /** A header that gives another size than the page's: the read fails, naming both. */
+    /**
+     * A header that gives another size than the page's: the one call refuses the page and Parquet's
+     * own decompressor reads it as it reads it for Iceberg's generic reader: a page shorter than
+     * its header fails, naming both sizes; a longer one is cut at the header's size; bytes that are
+     * not zstd fail.
+     */
     @Test
-    void aPageOfAnotherSizeThanItsHeaderFailsNamingBoth() throws IOException {
+    void aPageOfAnotherSizeThanItsHeaderReadsAsParquetReadsIt() throws IOException {
         BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        BytesInputDecompressor parquet = parquets.getDecompressor(CompressionCodecName.ZSTD);
         byte[] page = page(10_000, 3);
         byte[] compressed = compressed(CompressionCodecName.ZSTD, page);
         // the header gives more: the page ends short of it
+        assertThatThrownBy(() -> parquet.decompress(BytesInput.from(compressed), 10_001))
+                .isInstanceOf(IOException.class);
         assertThatThrownBy(() -> zstd.decompress(BytesInput.from(compressed), 10_001))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("decompressed to 10000 bytes, its header gives 10001");
-        // the header gives less: the page does not fit
-        assertThatThrownBy(() -> zstd.decompress(BytesInput.from(compressed), 9_999))
-                .isInstanceOf(IOException.class)
-                .hasMessageContaining(compressed.length + " bytes, 9999 bytes decompressed");
+                .hasMessageContaining(
+                        "ZSTD page of " + compressed.length + " bytes, 10001 bytes decompressed");
+        // the header gives less: cut there, as Parquet cuts it
+        assertThat(parquet.decompress(BytesInput.from(compressed), 9_999).toByteArray())
+                .isEqualTo(Arrays.copyOf(page, 9_999));
+        assertThat(zstd.decompress(BytesInput.from(compressed), 9_999).toByteArray())
+                .isEqualTo(Arrays.copyOf(page, 9_999));
         // bytes that are not zstd
         assertThatThrownBy(() -> zstd.decompress(BytesInput.from(page), 10_000))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("ZSTD page of 10000 bytes");
+                .hasMessageContaining("ZSTD page of 10000 bytes, 10000 bytes decompressed");
+        assertThat(codecs.zstdPagesWhole()).isZero();
+        assertThat(codecs.zstdPagesByParquet()).isEqualTo(1);
         // the context is still good for the next page
         assertThat(zstd.decompress(BytesInput.from(compressed), 10_000).toByteArray())
                 .isEqualTo(page);
+        assertThat(codecs.zstdPagesWhole()).isEqualTo(1);
     }
 
     @Test
@@ -171,6 +187,7 @@ class PageCodecsTest {
         BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
         byte[] compressed = compressed(CompressionCodecName.ZSTD, page(100, 4));
         codecs.release();
+        assertThat(codecs.zstdContextOpen()).isFalse();
         assertThatThrownBy(() -> zstd.decompress(BytesInput.from(compressed), 100))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("after its file's read was closed");
