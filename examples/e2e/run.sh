@@ -10,7 +10,9 @@
 # E2E_ONLY runs some phases alone: a comma-separated list of main (the first phase: a TaskManager
 # killed, a savepoint, a rescale), archive (the adaptive scheduler's rescale and the archive
 # phase), iceberg (the Iceberg phase), sql (the SQL phase and the two coexistence phases) and
-# coexist (the two coexistence phases); unset, every phase runs. E2E_MAVEN_ARGS is passed to
+# coexist (the two coexistence phases); unset, every phase runs. E2E_COEXIST_MODES picks the
+# coexistence phases: lib (both jars in the cluster's lib/), add-jar (both with ADD JAR), or both
+# (the default, "lib add-jar"). E2E_MAVEN_ARGS is passed to
 # every mvn (e.g. -o, or -Pflink-1.20 for a cluster of another Flink line: .ci/run runs
 # main,coexist on 1.20 so),
 # MAVEN_OPTS as mvn itself reads it (e.g. -Dmaven.repo.local=...). E2E_RESUME_MAVEN_ARGS (e.g.
@@ -29,6 +31,12 @@ for phase in $(echo "${E2E_ONLY:-main,archive,iceberg,sql}" | tr ',' ' '); do
   esac
 done
 [ "$phases" != , ] || { echo "[e2e] E2E_ONLY names no phase: '$E2E_ONLY'" >&2; exit 2; }
+coexist_modes=${E2E_COEXIST_MODES:-lib add-jar}
+modes_named=0
+for mode in $coexist_modes; do
+  case "$mode" in lib|add-jar) modes_named=$((modes_named + 1)) ;; *) echo "[e2e] E2E_COEXIST_MODES must list lib and/or add-jar, separated by spaces, was '$E2E_COEXIST_MODES'" >&2; exit 2 ;; esac
+done
+[ "$modes_named" -gt 0 ] || { echo "[e2e] E2E_COEXIST_MODES names no mode: '$E2E_COEXIST_MODES'" >&2; exit 2; }
 runs() { case "$phases" in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 if [ -n "${E2E_RESUME_MAVEN_ARGS:-}" ] && ! runs main; then
   echo "[e2e] E2E_RESUME_MAVEN_ARGS moves the main phase's job: E2E_ONLY must include main" >&2; exit 2
@@ -767,7 +775,6 @@ SQL
     || { echo "[e2e] FAILED (coexistence phase, $mode): the output topic does not hold every input record once" >&2; exit 1; }
   step "PASSED (coexistence phase, $mode): 4 partitions of $history history and $live live records each, once each in Flink's kafka sink's topic"
 }
-coexist_phase lib
-coexist_phase add-jar
+for mode in $coexist_modes; do coexist_phase "$mode"; done
 fi
 step "PASSED (${E2E_ONLY:-every phase}) on Flink $(ls "$work/lib" | sed -n 's/^flink-runtime-\(.*\)\.jar$/\1/p')"
