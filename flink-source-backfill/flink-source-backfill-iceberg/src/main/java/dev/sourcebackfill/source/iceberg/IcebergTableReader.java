@@ -281,13 +281,35 @@ final class IcebergTableReader implements LogReader<TableRow> {
 
     @Override
     public void close() throws Exception {
+        // every cursor's file closed (a file read holds native memory: its zstd context), the
+        // catalog too, whichever fails; the first failure thrown, the others suppressed in it
+        Exception failure = null;
         for (Cursor cursor : cursors.values()) {
-            cursor.close();
+            try {
+                cursor.close();
+            } catch (Exception e) {
+                failure = firstOf(failure, e);
+            }
         }
         cursors.clear();
         if (catalog != null) {
-            IcebergTableRef.close(catalog);
+            try {
+                IcebergTableRef.close(catalog);
+            } catch (Exception e) {
+                failure = firstOf(failure, e);
+            }
         }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static Exception firstOf(@Nullable Exception first, Exception next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     @VisibleForTesting

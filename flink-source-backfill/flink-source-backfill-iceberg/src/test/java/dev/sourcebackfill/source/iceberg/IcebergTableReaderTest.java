@@ -22,6 +22,9 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.hadoop.HadoopFileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.SeekableInputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +35,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -377,6 +382,133 @@ class IcebergTableReaderTest {
                     .allMatch(position -> position < 50);
             assertThat(bySplit.get(part1)).as("part 1 in the same poll").isNotEmpty();
         }
+    }
+
+    /**
+     * A file system whose input streams fail to close while {@link #FAIL} is set; counts the
+     * streams opened and closed (the catalog makes it by name, {@code io-impl}).
+     */
+    public static final class CloseFailingFileIO extends HadoopFileIO {
+        static final AtomicBoolean FAIL = new AtomicBoolean();
+        static final AtomicInteger OPENED = new AtomicInteger();
+        static final AtomicInteger CLOSED = new AtomicInteger();
+
+        @Override
+        public InputFile newInputFile(String path) {
+            return failingToClose(super.newInputFile(path));
+        }
+
+        @Override
+        public InputFile newInputFile(String path, long length) {
+            return failingToClose(super.newInputFile(path, length));
+        }
+
+        private static InputFile failingToClose(InputFile file) {
+            return new InputFile() {
+                @Override
+                public long getLength() {
+                    return file.getLength();
+                }
+
+                @Override
+                public SeekableInputStream newStream() {
+                    SeekableInputStream stream = file.newStream();
+                    OPENED.incrementAndGet();
+                    return new SeekableInputStream() {
+                        private boolean closed;
+
+                        @Override
+                        public long getPos() throws IOException {
+                            return stream.getPos();
+                        }
+
+                        @Override
+                        public void seek(long newPos) throws IOException {
+                            stream.seek(newPos);
+                        }
+
+                        @Override
+                        public int read() throws IOException {
+                            return stream.read();
+                        }
+
+                        @Override
+                        public int read(byte[] b, int off, int len) throws IOException {
+                            return stream.read(b, off, len);
+                        }
+
+                        @Override
+                        public void close() throws IOException {
+                            stream.close();
+                            if (!closed) {
+                                // (a stream may be closed twice: counted once)
+                                closed = true;
+                                CLOSED.incrementAndGet();
+                            }
+                            if (FAIL.get()) {
+                                throw new IOException("closing " + file.location() + " failed");
+                            }
+                        }
+                    };
+                }
+
+                @Override
+                public String location() {
+                    return file.location();
+                }
+
+                @Override
+                public boolean exists() {
+                    return file.exists();
+                }
+            };
+        }
+    }
+
+    /**
+     * The reader closed with two splits each in the middle of a file (read in batches, each file
+     * with its zstd context), the first file's close failing: the other file is closed all the
+     * same, and the first failure is thrown.
+     */
+    @Test
+    void closingClosesEveryOpenFileWhenOneFailsToClose() throws Exception {
+        Table table = mixedTable();
+        List<Long> snapshots = new ArrayList<>();
+        table.snapshots().forEach(snapshot -> snapshots.add(snapshot.snapshotId()));
+        assertThat(snapshots).hasSize(3);
+        String first = TableHistorySplit.id("db.t", snapshots.get(0), List.of(TOPIC));
+        String last = TableHistorySplit.id("db.t", snapshots.get(2), List.of(TOPIC));
+        Map<String, String> failing = new java.util.HashMap<>(properties);
+        failing.put("io-impl", CloseFailingFileIO.class.getName());
+        CloseFailingFileIO.FAIL.set(false);
+        CloseFailingFileIO.OPENED.set(0);
+        CloseFailingFileIO.CLOSED.set(0);
+        IcebergTableReader reader =
+                new IcebergTableReader(
+                        new IcebergTableRef("local", failing, "db.t"),
+                        new RowColumns(Kind.REDPANDA.layout, TOPIC),
+                        List.of(TOPIC),
+                        5,
+                        null,
+                        TableFiles.ValuesFrom.KAFKA_VALUES);
+        Collecting out = new Collecting(Kind.REDPANDA);
+        reader.addSplit(first, 0);
+        reader.addSplit(last, 0);
+        for (int polls = 0; out.rows.size() < 10; polls++) {
+            assertThat(polls).as("polls until both splits read a row").isLessThan(100);
+            reader.poll(Duration.ofMillis(10), out);
+        }
+        // both splits in the middle of their first file (40 rows each), each file open
+        int open = CloseFailingFileIO.OPENED.get() - CloseFailingFileIO.CLOSED.get();
+        assertThat(open).isGreaterThanOrEqualTo(2);
+
+        CloseFailingFileIO.FAIL.set(true);
+        try {
+            assertThatThrownBy(reader::close).hasMessageContaining("failed");
+        } finally {
+            CloseFailingFileIO.FAIL.set(false);
+        }
+        assertThat(CloseFailingFileIO.CLOSED.get()).isEqualTo(CloseFailingFileIO.OPENED.get());
     }
 
     /**
