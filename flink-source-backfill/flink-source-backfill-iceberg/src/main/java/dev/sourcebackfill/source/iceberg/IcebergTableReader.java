@@ -21,6 +21,7 @@ import dev.sourcebackfill.source.spi.LogRecordCollector;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
+import org.apache.flink.util.ExceptionUtils;
 
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -282,34 +283,27 @@ final class IcebergTableReader implements LogReader<TableRow> {
     @Override
     public void close() throws Exception {
         // every cursor's file closed (a file read holds native memory: its zstd context), the
-        // catalog too, whichever fails; the first failure thrown, the others suppressed in it
-        Exception failure = null;
+        // catalog too, whatever fails (an error too); the first failure thrown, the others
+        // suppressed in it
+        Throwable failure = null;
         for (Cursor cursor : cursors.values()) {
             try {
                 cursor.close();
-            } catch (Exception e) {
-                failure = firstOf(failure, e);
+            } catch (Throwable t) {
+                failure = ExceptionUtils.firstOrSuppressed(t, failure);
             }
         }
         cursors.clear();
         if (catalog != null) {
             try {
                 IcebergTableRef.close(catalog);
-            } catch (Exception e) {
-                failure = firstOf(failure, e);
+            } catch (Throwable t) {
+                failure = ExceptionUtils.firstOrSuppressed(t, failure);
             }
         }
         if (failure != null) {
-            throw failure;
+            ExceptionUtils.rethrowException(failure);
         }
-    }
-
-    private static Exception firstOf(@Nullable Exception first, Exception next) {
-        if (first == null) {
-            return next;
-        }
-        first.addSuppressed(next);
-        return first;
     }
 
     @VisibleForTesting

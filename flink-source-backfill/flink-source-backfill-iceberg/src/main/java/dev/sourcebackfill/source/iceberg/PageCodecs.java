@@ -128,10 +128,11 @@ final class PageCodecs implements CompressionCodecFactory {
             }
             ByteBuffer bytes = page.toByteBuffer();
             byte[] into = new byte[size];
-            if (decompressWhole(bytes, into)) {
+            String refused = decompressWhole(bytes, into);
+            if (refused == null) {
                 return BytesInput.from(into);
             }
-            return byParquet(bytes, size);
+            return byParquet(bytes, size, refused);
         }
 
         @Override
@@ -149,20 +150,22 @@ final class PageCodecs implements CompressionCodecFactory {
             page.limit(compressedSize);
             if (size > 0) {
                 byte[] into = new byte[size];
-                if (decompressWhole(page, into)) {
+                String refused = decompressWhole(page, into);
+                if (refused == null) {
                     output.put(into);
                 } else {
-                    output.put(byParquet(page, size).toByteBuffer());
+                    output.put(byParquet(page, size, refused).toByteBuffer());
                 }
             }
             input.position(input.position() + compressedSize);
         }
 
         /**
-         * The whole page, {@code page}'s remaining bytes, into {@code into}; false where the one
-         * call refuses the page or it does not fill {@code into} exactly.
+         * The whole page, {@code page}'s remaining bytes, into {@code into}; {@code null}, or why
+         * the one call refused the page or did not fill {@code into} exactly.
          */
-        private boolean decompressWhole(ByteBuffer page, byte[] into) throws IOException {
+        @Nullable
+        private String decompressWhole(ByteBuffer page, byte[] into) throws IOException {
             if (context == null) {
                 throw new IOException("ZSTD page read after its file's read was closed");
             }
@@ -186,17 +189,20 @@ final class PageCodecs implements CompressionCodecFactory {
                     read = context.decompressByteArray(into, 0, into.length, bytes, 0, compressed);
                 }
             } catch (ZstdException e) {
-                return false;
+                return e.getMessage();
             }
             if (read != into.length) {
-                return false;
+                return "decompressed to " + read + " bytes";
             }
             whole++;
-            return true;
+            return null;
         }
 
-        /** The page as Parquet's own ZSTD decompressor reads it (a stream, up to {@code size}). */
-        private BytesInput byParquet(ByteBuffer page, int size) throws IOException {
+        /**
+         * The page as Parquet's own ZSTD decompressor reads it (a stream, up to {@code size}),
+         * after the one call {@code refused} it.
+         */
+        private BytesInput byParquet(ByteBuffer page, int size, String refused) throws IOException {
             int compressed = page.remaining();
             try {
                 // read here, in full (a decompressor may hand over a stream read later)
@@ -210,7 +216,10 @@ final class PageCodecs implements CompressionCodecFactory {
                                 + " bytes, "
                                 + size
                                 + " bytes decompressed in its header: "
-                                + e.getMessage(),
+                                + e.getMessage()
+                                + " (decompressed whole: "
+                                + refused
+                                + ")",
                         e);
             }
         }
