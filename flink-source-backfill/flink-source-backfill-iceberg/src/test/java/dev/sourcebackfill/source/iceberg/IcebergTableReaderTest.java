@@ -25,6 +25,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,13 +34,18 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** The table reader: rows at their positions, from where a split starts, deletes applied. */
 class IcebergTableReaderTest {
@@ -385,11 +391,11 @@ class IcebergTableReaderTest {
     }
 
     /**
-     * A file system whose input streams fail to close while {@link #FAIL} is set; counts the
-     * streams opened and closed (the catalog makes it by name, {@code io-impl}).
+     * A file system whose input streams' close throws what {@link #FAILURE} supplies, if set;
+     * counts the streams opened and closed (the catalog makes it by name, {@code io-impl}).
      */
     public static final class CloseFailingFileIO extends HadoopFileIO {
-        static final AtomicBoolean FAIL = new AtomicBoolean();
+        static final AtomicReference<Supplier<Throwable>> FAILURE = new AtomicReference<>();
         static final AtomicInteger OPENED = new AtomicInteger();
         static final AtomicInteger CLOSED = new AtomicInteger();
 
@@ -445,8 +451,16 @@ class IcebergTableReaderTest {
                                 closed = true;
                                 CLOSED.incrementAndGet();
                             }
-                            if (FAIL.get()) {
-                                throw new IOException("closing " + file.location() + " failed");
+                            Supplier<Throwable> failure = FAILURE.get();
+                            if (failure != null) {
+                                Throwable t = failure.get();
+                                if (t instanceof IOException) {
+                                    throw (IOException) t;
+                                }
+                                if (t instanceof RuntimeException) {
+                                    throw (RuntimeException) t;
+                                }
+                                throw (Error) t;
                             }
                         }
                     };
@@ -466,21 +480,18 @@ class IcebergTableReaderTest {
     }
 
     /**
-     * The reader closed with two splits each in the middle of a file (read in batches, each file
-     * with its zstd context), the first file's close failing: the other file is closed all the
-     * same, and the first failure is thrown.
+     * A reader over {@link CloseFailingFileIO} with one split per snapshot of {@link #mixedTable},
+     * each split in the middle of its first file (40 rows each, read in batches: each file holds
+     * its zstd context).
      */
-    @Test
-    void closingClosesEveryOpenFileWhenOneFailsToClose() throws Exception {
+    private IcebergTableReader readerWithThreeOpenFiles() throws Exception {
         Table table = mixedTable();
         List<Long> snapshots = new ArrayList<>();
         table.snapshots().forEach(snapshot -> snapshots.add(snapshot.snapshotId()));
         assertThat(snapshots).hasSize(3);
-        String first = TableHistorySplit.id("db.t", snapshots.get(0), List.of(TOPIC));
-        String last = TableHistorySplit.id("db.t", snapshots.get(2), List.of(TOPIC));
-        Map<String, String> failing = new java.util.HashMap<>(properties);
+        Map<String, String> failing = new HashMap<>(properties);
         failing.put("io-impl", CloseFailingFileIO.class.getName());
-        CloseFailingFileIO.FAIL.set(false);
+        CloseFailingFileIO.FAILURE.set(null);
         CloseFailingFileIO.OPENED.set(0);
         CloseFailingFileIO.CLOSED.set(0);
         IcebergTableReader reader =
@@ -491,24 +502,93 @@ class IcebergTableReaderTest {
                         5,
                         null,
                         TableFiles.ValuesFrom.KAFKA_VALUES);
+        for (long snapshot : snapshots) {
+            reader.addSplit(TableHistorySplit.id("db.t", snapshot, List.of(TOPIC)), 0);
+        }
         Collecting out = new Collecting(Kind.REDPANDA);
-        reader.addSplit(first, 0);
-        reader.addSplit(last, 0);
-        for (int polls = 0; out.rows.size() < 10; polls++) {
-            assertThat(polls).as("polls until both splits read a row").isLessThan(100);
-            reader.poll(Duration.ofMillis(10), out);
+        Set<String> splitsRead = new HashSet<>();
+        for (int polls = 0; out.rows.size() < 15; polls++) {
+            assertThat(polls).as("polls until every split read a row").isLessThan(100);
+            reader.poll(
+                    Duration.ofMillis(10),
+                    (split, offset, timestamp, row) -> {
+                        splitsRead.add(split);
+                        out.collect(split, offset, timestamp, row);
+                    });
         }
-        // both splits in the middle of their first file (40 rows each), each file open
-        int open = CloseFailingFileIO.OPENED.get() - CloseFailingFileIO.CLOSED.get();
-        assertThat(open).isGreaterThanOrEqualTo(2);
+        assertThat(splitsRead).as("each split read").hasSize(3);
+        assertThat(CloseFailingFileIO.OPENED.get() - CloseFailingFileIO.CLOSED.get())
+                .as("files open")
+                .isGreaterThanOrEqualTo(3);
+        return reader;
+    }
 
-        CloseFailingFileIO.FAIL.set(true);
+    /** Closes {@code reader} while every stream's close throws what {@code failure} supplies. */
+    private static Throwable closeFailing(IcebergTableReader reader, Supplier<Throwable> failure) {
+        CloseFailingFileIO.FAILURE.set(failure);
         try {
-            assertThatThrownBy(reader::close).hasMessageContaining("failed");
+            return catchThrowable(reader::close);
         } finally {
-            CloseFailingFileIO.FAIL.set(false);
+            CloseFailingFileIO.FAILURE.set(null);
         }
-        assertThat(CloseFailingFileIO.CLOSED.get()).isEqualTo(CloseFailingFileIO.OPENED.get());
+    }
+
+    @AfterEach
+    void noCloseFailure() {
+        CloseFailingFileIO.FAILURE.set(null);
+    }
+
+    /**
+     * The reader closed with three splits each in the middle of a file, every close failing: every
+     * file is closed all the same, and the first failure is thrown.
+     */
+    @Test
+    void closingClosesEveryOpenFileWhenOneFailsToClose() throws Exception {
+        IcebergTableReader reader = readerWithThreeOpenFiles();
+
+        Throwable thrown = closeFailing(reader, () -> new IOException("closing failed"));
+
+        assertThat(thrown).isInstanceOf(IOException.class).hasMessage("closing failed");
+        assertThat(CloseFailingFileIO.CLOSED.get())
+                .as("streams closed of those opened")
+                .isEqualTo(CloseFailingFileIO.OPENED.get());
+    }
+
+    /**
+     * A file whose close throws an {@link Error} (a class gone from a closed user-code class
+     * loader): the other splits' files are closed too, and the error is thrown.
+     */
+    @Test
+    void anErrorClosingOneFileStillClosesTheOtherSplitsFiles() throws Exception {
+        IcebergTableReader reader = readerWithThreeOpenFiles();
+
+        Throwable thrown =
+                closeFailing(
+                        reader,
+                        () -> new NoClassDefFoundError("org/example/Gone (class loader closed)"));
+
+        assertThat(thrown).isInstanceOf(NoClassDefFoundError.class);
+        assertThat(CloseFailingFileIO.CLOSED.get())
+                .as("streams closed of those opened")
+                .isEqualTo(CloseFailingFileIO.OPENED.get());
+    }
+
+    /**
+     * Every close throws one and the same exception (a stream rethrowing a failure it keeps, a
+     * shared client's): that exception is thrown ({@link Throwable#addSuppressed} of an exception
+     * into itself would throw instead), and every file is closed.
+     */
+    @Test
+    void oneAndTheSameFailureFromEveryCloseIsThrownAndEveryFileClosed() throws Exception {
+        IcebergTableReader reader = readerWithThreeOpenFiles();
+        IOException shared = new IOException("the file system is gone");
+
+        Throwable thrown = closeFailing(reader, () -> shared);
+
+        assertThat(thrown).isSameAs(shared);
+        assertThat(CloseFailingFileIO.CLOSED.get())
+                .as("streams closed of those opened")
+                .isEqualTo(CloseFailingFileIO.OPENED.get());
     }
 
     /**

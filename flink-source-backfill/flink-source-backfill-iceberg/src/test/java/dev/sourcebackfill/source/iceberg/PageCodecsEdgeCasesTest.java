@@ -84,15 +84,6 @@ class PageCodecsEdgeCasesTest {
         parquets.release();
     }
 
-    private static byte[] page(int size, long seed) {
-        Random random = new Random(seed);
-        byte[] page = new byte[size];
-        for (int i = 0; i < size; i++) {
-            page[i] = i % 3 == 0 ? (byte) random.nextInt(256) : (byte) (i / 100);
-        }
-        return page;
-    }
-
     private static byte[] concat(byte[]... parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] part : parts) {
@@ -138,7 +129,7 @@ class PageCodecsEdgeCasesTest {
     @ParameterizedTest
     @ValueSource(strings = {"oneShot", "streamed", "twoFrames", "skippableFirst"})
     void framesOfEveryShapeDecompressAsParquetsOwn(String shape) throws IOException {
-        byte[] page = page(300_000, 11);
+        byte[] page = PageCodecsTest.page(300_000, 11);
         byte[] half1 = Arrays.copyOfRange(page, 0, 123_456);
         byte[] half2 = Arrays.copyOfRange(page, 123_456, page.length);
         byte[] compressed;
@@ -166,7 +157,7 @@ class PageCodecsEdgeCasesTest {
      */
     @Test
     void aFrameFollowedByPaddingReadsAsParquetReadsIt() throws IOException {
-        byte[] page = page(50_000, 12);
+        byte[] page = PageCodecsTest.page(50_000, 12);
         byte[] compressed = concat(Zstd.compress(page, 3), new byte[16]);
         // Parquet's own decompressor: the page's bytes
         assertThat(parquetReads(compressed, page.length)).isEqualTo(page);
@@ -182,7 +173,7 @@ class PageCodecsEdgeCasesTest {
      */
     @Test
     void aPageAcrossTwoBuffersDecompressesToItsBytes() throws IOException {
-        byte[] page = page(200_000, 13);
+        byte[] page = PageCodecsTest.page(200_000, 13);
         byte[] compressed = Zstd.compress(page, 3);
         int cut = compressed.length / 3;
         ByteBuffer first = ByteBuffer.allocateDirect(cut);

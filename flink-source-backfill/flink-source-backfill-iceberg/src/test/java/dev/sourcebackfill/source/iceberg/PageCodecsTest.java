@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.iceberg;
 
+import com.github.luben.zstd.Zstd;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
@@ -34,6 +35,7 @@ import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * {@link PageCodecs}: a ZSTD page Parquet's own compressor made decompresses to its bytes, one
@@ -51,10 +53,10 @@ class PageCodecsTest {
         parquets.release();
     }
 
-    private static byte[] page(int size, long seed) {
+    /** A page of {@code size} bytes, half random and half repeated (also for the edge cases). */
+    static byte[] page(int size, long seed) {
         Random random = new Random(seed);
         byte[] page = new byte[size];
-        // half random, half repeated: compressible, with literals
         for (int i = 0; i < size; i++) {
             page[i] = i % 2 == 0 ? (byte) random.nextInt(256) : (byte) (i / 64);
         }
@@ -207,5 +209,44 @@ class PageCodecsTest {
                                 .decompress(BytesInput.from(compressed(codec, page)), page.length)
                                 .toByteArray())
                 .isEqualTo(page);
+    }
+
+    /**
+     * A ZSTD page whose data ends short of its header's size (a corrupt header or page): the read
+     * fails saying what the page decompressed to, not only Parquet's stream error (an {@link
+     * java.io.EOFException} without a message).
+     */
+    @Test
+    void aPageShorterThanItsHeaderFailsSayingWhatItDecompressedTo() {
+        byte[] compressed = Zstd.compress(page(12_345, 7), 3);
+        BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
+
+        Throwable thrown =
+                catchThrowable(() -> zstd.decompress(BytesInput.from(compressed), 12_346));
+
+        assertThat(thrown).isInstanceOf(IOException.class);
+        assertThat(thrown.getMessage())
+                .contains("12346")
+                .as("the page's own size, 12345 bytes, named")
+                .contains("12345")
+                .doesNotEndWith("null");
+    }
+
+    @Test
+    void aPageShorterThanItsHeaderInADirectBufferFailsSayingWhatItDecompressedTo() {
+        byte[] compressed = Zstd.compress(page(12_345, 7), 3);
+        ByteBuffer input = ByteBuffer.allocateDirect(compressed.length);
+        input.put(compressed).flip();
+        ByteBuffer output = ByteBuffer.allocateDirect(12_346);
+        BytesInputDecompressor zstd = codecs.getDecompressor(CompressionCodecName.ZSTD);
+
+        Throwable thrown =
+                catchThrowable(() -> zstd.decompress(input, compressed.length, output, 12_346));
+
+        assertThat(thrown).isInstanceOf(IOException.class);
+        assertThat(thrown.getMessage())
+                .as("the page's own size, 12345 bytes, named")
+                .contains("12345")
+                .doesNotEndWith("null");
     }
 }
