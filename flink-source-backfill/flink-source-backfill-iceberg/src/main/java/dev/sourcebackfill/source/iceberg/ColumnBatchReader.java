@@ -85,6 +85,9 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
     private final List<Leaf> leaves;
     private int batchSize = BATCH_SIZE;
 
+    /** The file's row the next batch starts at: its row group's first row, then counted on. */
+    private long nextRow;
+
     private ColumnBatchReader(List<Leaf> leaves) {
         this.leaves = leaves;
     }
@@ -195,6 +198,13 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
     @Override
     public void setRowGroupInfo(
             PageReadStore pages, Map<ColumnPath, ColumnChunkMetaData> metadata) {
+        // where the row group is in the file: a read of a byte range starts at a later row group
+        nextRow =
+                pages.getRowIndexOffset()
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                "Parquet gave a row group without the index of its first row in the file"));
         for (Leaf leaf : leaves) {
             leaf.startRowGroup(pages);
         }
@@ -210,6 +220,8 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
             leaf.read(batch, rows);
         }
         batch.size = rows;
+        batch.firstRow = nextRow;
+        nextRow += rows;
         return batch;
     }
 
@@ -223,6 +235,10 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
     static final class RowBatch {
         final int capacity;
         int size;
+
+        /** The file's row (its position in the file) that row 0 of the batch is. */
+        long firstRow;
+
         final long[] partition;
         final boolean[] hasPartition;
         final long[] offset;
@@ -248,6 +264,10 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
 
         int size() {
             return size;
+        }
+
+        long firstRow() {
+            return firstRow;
         }
 
         /** Row {@code i} into {@code parts}, as {@link TableRowReader}'s column readers set it. */

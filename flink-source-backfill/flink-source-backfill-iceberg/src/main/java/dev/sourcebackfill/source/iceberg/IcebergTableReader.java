@@ -345,9 +345,15 @@ final class IcebergTableReader implements LogReader<TableRow> {
                 long offset = -1; // the row's position, once known
                 try {
                     if (rows == null) {
+                        // from the row group holding the split's position (after a restore, or
+                        // a chunk starting inside the file), where the file's reader can
                         rows =
                                 files.readTableRows(
-                                        file.task(), history.schema(), columns, valuesFrom);
+                                        file.task(),
+                                        history.schema(),
+                                        columns,
+                                        valuesFrom,
+                                        Math.max(0, position - file.start()));
                     }
                     if (!rows.hasNext()) {
                         close();

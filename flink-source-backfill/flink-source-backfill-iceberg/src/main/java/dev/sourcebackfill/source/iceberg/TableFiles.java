@@ -48,6 +48,9 @@ import org.apache.iceberg.util.PartitionUtil;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.schema.MessageType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -169,6 +172,18 @@ final class TableFiles {
      * Iceberg's generic reader and delete filter, each row's position read ({@code _pos}).
      */
     FileRows readTableRows(FileScanTask task, Schema schema, RowColumns columns, ValuesFrom from) {
+        return readTableRows(task, schema, columns, from, 0);
+    }
+
+    /**
+     * The file's rows as {@link #readTableRows(FileScanTask, Schema, RowColumns, ValuesFrom)} reads
+     * them, for a caller that wants them from row {@code fromRow} of the file on (its position in
+     * the file): where the adapter's readers read the file, from the row group holding that row,
+     * the row groups before it not read at all; otherwise from the file's first row. Rows before
+     * {@code fromRow} may come either way: the caller skips them.
+     */
+    FileRows readTableRows(
+            FileScanTask task, Schema schema, RowColumns columns, ValuesFrom from, long fromRow) {
         checkFormat(task);
         boolean unfiltered =
                 task.residual() == null || task.residual().equals(Expressions.alwaysTrue());
@@ -180,10 +195,14 @@ final class TableFiles {
             return new GenericRows(readRows(task, schema), columns);
         }
         if (read.columns().readsHeaders()) {
-            return rowByRow(task, read, columns);
+            return rowByRow(task, read, columns, fromRow);
         }
         return new BatchRows(
-                batches(task, read), read.columns(), () -> rowByRow(task, read, columns), task);
+                batches(task, read, fromRow),
+                read.columns(),
+                () -> rowByRow(task, read, columns, fromRow),
+                task,
+                fromRow);
     }
 
     /**
@@ -198,7 +217,7 @@ final class TableFiles {
      * encrypted file is read through {@link Parquet.ReadBuilder} itself (its decryption), with
      * Parquet's own codecs.
      */
-    private Batches batches(FileScanTask task, KafkaRead read) {
+    private Batches batches(FileScanTask task, KafkaRead read, long fromRow) {
         InputFile file = io.newInputFile(task.file());
         Function<MessageType, VectorizedReader<?>> reader =
                 fileSchema ->
@@ -213,19 +232,13 @@ final class TableFiles {
                             .build(),
                     null);
         }
-        ParquetReadOptions.Builder options;
-        if (file instanceof HadoopInputFile) {
-            // as Iceberg's read builder: the file system's configuration, without the read
-            // settings of another read
-            Configuration conf = new Configuration(((HadoopInputFile) file).getConf());
-            for (String property : OTHER_READS_PROPERTIES) {
-                conf.unset(property);
-            }
-            options = HadoopReadOptions.builder(conf);
-        } else {
-            options = ParquetReadOptions.builder(new PlainParquetConfiguration());
+        ParquetReadOptions.Builder options = readOptions(file);
+        long start = rowGroupStart(task, file, fromRow);
+        if (start > 0) {
+            // the row groups from the one holding the row on (Parquet keeps those whose middle is
+            // in the range)
+            options.withRange(start, Long.MAX_VALUE);
         }
-        options.withUseHadoopVectoredIo(true);
         // the builder made Parquet's codec factory from the configuration; it decompresses what is
         // not ZSTD
         PageCodecs codecs = new PageCodecs(options.build().getCodecFactory());
@@ -248,6 +261,98 @@ final class TableFiles {
                 codecs);
     }
 
+    /** The options of a read of {@code file}, as Iceberg's read builder gives them. */
+    private static ParquetReadOptions.Builder readOptions(InputFile file) {
+        ParquetReadOptions.Builder options;
+        if (file instanceof HadoopInputFile) {
+            // as Iceberg's read builder: the file system's configuration, without the read
+            // settings of another read
+            Configuration conf = new Configuration(((HadoopInputFile) file).getConf());
+            for (String property : OTHER_READS_PROPERTIES) {
+                conf.unset(property);
+            }
+            options = HadoopReadOptions.builder(conf);
+        } else {
+            options = ParquetReadOptions.builder(new PlainParquetConfiguration());
+        }
+        options.withUseHadoopVectoredIo(true);
+        return options;
+    }
+
+    /**
+     * Where in the file (a byte) the row group holding row {@code row} starts, as its footer says;
+     * 0 for the file's first row group, and for a natively encrypted file (its footer is read by
+     * Iceberg's read alone). Reads the footer unless {@code row} is 0.
+     */
+    private long rowGroupStart(FileScanTask task, InputFile file, long row) {
+        if (row <= 0 || file instanceof NativeEncryptionInputFile) {
+            return 0;
+        }
+        try (ParquetFileReader footer =
+                ParquetFileReader.open(new ParquetInputFile(file), readOptions(file).build())) {
+            long first = 0;
+            for (BlockMetaData group : footer.getRowGroups()) {
+                if (row < first + group.getRowCount()) {
+                    return first == 0 ? 0 : group.getStartingPos();
+                }
+                first += group.getRowCount();
+            }
+            throw new IllegalStateException(
+                    String.format(
+                            "Data file %s of Iceberg table %s has %d rows in its row groups, none at row %d",
+                            task.file().location(), table, first, row));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(
+                    String.format(
+                            "Reading the footer of data file %s of Iceberg table %s failed: %s",
+                            task.file().location(), table, e.getMessage()),
+                    e);
+        }
+    }
+
+    /**
+     * Fails unless a read meant to start at row {@code fromRow} of the file started at or before
+     * it: its first row is {@code firstRow}.
+     */
+    private void checkStart(FileScanTask task, long firstRow, long fromRow) {
+        if (firstRow > fromRow) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Data file %s of Iceberg table %s was to be read from row %d, but its read started at row %d: the rows between would be lost",
+                            task.file().location(), table, fromRow, firstRow));
+        }
+    }
+
+    /** An Iceberg file as Parquet reads one (for its footer). */
+    private static final class ParquetInputFile implements org.apache.parquet.io.InputFile {
+        private final InputFile file;
+
+        ParquetInputFile(InputFile file) {
+            this.file = file;
+        }
+
+        @Override
+        public long getLength() {
+            return file.getLength();
+        }
+
+        @Override
+        public org.apache.parquet.io.SeekableInputStream newStream() {
+            org.apache.iceberg.io.SeekableInputStream stream = file.newStream();
+            return new DelegatingSeekableInputStream(stream) {
+                @Override
+                public long getPos() throws IOException {
+                    return stream.getPos();
+                }
+
+                @Override
+                public void seek(long newPos) throws IOException {
+                    stream.seek(newPos);
+                }
+            };
+        }
+    }
+
     /** The read settings Iceberg's read builder removes from a file system's configuration. */
     private static final List<String> OTHER_READS_PROPERTIES =
             List.of(
@@ -256,14 +361,23 @@ final class TableFiles {
                     "parquet.read.support.class",
                     "parquet.crypto.factory.class");
 
-    /** The file read by {@link TableRowReader}, a row at a time. */
-    private FileRows rowByRow(FileScanTask task, KafkaRead read, RowColumns columns) {
+    /**
+     * The file read by {@link TableRowReader}, a row at a time, from the row group holding row
+     * {@code fromRow} on.
+     */
+    private FileRows rowByRow(FileScanTask task, KafkaRead read, RowColumns columns, long fromRow) {
+        InputFile file = io.newInputFile(task.file());
+        Parquet.ReadBuilder builder = Parquet.read(file);
+        long start = rowGroupStart(task, file, fromRow);
+        if (start > 0) {
+            builder.split(start, Long.MAX_VALUE - start);
+        }
         CloseableIterable<Object> rows =
-                Parquet.read(io.newInputFile(task.file()))
-                        .project(read.projection())
+                builder.project(read.projection())
                         .createReaderFunc(fileSchema -> rawReader(task, read, fileSchema))
                         .build();
-        return new KafkaRecordRows(rows, read.columns(), columns);
+        return new KafkaRecordRows(
+                rows, read.columns(), columns, first -> checkStart(task, first, fromRow));
     }
 
     /** The columns {@link TableRowReader} reads of a table schema, and how. */
@@ -332,7 +446,10 @@ final class TableFiles {
                     task.file().location(),
                     table,
                     e.getMessage());
-            return GenericParquetReaders.buildReader(read.projection(), fileSchema);
+            // with each row's position: a read of a byte range starts at a later row group
+            return GenericParquetReaders.buildReader(
+                    TypeUtil.join(read.projection(), new Schema(MetadataColumns.ROW_POSITION)),
+                    fileSchema);
         }
     }
 
@@ -374,25 +491,40 @@ final class TableFiles {
 
     /**
      * Rows read by {@link TableRowReader} (or, file by file, by the generic reader): none skipped,
-     * their positions counted.
+     * each with its position in the file as the reader read it (a read of a byte range starts at a
+     * later row group).
      */
     private static final class KafkaRecordRows extends IteratedRows<Object> {
         private final TableRowReader.Columns kafkaColumns;
         private final RowColumns columns;
-        private long position = -1;
+        private final java.util.function.LongConsumer checkFirst;
+        private boolean started;
 
+        /**
+         * @param checkFirst checks the position of the first row read
+         */
         KafkaRecordRows(
                 CloseableIterable<Object> rows,
                 TableRowReader.Columns kafkaColumns,
-                RowColumns columns) {
+                RowColumns columns,
+                java.util.function.LongConsumer checkFirst) {
             super(rows);
             this.kafkaColumns = kafkaColumns;
             this.columns = columns;
+            this.checkFirst = checkFirst;
         }
 
         @Override
         long positionOf(Object row) {
-            return ++position;
+            long position =
+                    row instanceof Record
+                            ? columns.position((Record) row)
+                            : ((TableRowReader.RowParts) row).position;
+            if (!started) {
+                started = true;
+                checkFirst.accept(position);
+            }
+            return position;
         }
 
         @Override
@@ -418,7 +550,11 @@ final class TableFiles {
         @Nullable private Iterator<ColumnBatchReader.RowBatch> iterator;
         @Nullable private ColumnBatchReader.RowBatch batch;
         private int index;
-        private long position = -1;
+
+        /** The row to read from; the first row read must not be after it. */
+        private final long fromRow;
+
+        private boolean started;
 
         /** The row-by-row read of the file, once the batches refused it. */
         @Nullable private FileRows instead;
@@ -430,8 +566,10 @@ final class TableFiles {
                 Batches batches,
                 TableRowReader.Columns kafkaColumns,
                 java.util.function.Supplier<FileRows> rowByRow,
-                FileScanTask task) {
+                FileScanTask task,
+                long fromRow) {
             this.batches = batches.batches();
+            this.fromRow = fromRow;
             this.codecs = batches.codecs();
             this.kafkaColumns = kafkaColumns;
             this.rowByRow = rowByRow;
@@ -469,7 +607,7 @@ final class TableFiles {
                         next = iterator.next();
                     } while (next.size() == 0);
                 } catch (TableRowReader.Unsupported e) {
-                    if (position >= 0) {
+                    if (started) {
                         throw e;
                     }
                     readRowByRow(e);
@@ -477,10 +615,14 @@ final class TableFiles {
                 }
                 batch = next;
                 index = 0;
+                if (!started) {
+                    started = true;
+                    checkStart(task, batch.firstRow(), fromRow);
+                }
             } else {
                 index++;
             }
-            return ++position;
+            return batch.firstRow() + index;
         }
 
         private void readRowByRow(TableRowReader.Unsupported reason) {

@@ -110,6 +110,11 @@ final class TableRowReader {
 
     /** One row's Kafka columns, as the column readers set them; cleared before each row. */
     static final class RowParts {
+        /**
+         * The row's position in its file (as {@code _pos}); not set by {@link ColumnBatchReader}.
+         */
+        long position;
+
         /** As the column holds it (a long column's value may be beyond an int: checked later). */
         long partition;
 
@@ -326,9 +331,13 @@ final class TableRowReader {
             extends ParquetValueReaders.StructReader<RowParts, RowParts> {
         private final RowParts parts;
 
+        /** Where the reader of the row's position is: last. */
+        private final int positionAt;
+
         RowReader(List<ParquetValueReader<?>> readers, RowParts parts) {
             super(readers);
             this.parts = parts;
+            this.positionAt = readers.size() - 1;
         }
 
         @Override
@@ -349,7 +358,10 @@ final class TableRowReader {
 
         @Override
         protected void set(RowParts struct, int pos, Object value) {
-            // the columns set the holder themselves
+            // the columns set the holder themselves; the last reader gives the row's position
+            if (pos == positionAt) {
+                struct.position = (Long) value;
+            }
         }
     }
 
@@ -491,7 +503,11 @@ final class TableRowReader {
                 Types.StructType expected,
                 MessageType message,
                 List<ParquetValueReader<?>> fieldReaders) {
-            return new RowReader(inExpectedOrder(expected, message, fieldReaders), parts);
+            List<ParquetValueReader<?>> readers = inExpectedOrder(expected, message, fieldReaders);
+            // each row's position in the file, last (a read of a byte range starts at a later
+            // row group)
+            readers.add(ParquetValueReaders.position());
+            return new RowReader(readers, parts);
         }
 
         @Override
