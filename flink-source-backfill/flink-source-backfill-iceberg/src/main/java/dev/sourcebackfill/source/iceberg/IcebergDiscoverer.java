@@ -15,6 +15,7 @@
  */
 package dev.sourcebackfill.source.iceberg;
 
+import dev.sourcebackfill.source.iceberg.TableHistory.HistoryFile;
 import dev.sourcebackfill.source.kafka.HistoryBeforeKafkaDiscoverer;
 import dev.sourcebackfill.source.kafka.KafkaSplitIds;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
@@ -25,18 +26,23 @@ import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.util.Tasks;
+import org.apache.iceberg.util.ThreadPools;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The topic's partitions, each read by the live reader from the first offset after the rows the
@@ -284,13 +290,47 @@ final class IcebergDiscoverer extends HistoryBeforeKafkaDiscoverer {
         return fromTable.withHistoryVersion(Long.toString(planned.snapshotId()));
     }
 
-    /** Runs of whole files of the pinned snapshot, each at least {@code chunkSize} rows. */
+    /**
+     * Runs of the pinned snapshot's files, each at least {@code chunkSize} rows, a file of more
+     * rows than that cut where its row groups start ({@link TableHistory#cuts(long, long, long,
+     * TableHistory.RowGroups)}): the footers of those files are read here, side by side in
+     * Iceberg's worker pool.
+     */
     @Override
-    public List<Long> cutHistory(DiscoveredSplit split, long from, long to, long chunkSize) {
+    public List<Long> cutHistory(DiscoveredSplit split, long from, long to, long chunkSize)
+            throws IOException {
         if (planned == null || !TableHistorySplit.isTableHistory(split.splitId())) {
             return List.of();
         }
-        return planned.cuts(from, to, chunkSize);
+        List<HistoryFile> large = planned.filesLargerThan(chunkSize, from, to);
+        if (large.isEmpty()) {
+            return planned.cuts(from, to, chunkSize);
+        }
+        long started = System.nanoTime();
+        Map<HistoryFile, long[]> firstRows = new ConcurrentHashMap<>();
+        Catalog catalog = tableRef.openCatalog();
+        try {
+            TableFiles files = new TableFiles(tableRef.load(catalog).io(), tableRef.name());
+            Tasks.foreach(large)
+                    .executeWith(ThreadPools.getWorkerPool())
+                    .stopOnFailure()
+                    .throwFailureWhenFinished()
+                    .run(file -> firstRows.put(file, files.rowGroupFirstRows(file.task())));
+        } finally {
+            IcebergTableRef.close(catalog);
+        }
+        List<Long> cuts = planned.cuts(from, to, chunkSize, firstRows::get);
+        LOG.info(
+                "Iceberg table {}: history [{}, {}) of split {} cut into {} chunks of at least {} rows; {} data files of more rows cut where their row groups start (footers read in {} ms)",
+                tableRef.name(),
+                from,
+                to,
+                split.splitId(),
+                cuts.size() + 1,
+                chunkSize,
+                large.size(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        return cuts;
     }
 
     /**

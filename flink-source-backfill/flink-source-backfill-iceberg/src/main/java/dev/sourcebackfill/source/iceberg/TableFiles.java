@@ -288,19 +288,45 @@ final class TableFiles {
         if (row <= 0 || file instanceof NativeEncryptionInputFile) {
             return 0;
         }
+        long first = 0;
+        for (BlockMetaData group : rowGroups(task, file)) {
+            if (row < first + group.getRowCount()) {
+                return first == 0 ? 0 : group.getStartingPos();
+            }
+            first += group.getRowCount();
+        }
+        throw new IllegalStateException(
+                String.format(
+                        "Data file %s of Iceberg table %s has %d rows in its row groups, none at row %d",
+                        task.file().location(), table, first, row));
+    }
+
+    /**
+     * The first row of each of the file's row groups after the first, in the file's order, as its
+     * footer says (where a read can start without reading the rows before); none for a natively
+     * encrypted file.
+     */
+    long[] rowGroupFirstRows(FileScanTask task) {
+        checkFormat(task);
+        InputFile file = io.newInputFile(task.file());
+        if (file instanceof NativeEncryptionInputFile) {
+            return new long[0];
+        }
+        List<BlockMetaData> groups = rowGroups(task, file);
+        long[] firstRows = new long[Math.max(0, groups.size() - 1)];
+        long first = 0;
+        for (int i = 0; i < firstRows.length; i++) {
+            first += groups.get(i).getRowCount();
+            firstRows[i] = first;
+        }
+        return firstRows;
+    }
+
+    /** The file's row groups, as its footer lists them. */
+    private List<BlockMetaData> rowGroups(FileScanTask task, InputFile file) {
         try (ParquetFileReader footer =
                 ParquetFileReader.open(new ParquetInputFile(file), readOptions(file).build())) {
-            long first = 0;
-            for (BlockMetaData group : footer.getRowGroups()) {
-                if (row < first + group.getRowCount()) {
-                    return first == 0 ? 0 : group.getStartingPos();
-                }
-                first += group.getRowCount();
-            }
-            throw new IllegalStateException(
-                    String.format(
-                            "Data file %s of Iceberg table %s has %d rows in its row groups, none at row %d",
-                            task.file().location(), table, first, row));
+            return footer.getRowGroups();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(
                     String.format(

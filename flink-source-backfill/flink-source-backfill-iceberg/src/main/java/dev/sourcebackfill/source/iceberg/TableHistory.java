@@ -323,6 +323,28 @@ final class TableHistory {
      * order, and its split watermark holds nothing of another partition back.
      */
     List<Long> cuts(long from, long to, long chunkSize) {
+        return cuts(from, to, chunkSize, file -> NO_ROW_GROUPS);
+    }
+
+    private static final long[] NO_ROW_GROUPS = new long[0];
+
+    /** Where a data file's row groups start. */
+    @FunctionalInterface
+    interface RowGroups {
+        /**
+         * The first row of each of the file's row groups after the first, relative to the file,
+         * increasing.
+         */
+        long[] firstRows(HistoryFile file);
+    }
+
+    /**
+     * As {@link #cuts(long, long, long)}, and inside a file of more than {@code chunkSize} rows
+     * also where one of its row groups starts ({@code rowGroups}, asked for those files only) and
+     * the run before it has {@code chunkSize} positions or more: one large file is read by several
+     * readers, each chunk from its row group on.
+     */
+    List<Long> cuts(long from, long to, long chunkSize, RowGroups rowGroups) {
         List<Long> cuts = new ArrayList<>();
         long runStart = from;
         HistoryFile previous = null;
@@ -331,18 +353,38 @@ final class TableHistory {
             boolean otherGroup =
                     previous != null && !Objects.equals(previous.group(), file.group());
             previous = file;
-            if (fileStart <= from) {
-                continue;
-            }
             if (fileStart >= to) {
                 break;
             }
-            if (fileStart - runStart >= chunkSize || otherGroup) {
+            if (fileStart > from && (fileStart - runStart >= chunkSize || otherGroup)) {
                 cuts.add(fileStart);
                 runStart = fileStart;
             }
+            if (file.records() > chunkSize && file.end() > from) {
+                for (long firstRow : rowGroups.firstRows(file)) {
+                    long cut = fileStart + firstRow;
+                    if (cut >= to || cut >= file.end()) {
+                        break;
+                    }
+                    if (cut > from && cut - runStart >= chunkSize) {
+                        cuts.add(cut);
+                        runStart = cut;
+                    }
+                }
+            }
         }
         return cuts;
+    }
+
+    /** The files of {@code [from, to)} with more than {@code chunkSize} rows. */
+    List<HistoryFile> filesLargerThan(long chunkSize, long from, long to) {
+        List<HistoryFile> large = new ArrayList<>();
+        for (HistoryFile file : files) {
+            if (file.records() > chunkSize && file.end() > from && file.start() < to) {
+                large.add(file);
+            }
+        }
+        return large;
     }
 
     /**
