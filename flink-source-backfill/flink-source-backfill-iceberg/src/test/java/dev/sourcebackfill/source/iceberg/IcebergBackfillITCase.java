@@ -21,6 +21,8 @@ import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
 import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
+import dev.sourcebackfill.source.spi.DiscoveredSplit;
+import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.testutils.FailOnce;
 import dev.sourcebackfill.source.testutils.HistoryBeforeKafkaJob;
 import dev.sourcebackfill.source.testutils.LineUpgrades;
@@ -481,6 +483,78 @@ class IcebergBackfillITCase {
         PartitionChecker.assertPartition(run, 0, 0, 150, o -> o < 100, o -> !missing.contains(o));
         PartitionChecker.assertPartition(run, 1, 0, 150, o -> o < 100, o -> true);
         assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
+    }
+
+    /**
+     * One large data file per partition, in row groups of 100 rows, with a chunk size of 400: the
+     * enumerator cuts partition 0's file of 2,000 rows where its row groups start, and the chunks
+     * of the one file are read by both readers side by side, each from its row group on; a failure
+     * inside the file, so that a chunk is read again from inside it after the restore. Every offset
+     * once, those in the table from the table. Redpanda's layout with the topic's value-only
+     * deserializer is read by the adapter's batched reader (each chunk from its row group on),
+     * Kafka Connect's with a record mapper by Iceberg's generic reader.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Kind.class,
+            names = {"REDPANDA", "KAFKA_CONNECT"})
+    void aLargeFileCutWhereItsRowGroupsStartIsReadInChunksAcrossAFailure(Kind kind)
+            throws Exception {
+        String topic = topic("large", 2_300, 600);
+        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
+        Table table =
+                IcebergTestTables.create(
+                        IcebergTestTables.open("local", catalog), "db.large", kind);
+        table.updateProperties()
+                .set("write.parquet.row-group-size-bytes", "1")
+                .set("write.parquet.row-group-check-min-record-count", "100")
+                .set("write.parquet.row-group-check-max-record-count", "100")
+                .commit();
+        IcebergTestTables.append(table, rows(kind, table, topic, 0, 0, 2_000));
+        IcebergTestTables.append(table, rows(kind, table, topic, 1, 0, 500));
+        table.refresh();
+        // where the enumerator cuts partition 0's part (its one file): at its row groups
+        LogSplitDiscoverer topicSplits =
+                initial ->
+                        List.of(
+                                DiscoveredSplit.backfilled(topic + "-0", 0, 2_300),
+                                DiscoveredSplit.backfilled(topic + "-1", 0, 600));
+        try (IcebergDiscoverer discoverer =
+                new IcebergDiscoverer(
+                        topicSplits,
+                        new IcebergTableRef("local", catalog, "db.large"),
+                        new RowColumns(kind.layout, topic),
+                        false,
+                        null,
+                        false)) {
+            DiscoveredSplit part =
+                    discoverer.discoverSplits(true).stream()
+                            .filter(split -> TableHistorySplit.isTableHistory(split.splitId()))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(part.stoppingOffset()).hasValue(2_000);
+            assertThat(discoverer.cutHistory(part, 0, 2_000, 400))
+                    .containsExactly(400L, 800L, 1_200L, 1_600L);
+        }
+
+        String run = UUID.randomUUID().toString();
+        IcebergBackfillSourceBuilder<String> builder =
+                builder(topic, catalog, "db.large", kind)
+                        .setBackfillChunkSize(400)
+                        .setMaxRecordsPerPoll(50);
+        if (kind == Kind.KAFKA_CONNECT) {
+            // its layout keeps no record value
+            builder.setRecordMapper((row, out) -> out.collect((String) row.getField("payload")));
+        }
+        JobClient job =
+                JOB.run(run, builder.build()).throttle(1_000).failingOnceAt("T|0|1050").start();
+        job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+
+        PartitionChecker.assertNoViolations(run);
+        PartitionChecker.assertPartition(run, 0, 0, 2_300, o -> o < 2_000, o -> true);
+        PartitionChecker.assertPartition(run, 1, 0, 600, o -> o < 500, o -> true);
+        assertThat(FailOnce.fired(run)).containsExactly("T|0|1050");
+        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(1);
     }
 
     /**
