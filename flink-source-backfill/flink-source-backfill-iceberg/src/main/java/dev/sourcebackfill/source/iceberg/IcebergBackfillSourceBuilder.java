@@ -63,8 +63,8 @@ import java.util.Map;
  *   <tr><td>{@link #setLive}</td><td>required</td><td>the live topics, as a Kafka source builder
  *       with {@code setTopics}: its starting offsets apply to partitions with no rows</td></tr>
  *   <tr><td>{@link #setBackfillChunkSize}</td><td>1,000,000</td><td>rows per chunk of the
- *       table's history: runs of whole data files, read in parallel by all readers (not in
- *       ordered mode)</td></tr>
+ *       table's history: runs of data files, a larger file cut where its row groups start, read
+ *       in parallel by all readers (not in ordered mode)</td></tr>
  *   <tr><td>{@link #setOrdered}</td><td>off</td><td>each partition's history read by its own
  *       split in offset order, then its live records: a per-key state without event time sees
  *       each partition's records in offset order</td></tr>
@@ -150,10 +150,10 @@ public final class IcebergBackfillSourceBuilder<T>
      * {@link #setBackfillChunkSize} is refused), a data file mixing partitions is read once per
      * partition it holds (each reader skips the others' rows), each reader scans the Kafka columns
      * of such files once to find its partitions' offsets in them, and a partition's live records
-     * wait for its history. Without it (the table's history read in chunks of whole files by all
-     * readers while every partition is live at once) each file is read once and the history is read
-     * in parallel, but a partition's live records come before its history rows, and history rows in
-     * no offset order across chunks.
+     * wait for its history. Without it (the table's history read in chunks by all readers while
+     * every partition is live at once) each file is read once and the history is read in parallel,
+     * but a partition's live records come before its history rows, and history rows in no offset
+     * order across chunks.
      */
     public IcebergBackfillSourceBuilder<T> setOrdered(boolean ordered) {
         this.ordered = ordered;

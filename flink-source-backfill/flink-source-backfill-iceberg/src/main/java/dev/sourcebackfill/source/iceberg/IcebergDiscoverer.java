@@ -46,7 +46,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The topic's partitions, each read by the live reader from the first offset after the rows the
- * table has of it, and the table's history as a split of its own, read in chunks of whole files.
+ * table has of it, and the table's history as a split of its own, read in chunks (runs of files, a
+ * file larger than a chunk cut where its row groups start).
  *
  * <p>At the job's first discovery the table's current snapshot is pinned: its history, {@code
  * iceberg:<table>@<snapshot>/<topics>;plan=<code>} ({@link TableHistorySplit}), is read as one

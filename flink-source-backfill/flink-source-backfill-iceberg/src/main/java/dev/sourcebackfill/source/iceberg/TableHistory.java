@@ -50,8 +50,9 @@ import java.util.Objects;
 /**
  * The history a table's pinned snapshot holds: its data files in a fixed order, each given the
  * positions {@code [start, start + records)} of one position space over the whole table, so that a
- * chunk of history is a run of whole files and a reader's place is one number. Every reader plans
- * the same snapshot the same way and gets the same files and positions.
+ * chunk of history is a run of files (a large file's cut where its row groups start) and a reader's
+ * place is one number. Every reader plans the same snapshot the same way and gets the same files
+ * and positions.
  *
  * <p>Files are ordered by what their column bounds say: first the files of one partition each, by
  * topic, partition and first offset; then the files mixing partitions, by first timestamp; the path

@@ -28,9 +28,10 @@ import java.util.TreeSet;
 /**
  * The split of a table's history: {@code iceberg:<table>@<snapshot
  * id>/<topic>,<topic>...;plan=<code>}. Its offsets are the positions of {@link TableHistory}; its
- * chunks are runs of whole files. The snapshot it is pinned to and the topics whose rows it holds
- * are in its id, and so in the enumerator's state with it: a job restored with another topic list
- * reads the history the split was planned with.
+ * chunks are runs of files, a file larger than a chunk cut where its row groups start. The snapshot
+ * it is pinned to and the topics whose rows it holds are in its id, and so in the enumerator's
+ * state with it: a job restored with another topic list reads the history the split was planned
+ * with.
  *
  * <p>A split id is written with {@code writeUTF} and named in metrics and logs, so its length is
  * bounded: topics that do not fit in {@value #MAX_TOPICS_IN_ID} characters are named by their count
