@@ -280,25 +280,54 @@ final class TableFiles {
     }
 
     /**
-     * Where in the file (a byte) the row group holding row {@code row} starts, as its footer says;
-     * 0 for the file's first row group, and for a natively encrypted file (its footer is read by
-     * Iceberg's read alone). Reads the footer unless {@code row} is 0.
+     * Where a read of the file from row {@code row} on can start: the first byte of the row group
+     * holding that row, as its footer says, where Parquet's filter of the byte range from there
+     * keeps that row group and every one after it; otherwise 0, the file read from its start (the
+     * rows below {@code row} skipped by the caller). 0 also for the file's first row group, for a
+     * row at or past the footer's rows (a manifest counting more rows than the file has), and for a
+     * natively encrypted file (its footer is read by Iceberg's read alone). Reads the footer twice
+     * unless it returns 0 early.
      */
     private long rowGroupStart(FileScanTask task, InputFile file, long row) {
         if (row <= 0 || file instanceof NativeEncryptionInputFile) {
             return 0;
         }
+        List<BlockMetaData> groups = rowGroups(task, file, 0);
         long first = 0;
-        for (BlockMetaData group : rowGroups(task, file)) {
+        long start = 0;
+        for (BlockMetaData group : groups) {
             if (row < first + group.getRowCount()) {
-                return first == 0 ? 0 : group.getStartingPos();
+                start = first == 0 ? 0 : group.getStartingPos();
+                break;
             }
             first += group.getRowCount();
         }
-        throw new IllegalStateException(
-                String.format(
-                        "Data file %s of Iceberg table %s has %d rows in its row groups, none at row %d",
-                        task.file().location(), table, first, row));
+        if (start <= 0) {
+            return 0;
+        }
+        // Parquet keeps the row groups whose middle, as it reckons it from the footer's offsets,
+        // is in the range; a writer's footer can make it reckon otherwise (a dictionary page
+        // offset of 0 where the column has no dictionary, PARQUET-1547) and drop the row group
+        // holding the row: the range is used only where the same filter of the same footer keeps
+        // a run of row groups from one at or below the row to the file's last
+        long rows = groups.stream().mapToLong(BlockMetaData::getRowCount).sum();
+        List<BlockMetaData> kept = rowGroups(task, file, start);
+        long next = kept.isEmpty() ? Long.MAX_VALUE : kept.get(0).getRowIndexOffset();
+        boolean keptToTheEnd = next >= 0 && next <= row;
+        for (BlockMetaData group : kept) {
+            keptToTheEnd &= group.getRowIndexOffset() == next;
+            next += group.getRowCount();
+        }
+        if (keptToTheEnd && next == rows) {
+            return start;
+        }
+        LOG.info(
+                "Data file {} of Iceberg table {} is read from its start for its row {}: Parquet's filter of the byte range from {} keeps other row groups than those from the row's on",
+                task.file().location(),
+                table,
+                row,
+                start);
+        return 0;
     }
 
     /**
@@ -312,7 +341,7 @@ final class TableFiles {
         if (file instanceof NativeEncryptionInputFile) {
             return new long[0];
         }
-        List<BlockMetaData> groups = rowGroups(task, file);
+        List<BlockMetaData> groups = rowGroups(task, file, 0);
         long[] firstRows = new long[Math.max(0, groups.size() - 1)];
         long first = 0;
         for (int i = 0; i < firstRows.length; i++) {
@@ -322,17 +351,27 @@ final class TableFiles {
         return firstRows;
     }
 
-    /** The file's row groups, as its footer lists them. */
-    private List<BlockMetaData> rowGroups(FileScanTask task, InputFile file) {
+    /**
+     * The file's row groups, as its footer lists them: all of them, or those Parquet's filter of
+     * the byte range from {@code rangeStart} (above 0) on keeps, each with its first row's index.
+     */
+    private List<BlockMetaData> rowGroups(FileScanTask task, InputFile file, long rangeStart) {
+        ParquetReadOptions.Builder options = readOptions(file);
+        if (rangeStart > 0) {
+            options.withRange(rangeStart, Long.MAX_VALUE);
+        }
         try (ParquetFileReader footer =
-                ParquetFileReader.open(new ParquetInputFile(file), readOptions(file).build())) {
+                ParquetFileReader.open(new ParquetInputFile(file), options.build())) {
             return footer.getRowGroups();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(
+        } catch (IOException | RuntimeException e) {
+            String message =
                     String.format(
                             "Reading the footer of data file %s of Iceberg table %s failed: %s",
-                            task.file().location(), table, e.getMessage()),
-                    e);
+                            task.file().location(), table, e.getMessage());
+            if (e instanceof IOException) {
+                throw new java.io.UncheckedIOException(message, (IOException) e);
+            }
+            throw new IllegalStateException(message, e);
         }
     }
 
