@@ -42,10 +42,11 @@ import java.util.TreeMap;
  * --only-flow-control} (sections 9 and 10 alone), {@code --only-kafka} (section 6 alone), {@code
  * --only-chunks} (the chunks of history: section 6's one-partition rows and section 8), {@code
  * --only-throughput} (sections 1 and 2 alone), {@code --only-iceberg} (section 11 alone), {@code
- * --only-iceberg-throughput} (its history throughput alone), {@code --only-iceberg-live} (its time
- * until every partition is live alone), {@code --only-iceberg-default-mode} (both, in one run, on
- * one table: section 11 without the ordered mode's rows), {@code --only-scaling} (sections 4 and 5
- * alone, with the backfill rate of a short section 1 run).
+ * --only-iceberg-throughput} (its history throughput alone), {@code --only-iceberg-large-file} (one
+ * large file read in chunks by every reader against one reader), {@code --only-iceberg-live} (its
+ * time until every partition is live alone), {@code --only-iceberg-default-mode} (both, in one run,
+ * on one table: section 11 without the ordered mode's rows), {@code --only-scaling} (sections 4 and
+ * 5 alone, with the backfill rate of a short section 1 run).
  */
 public final class BenchmarkMain {
 
@@ -79,6 +80,7 @@ public final class BenchmarkMain {
         only.put("only-scaling", (r, cluster) -> scaling(r, cluster, settings));
         only.put("only-kafka", (r, cluster) -> kafka(r, cluster, settings));
         only.put("only-iceberg", (r, cluster) -> iceberg(r, cluster, settings));
+        only.put("only-iceberg-large-file", (r, cluster) -> icebergLargeFile(r, cluster, settings));
         only.put(
                 "only-iceberg-throughput", (r, cluster) -> icebergThroughput(r, cluster, settings));
         only.put(
@@ -707,6 +709,37 @@ public final class BenchmarkMain {
                     iceberg::oursRun,
                     "(the cost of order)");
             icebergLiveTime(report, IcebergLiveTime.start(cluster, settings, iceberg), settings);
+        }
+        icebergLargeFile(report, cluster, settings);
+    }
+
+    /**
+     * Section 11, one large data file: half the table's rows in one file of row groups of 1,000,000
+     * rows, read with the default chunk size (the file cut where its row groups start, its chunks
+     * read by every reader) against one chunk for the whole file (one reader reads it, as a file
+     * was read before files were cut inside).
+     */
+    private static void icebergLargeFile(
+            Report report, BenchCluster cluster, BenchmarkSettings settings) throws Exception {
+        try (IcebergThroughput iceberg =
+                IcebergThroughput.startOneFile(cluster, settings, settings.icebergRecords / 2)) {
+            long chunk = Math.min(IcebergThroughput.ROWS_PER_ROW_GROUP, iceberg.records());
+            say(
+                    "11. Iceberg, one large file: %d rows in %d data file(s) of %d row groups; ours with chunks of %d rows (the file cut where its row groups start, read by every reader) against one chunk of the whole file (one reader)",
+                    iceberg.records(), iceberg.dataFiles(), iceberg.rowGroups(), chunk);
+            if (settings.rounds > 1) {
+                iceberg.oursRun(chunk); // warm-up, not counted
+                iceberg.oursRun(iceberg.records());
+            }
+            compare(
+                    report,
+                    settings,
+                    "iceberg.largeFile",
+                    "11. Iceberg history throughput, one large file",
+                    () -> iceberg.oursRun(chunk),
+                    "ours with the whole file one chunk",
+                    () -> iceberg.oursRun(iceberg.records()),
+                    "(a large file read by every reader)");
         }
     }
 

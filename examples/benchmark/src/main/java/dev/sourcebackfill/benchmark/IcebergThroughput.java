@@ -16,6 +16,7 @@
 package dev.sourcebackfill.benchmark;
 
 import dev.sourcebackfill.source.iceberg.IcebergBackfill;
+import dev.sourcebackfill.source.iceberg.IcebergBackfillSourceBuilder;
 import dev.sourcebackfill.source.iceberg.IcebergLayout;
 import dev.sourcebackfill.source.kafka.InProcessKafka;
 import dev.sourcebackfill.source.kafka.KafkaBackfill;
@@ -60,6 +61,8 @@ import org.apache.iceberg.types.Types.TimestampType;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
+import javax.annotation.Nullable;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -85,6 +88,10 @@ final class IcebergThroughput implements AutoCloseable {
 
     static final int PARTITIONS = 8;
     private static final int ROWS_PER_FILE = 1_000_000;
+
+    /** Rows a row group of {@link #startOneFile}'s file: the row groups of a 128 MB target. */
+    static final int ROWS_PER_ROW_GROUP = 1_000_000;
+
     static final String TABLE = "bench.history";
 
     static final Schema SCHEMA =
@@ -106,6 +113,17 @@ final class IcebergThroughput implements AutoCloseable {
     private final String topic = "iceberg-" + UUID.randomUUID();
     private final List<String> dataFiles = new ArrayList<>();
 
+    /** The table's rows, a partition's rows each of the 8. */
+    private final long records;
+
+    /** Rows a data file; each row group's rows where set (else as the writer's size rule). */
+    private final long rowsPerFile;
+
+    private final long rowGroupRows;
+
+    /** Row groups of the data files, as their footers say. */
+    private int rowGroups;
+
     /** Whether the topic has records past the table ({@link #appendPastTheTable}). */
     private boolean pastTheTable;
 
@@ -113,7 +131,13 @@ final class IcebergThroughput implements AutoCloseable {
             BenchCluster cluster,
             BenchmarkSettings settings,
             InProcessKafka kafka,
-            Path warehouse) {
+            Path warehouse,
+            long records,
+            long rowsPerFile,
+            long rowGroupRows) {
+        this.records = records / PARTITIONS * PARTITIONS;
+        this.rowsPerFile = rowsPerFile;
+        this.rowGroupRows = rowGroupRows;
         this.cluster = cluster;
         this.settings = settings;
         this.kafka = kafka;
@@ -123,12 +147,38 @@ final class IcebergThroughput implements AutoCloseable {
     /** Writes the topic and the table of the same records (not counted as the jobs' CPU time). */
     static IcebergThroughput start(BenchCluster cluster, BenchmarkSettings settings)
             throws Exception {
+        return start(cluster, settings, settings.icebergRecords, ROWS_PER_FILE, 0);
+    }
+
+    /**
+     * A table of {@code records} rows in one data file, in row groups of {@link
+     * #ROWS_PER_ROW_GROUP} rows (a compacted table's file of several row groups).
+     */
+    static IcebergThroughput startOneFile(
+            BenchCluster cluster, BenchmarkSettings settings, long records) throws Exception {
+        return start(cluster, settings, records, Long.MAX_VALUE, ROWS_PER_ROW_GROUP);
+    }
+
+    private static IcebergThroughput start(
+            BenchCluster cluster,
+            BenchmarkSettings settings,
+            long records,
+            long rowsPerFile,
+            long rowGroupRows)
+            throws Exception {
         return JobCpu.setUpUncounted(
                 () -> {
                     InProcessKafka kafka = InProcessKafka.start();
                     Path warehouse = Files.createTempDirectory("iceberg-benchmark");
                     IcebergThroughput bench =
-                            new IcebergThroughput(cluster, settings, kafka, warehouse);
+                            new IcebergThroughput(
+                                    cluster,
+                                    settings,
+                                    kafka,
+                                    warehouse,
+                                    records,
+                                    rowsPerFile,
+                                    rowGroupRows);
                     try {
                         bench.write();
                     } catch (Exception e) {
@@ -148,12 +198,21 @@ final class IcebergThroughput implements AutoCloseable {
     }
 
     long records() {
-        return settings.icebergRecords / PARTITIONS * PARTITIONS;
+        return records;
     }
 
     /** The table's rows of each partition, offsets 0 to this minus 1. */
     long rowsPerPartition() {
-        return settings.icebergRecords / PARTITIONS;
+        return records / PARTITIONS;
+    }
+
+    /** The data files' row groups. */
+    int rowGroups() {
+        return rowGroups;
+    }
+
+    int dataFiles() {
+        return dataFiles.size();
     }
 
     InProcessKafka kafka() {
@@ -198,7 +257,7 @@ final class IcebergThroughput implements AutoCloseable {
     }
 
     private void write() throws Exception {
-        long perPartition = settings.icebergRecords / PARTITIONS;
+        long perPartition = records / PARTITIONS;
         kafka.createTopic(topic, PARTITIONS, Map.of());
         try (KafkaProducer<String, String> producer = kafka.bulkProducer()) {
             for (long o = 0; o < perPartition; o++) {
@@ -217,14 +276,26 @@ final class IcebergThroughput implements AutoCloseable {
                         TableIdentifier.parse(TABLE),
                         SCHEMA,
                         PartitionSpec.unpartitioned(),
-                        Map.of(TableProperties.FORMAT_VERSION, "2"));
+                        rowGroupRows > 0
+                                ? Map.of(
+                                        TableProperties.FORMAT_VERSION,
+                                        "2",
+                                        // a row group of exactly that many rows: the writer
+                                        // checks the size (past 1 byte) every that many rows
+                                        TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES,
+                                        "1",
+                                        TableProperties.PARQUET_ROW_GROUP_CHECK_MIN_RECORD_COUNT,
+                                        Long.toString(rowGroupRows),
+                                        TableProperties.PARQUET_ROW_GROUP_CHECK_MAX_RECORD_COUNT,
+                                        Long.toString(rowGroupRows))
+                                : Map.of(TableProperties.FORMAT_VERSION, "2"));
         AppendFiles append = table.newAppend();
         long base = Instant.parse("2025-01-01T00:00:00Z").toEpochMilli();
         GenericRecord metaTemplate =
                 GenericRecord.create(SCHEMA.findType("redpanda").asStructType());
         GenericRecord rowTemplate = GenericRecord.create(SCHEMA);
         DataWriter<Record> writer = null;
-        int inFile = 0;
+        long inFile = 0;
         for (long o = 0; o < perPartition; o++) {
             for (int p = 0; p < PARTITIONS; p++) {
                 if (writer == null) {
@@ -256,10 +327,11 @@ final class IcebergThroughput implements AutoCloseable {
                         ByteBuffer.wrap(
                                 value(o * PARTITIONS + p).getBytes(StandardCharsets.UTF_8)));
                 writer.write(row);
-                if (++inFile == ROWS_PER_FILE) {
+                if (++inFile == rowsPerFile) {
                     writer.close();
                     append.appendFile(writer.toDataFile());
                     dataFiles.add(writer.toDataFile().location());
+                    rowGroups += writer.toDataFile().splitOffsets().size();
                     writer = null;
                     inFile = 0;
                 }
@@ -270,12 +342,18 @@ final class IcebergThroughput implements AutoCloseable {
             DataFile last = writer.toDataFile();
             append.appendFile(last);
             dataFiles.add(last.location());
+            rowGroups += last.splitOffsets().size();
         }
         append.commit();
     }
 
     Round oursRun() throws Exception {
-        return oursRun(false);
+        return oursRun(false, null);
+    }
+
+    /** Ours with the history cut into chunks of {@code chunkSize} rows. */
+    Round oursRun(long chunkSize) throws Exception {
+        return oursRun(false, chunkSize);
     }
 
     /**
@@ -283,29 +361,33 @@ final class IcebergThroughput implements AutoCloseable {
      * (each mixes the 8 partitions) read once per partition.
      */
     Round oursOrderedRun() throws Exception {
-        return oursRun(true);
+        return oursRun(true, null);
     }
 
-    private Round oursRun(boolean ordered) throws Exception {
-        String name = ordered ? "Iceberg backfill source, ordered" : "Iceberg backfill source";
+    private Round oursRun(boolean ordered, @Nullable Long chunkSize) throws Exception {
+        String name =
+                (ordered ? "Iceberg backfill source, ordered" : "Iceberg backfill source")
+                        + (chunkSize == null ? "" : ", chunks of " + chunkSize);
+        IcebergBackfillSourceBuilder<String> source =
+                IcebergBackfill.<String>sourceBuilder()
+                        .setCatalog("bench", catalog())
+                        .setTable(TABLE)
+                        .setLayout(IcebergLayout.redpanda())
+                        .setOrdered(ordered)
+                        .setLive(
+                                KafkaBackfill.<String>sourceBuilder()
+                                        .setBootstrapServers(kafka.bootstrapServers())
+                                        .setTopics(topic)
+                                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                                        .setBounded(OffsetsInitializer.latest()));
+        if (chunkSize != null) {
+            source.setBackfillChunkSize(chunkSize);
+        }
         return run(
                 name,
                 env ->
                         env.fromSource(
-                                IcebergBackfill.<String>sourceBuilder()
-                                        .setCatalog("bench", catalog())
-                                        .setTable(TABLE)
-                                        .setLayout(IcebergLayout.redpanda())
-                                        .setOrdered(ordered)
-                                        .setLive(
-                                                KafkaBackfill.<String>sourceBuilder()
-                                                        .setBootstrapServers(
-                                                                kafka.bootstrapServers())
-                                                        .setTopics(topic)
-                                                        .setValueOnlyDeserializer(
-                                                                new SimpleStringSchema())
-                                                        .setBounded(OffsetsInitializer.latest()))
-                                        .build(),
+                                source.build(),
                                 WatermarkStrategy.noWatermarks(),
                                 name,
                                 Types.STRING));

@@ -65,6 +65,7 @@ class BenchmarkSmokeITCase {
                                 "archive.throughput",
                                 "iceberg.throughput",
                                 "iceberg.orderedThroughput",
+                                "iceberg.largeFile",
                                 "iceberg.everyPartitionLive",
                                 "iceberg.everyPartitionLive.cpuPerRecord",
                                 "alignment.throughput",
@@ -122,6 +123,7 @@ class BenchmarkSmokeITCase {
                                 "archive.throughput",
                                 "iceberg.throughput",
                                 "iceberg.orderedThroughput",
+                                "iceberg.largeFile",
                                 "alignment.throughput",
                                 "alignment.flinkThroughput")
                         .stream()
