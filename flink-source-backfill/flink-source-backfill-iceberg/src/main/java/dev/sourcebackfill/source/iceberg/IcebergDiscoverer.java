@@ -93,6 +93,14 @@ final class IcebergDiscoverer extends HistoryBeforeKafkaDiscoverer {
     /** The pinned snapshot's history, as the first discovery planned it; cut into chunks. */
     @Nullable private TableHistory planned;
 
+    /**
+     * The row groups of the planned history's files larger than a chunk of {@link
+     * #rowGroupsChunkSize} rows, read at the first cut.
+     */
+    @Nullable private Map<HistoryFile, long[]> rowGroups;
+
+    private long rowGroupsChunkSize;
+
     /** Whether this discoverer has released the tag (removed, or found gone or elsewhere). */
     private boolean tagReleased;
 
@@ -168,6 +176,7 @@ final class IcebergDiscoverer extends HistoryBeforeKafkaDiscoverer {
                             snapshot.snapshotId(),
                             columns.layout(),
                             topics);
+            rowGroups = null; // of this plan's files, read at the first cut
             if (tag != null && planned.records() > 0) {
                 // before any file is read: the snapshot was current a moment ago, and a job
                 // failing from here on keeps it until the tag's max age
@@ -294,8 +303,9 @@ final class IcebergDiscoverer extends HistoryBeforeKafkaDiscoverer {
     /**
      * Runs of the pinned snapshot's files, each at least {@code chunkSize} rows, a file of more
      * rows than that cut where its row groups start ({@link TableHistory#cuts(long, long, long,
-     * TableHistory.RowGroups)}): the footers of those files are read here, side by side in
-     * Iceberg's worker pool.
+     * TableHistory.RowGroups)}): at the first call, the footers of every such file of the history
+     * are read, side by side in Iceberg's worker pool, with one catalog opened; the parts of the
+     * history asked for after it use them.
      */
     @Override
     public List<Long> cutHistory(DiscoveredSplit split, long from, long to, long chunkSize)
@@ -303,35 +313,48 @@ final class IcebergDiscoverer extends HistoryBeforeKafkaDiscoverer {
         if (planned == null || !TableHistorySplit.isTableHistory(split.splitId())) {
             return List.of();
         }
-        List<HistoryFile> large = planned.filesLargerThan(chunkSize, from, to);
-        if (large.isEmpty()) {
-            return planned.cuts(from, to, chunkSize);
+        if (rowGroups == null || rowGroupsChunkSize != chunkSize) {
+            rowGroups = readRowGroups(planned.filesLargerThan(chunkSize, 0, planned.records()));
+            rowGroupsChunkSize = chunkSize;
         }
-        long started = System.nanoTime();
-        Map<HistoryFile, long[]> firstRows = new ConcurrentHashMap<>();
-        Catalog catalog = tableRef.openCatalog();
-        try {
-            TableFiles files = new TableFiles(tableRef.load(catalog).io(), tableRef.name());
-            Tasks.foreach(large)
-                    .executeWith(ThreadPools.getWorkerPool())
-                    .stopOnFailure()
-                    .throwFailureWhenFinished()
-                    .run(file -> firstRows.put(file, files.rowGroupFirstRows(file.task())));
-        } finally {
-            IcebergTableRef.close(catalog);
-        }
+        Map<HistoryFile, long[]> firstRows = rowGroups;
         List<Long> cuts = planned.cuts(from, to, chunkSize, firstRows::get);
         LOG.info(
-                "Iceberg table {}: history [{}, {}) of split {} cut into {} chunks of at least {} rows; {} data files of more rows cut where their row groups start (footers read in {} ms)",
+                "Iceberg table {}: history [{}, {}) of split {} cut into {} chunks of at least {} rows ({} data files of more rows in the history, cut where their row groups start)",
                 tableRef.name(),
                 from,
                 to,
                 split.splitId(),
                 cuts.size() + 1,
                 chunkSize,
-                large.size(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                firstRows.size());
         return cuts;
+    }
+
+    /** The first row of each row group but the first of each of {@code files}, by its footer. */
+    private Map<HistoryFile, long[]> readRowGroups(List<HistoryFile> files) throws IOException {
+        Map<HistoryFile, long[]> firstRows = new ConcurrentHashMap<>();
+        if (files.isEmpty()) {
+            return firstRows;
+        }
+        long started = System.nanoTime();
+        Catalog catalog = tableRef.openCatalog();
+        try {
+            TableFiles io = new TableFiles(tableRef.load(catalog).io(), tableRef.name());
+            Tasks.foreach(files)
+                    .executeWith(ThreadPools.getWorkerPool())
+                    .stopOnFailure()
+                    .throwFailureWhenFinished()
+                    .run(file -> firstRows.put(file, io.rowGroupFirstRows(file.task())));
+        } finally {
+            IcebergTableRef.close(catalog);
+        }
+        LOG.info(
+                "Iceberg table {}: the footers of {} data files larger than a chunk read in {} ms",
+                tableRef.name(),
+                files.size(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        return firstRows;
     }
 
     /**

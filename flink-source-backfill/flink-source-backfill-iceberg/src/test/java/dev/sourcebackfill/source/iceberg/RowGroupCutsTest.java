@@ -182,4 +182,59 @@ class RowGroupCutsTest {
         }
         assertThat(delivered).containsExactlyElementsOf(every);
     }
+
+    /**
+     * Each partition's large file is a part of the history of its own, each part cut by a call of
+     * its own: the footers of every large file are read at the first call, and not again.
+     */
+    @Test
+    void theFootersOfEveryPartsLargeFilesAreReadOnceForAllParts() throws Exception {
+        Table table = tableOfSmallRowGroups();
+        for (int partition = 0; partition < 2; partition++) {
+            List<Record> rows = new ArrayList<>();
+            for (long o = 0; o < 100; o++) {
+                rows.add(
+                        IcebergTestTables.row(
+                                Kind.KAFKA_CONNECT, table.schema(), TOPIC, partition, o, "v"));
+            }
+            IcebergTestTables.append(table, rows);
+        }
+        table.refresh();
+        LogSplitDiscoverer topic =
+                initial ->
+                        List.of(
+                                DiscoveredSplit.backfilled(TOPIC + "-0", 0, 200),
+                                DiscoveredSplit.backfilled(TOPIC + "-1", 0, 200));
+        Map<String, String> counting = new java.util.HashMap<>(properties);
+        counting.put("io-impl", IcebergTableReaderTest.CloseFailingFileIO.class.getName());
+        try (IcebergDiscoverer discoverer =
+                new IcebergDiscoverer(
+                        topic,
+                        new IcebergTableRef("local", counting, "db.t"),
+                        new RowColumns(Kind.KAFKA_CONNECT.layout, TOPIC),
+                        false,
+                        null,
+                        false)) {
+            List<DiscoveredSplit> parts = new ArrayList<>();
+            for (DiscoveredSplit split : discoverer.discoverSplits(true)) {
+                if (TableHistorySplit.isTableHistory(split.splitId())) {
+                    parts.add(split);
+                }
+            }
+            assertThat(parts).hasSize(2);
+            IcebergTableReaderTest.CloseFailingFileIO.OPENED.set(0);
+
+            assertThat(discoverer.cutHistory(parts.get(0), 0, 100, 25))
+                    .containsExactly(30L, 60L, 90L);
+            int footersRead = IcebergTableReaderTest.CloseFailingFileIO.OPENED.get();
+            assertThat(discoverer.cutHistory(parts.get(1), 100, 200, 25))
+                    .containsExactly(130L, 160L, 190L);
+
+            // the table's metadata and both files' footers at the first call
+            assertThat(footersRead).isEqualTo(3);
+            assertThat(IcebergTableReaderTest.CloseFailingFileIO.OPENED.get())
+                    .as("nothing read again")
+                    .isEqualTo(footersRead);
+        }
+    }
 }
