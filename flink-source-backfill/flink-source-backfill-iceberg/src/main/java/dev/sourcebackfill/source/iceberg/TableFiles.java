@@ -102,15 +102,32 @@ final class TableFiles {
      * caller that filters rows checks each row itself).
      */
     CloseableIterable<Record> readRows(FileScanTask task, Schema schema, Expression rowGroups) {
+        return readRows(task, schema, rowGroups, 0);
+    }
+
+    /**
+     * The file's rows as {@link #readRows(FileScanTask, Schema, Expression)} reads them, from the
+     * row group holding row {@code fromRow} of the file on where the footer allows it ({@link
+     * #rowGroupStart}; each row's {@code _pos} is still its position in the file, and the deletes
+     * apply by it), else from the file's first row: rows before {@code fromRow} may come either
+     * way.
+     */
+    private CloseableIterable<Record> readRows(
+            FileScanTask task, Schema schema, Expression rowGroups, long fromRow) {
         checkFormat(task);
         Schema projection = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
         GenericDeleteFilter deletes = new GenericDeleteFilter(io, task, schema, projection);
         Schema readSchema = deletes.requiredSchema();
         Map<Integer, ?> constants =
                 PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+        InputFile file = io.newInputFile(task.file());
+        Parquet.ReadBuilder builder = Parquet.read(file);
+        long start = rowGroupStart(task, file, fromRow);
+        if (start > 0) {
+            builder.split(start, Long.MAX_VALUE - start);
+        }
         CloseableIterable<Record> rows =
-                Parquet.read(io.newInputFile(task.file()))
-                        .project(readSchema)
+                builder.project(readSchema)
                         .filter(
                                 task.residual() == null
                                         ? rowGroups
@@ -178,21 +195,18 @@ final class TableFiles {
     /**
      * The file's rows as {@link #readTableRows(FileScanTask, Schema, RowColumns, ValuesFrom)} reads
      * them, for a caller that wants them from row {@code fromRow} of the file on (its position in
-     * the file): where the adapter's readers read the file, from the row group holding that row,
-     * the row groups before it not read at all; otherwise from the file's first row. Rows before
-     * {@code fromRow} may come either way: the caller skips them.
+     * the file): from the row group holding that row, the row groups before it not read at all,
+     * where the footer allows it ({@link #rowGroupStart}), by the adapter's readers and Iceberg's
+     * generic reader alike; otherwise from the file's first row. Rows before {@code fromRow} may
+     * come either way: the caller skips them.
      */
     FileRows readTableRows(
             FileScanTask task, Schema schema, RowColumns columns, ValuesFrom from, long fromRow) {
         checkFormat(task);
-        boolean unfiltered =
-                task.residual() == null || task.residual().equals(Expressions.alwaysTrue());
-        KafkaRead read =
-                from == ValuesFrom.ROWS || !task.deletes().isEmpty() || !unfiltered
-                        ? null
-                        : kafkaRead(schema, columns, from);
-        if (read == null || identityPartitioned(task, read.projection())) {
-            return new GenericRows(readRows(task, schema), columns);
+        KafkaRead read = adaptersRead(task, schema, columns, from);
+        if (read == null) {
+            return new GenericRows(
+                    readRows(task, schema, Expressions.alwaysTrue(), fromRow), columns);
         }
         if (read.columns().readsHeaders()) {
             return rowByRow(task, read, columns, fromRow);
@@ -203,6 +217,24 @@ final class TableFiles {
                 () -> rowByRow(task, read, columns, fromRow),
                 task,
                 fromRow);
+    }
+
+    /**
+     * How the adapter's readers read the file; {@code null} where Iceberg's generic reader and
+     * delete filter read it: a mapper makes the values, or the file has deletes, or it is read with
+     * a filter, or a column read is an identity partition column, or the layout's columns are of
+     * types the adapter's readers do not read.
+     */
+    @Nullable
+    private KafkaRead adaptersRead(
+            FileScanTask task, Schema schema, RowColumns columns, ValuesFrom from) {
+        boolean unfiltered =
+                task.residual() == null || task.residual().equals(Expressions.alwaysTrue());
+        if (from == ValuesFrom.ROWS || !task.deletes().isEmpty() || !unfiltered) {
+            return null;
+        }
+        KafkaRead read = kafkaRead(schema, columns, from);
+        return read == null || identityPartitioned(task, read.projection()) ? null : read;
     }
 
     /**

@@ -40,10 +40,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A file read from a row inside it ({@link TableFiles#readTableRows(FileScanTask,
  * org.apache.iceberg.Schema, RowColumns, TableFiles.ValuesFrom, long)}): by the adapter's readers
- * (a batch at a time, a row at a time), from the row group holding that row, the row groups before
- * it not read, every row from the row on at its position; by the generic reader, from the file's
- * first row. And through {@link IcebergTableReader}, a split added inside a file of many row groups
- * delivers each row from its position on once.
+ * (a batch at a time, a row at a time) and by Iceberg's generic reader (a record mapper's rows),
+ * from the row group holding that row, the row groups before it not read, every row from the row on
+ * at its position. And through {@link IcebergTableReader}, a split added inside a file of many row
+ * groups delivers each row from its position on once.
  */
 class TableFilesFromRowTest {
 
@@ -132,13 +132,9 @@ class TableFilesFromRowTest {
             List<long[]> rows = read(table, task, from, fromRow);
 
             long first = rows.get(0)[0];
-            if (from == TableFiles.ValuesFrom.ROWS) {
-                assertThat(first).as("the generic reader: from the file's start").isZero();
-            } else {
-                assertThat(first)
-                        .as("from row %d: the first row of its row group", fromRow)
-                        .isEqualTo(fromRow / ROW_GROUP * ROW_GROUP);
-            }
+            assertThat(first)
+                    .as("from row %d: the first row of its row group", fromRow)
+                    .isEqualTo(fromRow / ROW_GROUP * ROW_GROUP);
             // every row from the first on, each at its position, in order
             for (int i = 0; i < rows.size(); i++) {
                 assertThat(rows.get(i)[0]).isEqualTo(first + i);
