@@ -715,15 +715,19 @@ public final class BenchmarkMain {
 
     /**
      * Section 11, one large data file: half the table's rows in one file of row groups of 1,000,000
-     * rows, read with the default chunk size (the file cut where its row groups start, its chunks
-     * read by every reader) against one chunk for the whole file (one reader reads it, as a file
-     * was read before files were cut inside).
+     * rows (a tenth of the file at the smaller scales), read with chunks of a row group's rows (the
+     * default chunk size at full scale: the file cut where its row groups start, its chunks read by
+     * every reader) against one chunk for the whole file (one reader reads it, as a file was read
+     * before files were cut inside).
      */
     private static void icebergLargeFile(
             Report report, BenchCluster cluster, BenchmarkSettings settings) throws Exception {
+        long records = settings.icebergRecords / 2;
+        // row groups of 1,000,000 rows; at least 10 of them at the smaller scales, so that the
+        // file is cut there too
+        long chunk = Math.min(IcebergThroughput.ROWS_PER_ROW_GROUP, Math.max(1, records / 10));
         try (IcebergThroughput iceberg =
-                IcebergThroughput.startOneFile(cluster, settings, settings.icebergRecords / 2)) {
-            long chunk = Math.min(IcebergThroughput.ROWS_PER_ROW_GROUP, iceberg.records());
+                IcebergThroughput.startOneFile(cluster, settings, records, chunk)) {
             say(
                     "11. Iceberg, one large file: %d rows in %d data file(s) of %d row groups; ours with chunks of %d rows (the file cut where its row groups start, read by every reader) against one chunk of the whole file (one reader)",
                     iceberg.records(), iceberg.dataFiles(), iceberg.rowGroups(), chunk);

@@ -89,7 +89,10 @@ final class IcebergThroughput implements AutoCloseable {
     static final int PARTITIONS = 8;
     private static final int ROWS_PER_FILE = 1_000_000;
 
-    /** Rows a row group of {@link #startOneFile}'s file: the row groups of a 128 MB target. */
+    /**
+     * Rows a row group of {@link #startOneFile}'s file at most: about the rows of a 128 MB row
+     * group.
+     */
     static final int ROWS_PER_ROW_GROUP = 1_000_000;
 
     static final String TABLE = "bench.history";
@@ -151,12 +154,13 @@ final class IcebergThroughput implements AutoCloseable {
     }
 
     /**
-     * A table of {@code records} rows in one data file, in row groups of {@link
-     * #ROWS_PER_ROW_GROUP} rows (a compacted table's file of several row groups).
+     * A table of {@code records} rows in one data file, in row groups of {@code rowGroupRows} rows
+     * (a compacted table's file of several row groups).
      */
     static IcebergThroughput startOneFile(
-            BenchCluster cluster, BenchmarkSettings settings, long records) throws Exception {
-        return start(cluster, settings, records, Long.MAX_VALUE, ROWS_PER_ROW_GROUP);
+            BenchCluster cluster, BenchmarkSettings settings, long records, long rowGroupRows)
+            throws Exception {
+        return start(cluster, settings, records, Long.MAX_VALUE, rowGroupRows);
     }
 
     private static IcebergThroughput start(
