@@ -56,6 +56,23 @@ public final class BenchmarkMain {
         JobArgs params = JobArgs.of(args);
         BenchmarkSettings settings = BenchmarkSettings.named(params.get("scale", "full"));
         Path output = Paths.get(params.get("output", "target/benchmark-results.json"));
+        Map<String, Sections> only = sections(settings);
+        Report report = null;
+        for (Map.Entry<String, Sections> sections : only.entrySet()) {
+            if (report == null && params.has(sections.getKey())) {
+                report = runOnly(settings, output, sections.getValue());
+            }
+        }
+        if (report == null) {
+            report = run(settings, output, !params.has("skip-kafka"));
+        }
+        report.printTable(System.out);
+        System.out.println("[benchmark] figures written to " + output.toAbsolutePath());
+        System.exit(0); // the broker's and the cluster's non-daemon threads must not hold the JVM
+    }
+
+    /** The sections one option runs alone, by the option's name ({@code only-iceberg}, ...). */
+    static Map<String, Sections> sections(BenchmarkSettings settings) {
         Map<String, Sections> only = new LinkedHashMap<>();
         only.put(
                 "only-archive",
@@ -109,18 +126,7 @@ public final class BenchmarkMain {
                     }
                     skewedLiveTime(r, cluster, settings);
                 });
-        Report report = null;
-        for (Map.Entry<String, Sections> sections : only.entrySet()) {
-            if (report == null && params.has(sections.getKey())) {
-                report = runOnly(settings, output, sections.getValue());
-            }
-        }
-        if (report == null) {
-            report = run(settings, output, !params.has("skip-kafka"));
-        }
-        report.printTable(System.out);
-        System.out.println("[benchmark] figures written to " + output.toAbsolutePath());
-        System.exit(0); // the broker's and the cluster's non-daemon threads must not hold the JVM
+        return only;
     }
 
     /** Sections 4 and 5, with the backfill rate of one run of section 1's job. */
@@ -142,7 +148,7 @@ public final class BenchmarkMain {
     }
 
     /** Some sections on one cluster. */
-    private interface Sections {
+    interface Sections {
         void run(Report report, BenchCluster cluster) throws Throwable;
     }
 
