@@ -146,10 +146,11 @@ class BoundedForwardModeHookITCase {
                             .sorted()
                             .collect(Collectors.joining(", ", "[", "]"));
             // the job's result may come before Flink closed its coordinator, where a hook that
-            // still runs completes or is interrupted: wait for either
+            // still runs completes or is interrupted: wait for either (a call's list is made
+            // before its entry is added to it: wait for the entry)
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!HOOK_CALLS.containsKey(hookRun)
-                    && !HOOK_INTERRUPTS.containsKey(hookRun)
+            while (HOOK_CALLS.getOrDefault(hookRun, List.of()).isEmpty()
+                    && HOOK_INTERRUPTS.getOrDefault(hookRun, List.of()).isEmpty()
                     && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
