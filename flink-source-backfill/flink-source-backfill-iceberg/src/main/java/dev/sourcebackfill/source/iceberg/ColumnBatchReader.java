@@ -325,6 +325,10 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
         @Nullable private final ColumnDescriptor column;
         private final long perMilli;
         private final boolean int32;
+
+        /** Whether the column holds numbers (the partition, offset or timestamp). */
+        private final boolean number;
+
         private final int maxDefinition;
 
         @Nullable private PageReader pages;
@@ -356,6 +360,14 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
                     column != null
                             && column.getPrimitiveType().getPrimitiveTypeName()
                                     == PrimitiveTypeName.INT32;
+            this.number =
+                    column != null
+                            && (part == Part.PARTITION
+                                    || part == Part.OFFSET
+                                    || part == Part.TIMESTAMP)
+                            && (int32
+                                    || column.getPrimitiveType().getPrimitiveTypeName()
+                                            == PrimitiveTypeName.INT64);
             this.maxDefinition = column == null ? 0 : column.getMaxDefinitionLevel();
         }
 
@@ -371,12 +383,45 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
             DictionaryPage page = pages.readDictionaryPage();
             if (page != null) {
                 try {
-                    decodeDictionary(page.getEncoding().initDictionary(column, page));
+                    if (number && plainEncoded(page)) {
+                        dictionaryNumbers = plainNumbers(page);
+                    } else {
+                        decodeDictionary(page.getEncoding().initDictionary(column, page));
+                    }
                 } catch (IOException e) {
                     throw new UncheckedIOException(
                             "Reading the dictionary of column " + describe() + " failed", e);
                 }
             }
+        }
+
+        /** Whether a dictionary page holds its values one after another (as Parquet writes it). */
+        private static boolean plainEncoded(DictionaryPage page) {
+            return page.getEncoding() == Encoding.PLAIN
+                    || page.getEncoding() == Encoding.PLAIN_DICTIONARY;
+        }
+
+        /**
+         * A numbers column's dictionary straight from the page's little-endian values: Parquet's
+         * dictionary reads them through a stream a value at a time, and this column's dictionary
+         * (the offsets' above all, of distinct values) is read anew at every row group.
+         */
+        private long[] plainNumbers(DictionaryPage page) throws IOException {
+            int size = page.getDictionarySize();
+            int width = int32 ? Integer.BYTES : Long.BYTES;
+            ByteBuffer bytes = page.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            if (size < 0 || (long) size * width > bytes.remaining()) {
+                throw new ParquetDecodingException(
+                        String.format(
+                                "The dictionary page of column %s says it holds %d values of %d bytes, but has %d bytes",
+                                describe(), size, width, bytes.remaining()));
+            }
+            long[] numbers = new long[size];
+            int at = bytes.position();
+            for (int id = 0; id < size; id++, at += width) {
+                numbers[id] = number(int32 ? bytes.getInt(at) : bytes.getLong(at));
+            }
+            return numbers;
         }
 
         private void decodeDictionary(Dictionary dictionary) {

@@ -33,13 +33,22 @@ import org.apache.iceberg.io.FileAppender;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.parquet.Parquet;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.ParquetDecodingException;
+import org.apache.parquet.schema.MessageType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +56,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -59,9 +69,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 38, item 3: the batched read of a file's Kafka columns ({@link ColumnBatchReader}) reads
@@ -135,6 +147,83 @@ class ColumnBatchReaderTest {
         assertThat(batched).containsExactlyElementsOf(generic);
         // a batch as large as the file's row groups reads the same
         assertThat(batchedRows(schema, file, 100_000)).containsExactlyElementsOf(generic);
+    }
+
+    /**
+     * A numbers column's dictionary is read straight from its page: a page holding fewer bytes than
+     * its values need fails the read, naming the column and both sizes.
+     */
+    @Test
+    void aNumbersDictionaryPageShorterThanItsValuesFailsNamingTheColumn() throws Exception {
+        Schema schema = Kind.AIVEN.schema();
+        InputFile file = write(schema, WriterVersion.PARQUET_1_0);
+        Schema projection = TableRowReader.projection(schema, Kind.AIVEN.layout, true);
+        TableRowReader.Columns columns =
+                new TableRowReader.Columns(projection, Kind.AIVEN.layout, TOPIC);
+        try (ParquetFileReader footer =
+                ParquetFileReader.open(
+                        HadoopInputFile.fromPath(
+                                new org.apache.hadoop.fs.Path(file.location()),
+                                new Configuration()))) {
+            MessageType fileSchema = footer.getFooter().getFileMetaData().getSchema();
+            ColumnBatchReader reader = ColumnBatchReader.build(projection, fileSchema, columns);
+            Map<ColumnPath, ColumnChunkMetaData> metadata = new HashMap<>();
+            for (ColumnChunkMetaData column : footer.getFooter().getBlocks().get(0).getColumns()) {
+                metadata.put(column.getPath(), column);
+            }
+            PageReadStore rowGroup = footer.readNextRowGroup();
+            // the partitions' dictionary (5 numbers of 4 bytes) with its last 3 bytes cut off
+            PageReadStore cut =
+                    new PageReadStore() {
+                        @Override
+                        public PageReader getPageReader(ColumnDescriptor column) {
+                            PageReader pages = rowGroup.getPageReader(column);
+                            if (!column.getPath()[1].equals("partition")) {
+                                return pages;
+                            }
+                            return new PageReader() {
+                                @Override
+                                public DictionaryPage readDictionaryPage() {
+                                    DictionaryPage page = pages.readDictionaryPage();
+                                    try {
+                                        byte[] bytes = page.getBytes().toByteArray();
+                                        return new DictionaryPage(
+                                                BytesInput.from(
+                                                        Arrays.copyOf(bytes, bytes.length - 3)),
+                                                page.getDictionarySize(),
+                                                page.getEncoding());
+                                    } catch (IOException e) {
+                                        throw new UncheckedIOException(e);
+                                    }
+                                }
+
+                                @Override
+                                public long getTotalValueCount() {
+                                    return pages.getTotalValueCount();
+                                }
+
+                                @Override
+                                public DataPage readPage() {
+                                    return pages.readPage();
+                                }
+                            };
+                        }
+
+                        @Override
+                        public long getRowCount() {
+                            return rowGroup.getRowCount();
+                        }
+
+                        @Override
+                        public Optional<Long> getRowIndexOffset() {
+                            return rowGroup.getRowIndexOffset();
+                        }
+                    };
+            assertThatThrownBy(() -> reader.setRowGroupInfo(cut, metadata))
+                    .isInstanceOf(ParquetDecodingException.class)
+                    .hasMessageContaining("kafka.partition")
+                    .hasMessageContaining("holds 5 values of 4 bytes, but has 17 bytes");
+        }
     }
 
     /**
