@@ -94,25 +94,15 @@ final class BackfillRecordEmitter<T>
     }
 
     /**
-     * Hands a record's values to the reader's output, marked and with the record's timestamp; a
-     * marked value is downstream from there ({@link PassingCollector}).
+     * Hands a record's values to the reader's output, marked and with the record's timestamp,
+     * noting while a value is downstream (as {@link PassingCollector} does, in one call per value).
      */
     private static final class ValueOutput<T> implements Collector<T> {
         private final RecordOrigin.Marker<T> originMarker;
-        private final PassingCollector<T> downstream = new PassingCollector<>();
-        private final Collector<T> timestamped =
-                new Collector<>() {
-                    @Override
-                    public void collect(T value) {
-                        output.collect(value, timestamp);
-                    }
-
-                    @Override
-                    public void close() {}
-                };
         private SourceOutput<T> output;
         private RecordOrigin origin;
         private long timestamp;
+        private boolean downstream;
 
         ValueOutput(RecordOrigin.Marker<T> originMarker) {
             this.originMarker = originMarker;
@@ -122,17 +112,20 @@ final class BackfillRecordEmitter<T>
             this.output = output;
             this.origin = origin;
             this.timestamp = record.timestamp();
-            downstream.to(timestamped);
+            this.downstream = false;
         }
 
         @Override
         public void collect(T value) {
-            downstream.collect(originMarker.mark(value, origin));
+            T marked = originMarker.mark(value, origin);
+            downstream = true;
+            output.collect(marked, timestamp);
+            downstream = false;
         }
 
         /** Whether the failure came from handing a value downstream. */
         boolean failedDownstream() {
-            return downstream.failedDownstream();
+            return downstream;
         }
 
         @Override
