@@ -270,20 +270,18 @@ final class OrderedTableReader implements LogReader<TableRow> {
         Map<String, long[][]> byTopic = new HashMap<>();
         long rowPosition = -1;
         long lastPosition = -1;
-        try (CloseableIterable<Record> rows =
-                files.readKafkaColumns(file.task(), history.schema(), columns.layout())) {
-            Iterator<Record> iterator = rows.iterator();
+        try (TableFiles.KafkaPositions rows =
+                files.readKafkaPositions(file.task(), history.schema(), columns)) {
             while (true) {
                 rowPosition = -1;
-                if (!iterator.hasNext()) {
+                if (!rows.next()) {
                     break;
                 }
-                Record row = iterator.next();
-                rowPosition = columns.position(row);
+                rowPosition = rows.position();
                 lastPosition = rowPosition;
-                String topic = columns.topic(row);
-                int partition = columns.partition(row);
-                long offset = columns.offset(row);
+                String topic = rows.topic();
+                int partition = rows.partition();
+                long offset = rows.offset();
                 if (!sourceTopics.contains(topic)) {
                     continue;
                 }

@@ -793,6 +793,243 @@ final class TableFiles {
     }
 
     /**
+     * The topic, partition and offset of each of a data file's rows, and its position in the file,
+     * a row at a time, every row, deleted or not (rows the scan's filter excludes left out).
+     */
+    interface KafkaPositions extends Closeable {
+        /** Moves to the next row; {@code false} past the last. */
+        boolean next();
+
+        /** The row's position in the file. */
+        long position();
+
+        /** The row's topic; fails naming the column if it is null. */
+        String topic();
+
+        /** The row's partition; fails naming the column if it is null or no Kafka partition. */
+        int partition();
+
+        /** The row's offset; fails naming the column if it is null. */
+        long offset();
+
+        /** Whether the rows come a batch at a time ({@link ColumnBatchReader}). */
+        @VisibleForTesting
+        default boolean readInBatches() {
+            return false;
+        }
+    }
+
+    /**
+     * The {@link KafkaPositions} of the file's rows: in batches of those three columns where the
+     * adapter's readers read the file (it is read without a filter and none of them is an identity
+     * partition column; deletes do not matter, every row counts), else, or where the batches refuse
+     * the file, by Iceberg's generic reader ({@link #readKafkaColumns}).
+     */
+    KafkaPositions readKafkaPositions(FileScanTask task, Schema schema, RowColumns columns) {
+        checkFormat(task);
+        boolean unfiltered =
+                task.residual() == null || task.residual().equals(Expressions.alwaysTrue());
+        KafkaRead read =
+                unfiltered
+                        ? positionsReads
+                                .computeIfAbsent(schema, s -> planPositionsRead(s, columns))
+                                .orElse(null)
+                        : null;
+        if (read == null || identityPartitioned(task, read.projection())) {
+            return new GenericPositions(readKafkaColumns(task, schema, columns.layout()), columns);
+        }
+        return new BatchPositions(
+                batches(task, read, 0),
+                read.columns(),
+                () ->
+                        new GenericPositions(
+                                readKafkaColumns(task, schema, columns.layout()), columns),
+                task);
+    }
+
+    /**
+     * The positions read of each table schema (by identity); empty where the generic reader reads.
+     */
+    private final Map<Schema, Optional<KafkaRead>> positionsReads = new IdentityHashMap<>();
+
+    private Optional<KafkaRead> planPositionsRead(Schema schema, RowColumns columns) {
+        Schema projection = TableRowReader.Columns.positionsProjection(schema, columns.layout());
+        try {
+            return Optional.of(
+                    new KafkaRead(
+                            projection,
+                            TableRowReader.Columns.positions(
+                                    projection, columns.layout(), columns.onlyTopic())));
+        } catch (TableRowReader.Unsupported e) {
+            LOG.info(
+                    "The Kafka columns of Iceberg table {} are read with Iceberg's generic reader: {}",
+                    table,
+                    e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Positions read a batch at a time; the generic reader's, once the batches refused the file.
+     */
+    private final class BatchPositions implements KafkaPositions {
+        private final CloseableIterable<ColumnBatchReader.RowBatch> batches;
+        private final TableRowReader.Columns columns;
+        private final java.util.function.Supplier<KafkaPositions> generic;
+        private final FileScanTask task;
+        private final TableRowReader.RowParts parts = new TableRowReader.RowParts();
+        @Nullable private Iterator<ColumnBatchReader.RowBatch> iterator;
+        @Nullable private ColumnBatchReader.RowBatch batch;
+        private int index;
+        private boolean started;
+        private boolean closed;
+        @Nullable private KafkaPositions instead;
+
+        BatchPositions(
+                Batches batches,
+                TableRowReader.Columns columns,
+                java.util.function.Supplier<KafkaPositions> generic,
+                FileScanTask task) {
+            this.batches = batches.batches();
+            this.columns = columns;
+            this.generic = generic;
+            this.task = task;
+        }
+
+        @Override
+        public boolean next() {
+            if (instead != null) {
+                return instead.next();
+            }
+            while (batch == null || ++index >= batch.size()) {
+                if (iterator == null) {
+                    iterator = batches.iterator();
+                }
+                if (!iterator.hasNext()) {
+                    return false;
+                }
+                try {
+                    batch = iterator.next();
+                } catch (TableRowReader.Unsupported e) {
+                    if (started) {
+                        throw e;
+                    }
+                    LOG.info(
+                            "The Kafka columns of data file {} of Iceberg table {} are read a row at a time: {}",
+                            task.file().location(),
+                            table,
+                            e.getMessage());
+                    closeBatches();
+                    instead = generic.get();
+                    return instead.next();
+                }
+                started = true;
+                index = -1;
+            }
+            batch.fill(index, parts);
+            return true;
+        }
+
+        @Override
+        public long position() {
+            return instead != null ? instead.position() : batch.firstRow() + index;
+        }
+
+        @Override
+        public String topic() {
+            return instead != null ? instead.topic() : columns.topic(parts);
+        }
+
+        @Override
+        public int partition() {
+            return instead != null ? instead.partition() : columns.partition(parts);
+        }
+
+        @Override
+        public long offset() {
+            return instead != null ? instead.offset() : columns.offset(parts);
+        }
+
+        @Override
+        public boolean readInBatches() {
+            return instead == null;
+        }
+
+        private void closeBatches() {
+            if (!closed) {
+                closed = true;
+                try {
+                    batches.close();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                closeBatches();
+            } finally {
+                if (instead != null) {
+                    instead.close();
+                }
+            }
+        }
+    }
+
+    /** Positions read by Iceberg's generic reader ({@link #readKafkaColumns}). */
+    private static final class GenericPositions implements KafkaPositions {
+        private final CloseableIterable<Record> rows;
+        private final RowColumns columns;
+        @Nullable private Iterator<Record> iterator;
+        @Nullable private Record current;
+
+        GenericPositions(CloseableIterable<Record> rows, RowColumns columns) {
+            this.rows = rows;
+            this.columns = columns;
+        }
+
+        @Override
+        public boolean next() {
+            if (iterator == null) {
+                iterator = rows.iterator();
+            }
+            if (!iterator.hasNext()) {
+                current = null;
+                return false;
+            }
+            current = iterator.next();
+            return true;
+        }
+
+        @Override
+        public long position() {
+            return columns.position(current);
+        }
+
+        @Override
+        public String topic() {
+            return columns.topic(current);
+        }
+
+        @Override
+        public int partition() {
+            return columns.partition(current);
+        }
+
+        @Override
+        public long offset() {
+            return columns.offset(current);
+        }
+
+        @Override
+        public void close() throws IOException {
+            rows.close();
+        }
+    }
+
+    /**
      * The file's Kafka columns (topic, partition, offset) and each row's position ({@code _pos}),
      * every row, deleted or not; rows the scan's filter excludes left out.
      */

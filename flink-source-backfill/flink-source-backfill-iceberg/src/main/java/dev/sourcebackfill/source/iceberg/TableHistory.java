@@ -25,7 +25,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
@@ -428,9 +427,9 @@ final class TableHistory {
             if (cannotRaise(data, topics, last)) {
                 continue;
             }
-            try (CloseableIterable<Record> rows =
-                    io.readKafkaColumns(file.task(), schema, columns.layout())) {
-                readLastOffsets(rows, columns, topics, last);
+            try (TableFiles.KafkaPositions rows =
+                    io.readKafkaPositions(file.task(), schema, columns)) {
+                readLastOffsets(rows, topics, last);
             } catch (IOException | RuntimeException e) {
                 throw new IOException(
                         String.format(
@@ -487,15 +486,14 @@ final class TableHistory {
      * array indexed by partition, the row's offset plus one in it (0: none yet).
      */
     private static void readLastOffsets(
-            Iterable<Record> rows,
-            RowColumns columns,
+            TableFiles.KafkaPositions rows,
             Collection<String> topics,
             Map<TopicPartition, Long> last) {
         Map<String, long[]> ends = new HashMap<>();
         String lastTopic = null;
         long[] topicEnds = null;
-        for (Record row : rows) {
-            String topic = columns.topic(row);
+        while (rows.next()) {
+            String topic = rows.topic();
             if (!topic.equals(lastTopic)) {
                 lastTopic = topic;
                 topicEnds =
@@ -506,19 +504,14 @@ final class TableHistory {
             if (topicEnds == null) {
                 continue; // another topic's row
             }
-            int partition = columns.partition(row);
-            if (partition < 0) {
-                throw new IllegalStateException(
-                        String.format(
-                                "A row of topic %s has partition %d: %s", topic, partition, row));
-            }
+            int partition = rows.partition(); // checked: at least 0
             if (partition >= topicEnds.length) {
                 topicEnds =
                         java.util.Arrays.copyOf(
                                 topicEnds, Math.max(partition + 1, topicEnds.length * 2));
                 ends.put(topic, topicEnds);
             }
-            long end = columns.offset(row) + 1;
+            long end = rows.offset() + 1;
             if (end > topicEnds[partition]) {
                 topicEnds[partition] = end;
             }

@@ -183,11 +183,23 @@ final class TableRowReader {
 
         /** Fails ({@link Unsupported}) if a column of the projection is of a type not read here. */
         Columns(Schema projection, IcebergLayout layout, @Nullable String onlyTopic) {
+            this(projection, layout, onlyTopic, true);
+        }
+
+        /**
+         * @param withTimestamp whether the projection must have the timestamp column: not for a
+         *     read of the rows' positions in the topic alone ({@link #positions})
+         */
+        private Columns(
+                Schema projection,
+                IcebergLayout layout,
+                @Nullable String onlyTopic,
+                boolean withTimestamp) {
             this.layout = layout;
             this.onlyTopic = onlyTopic;
             put(projection, layout.partitionColumn(), Part.PARTITION, true);
             put(projection, layout.offsetColumn(), Part.OFFSET, true);
-            put(projection, layout.timestampColumn(), Part.TIMESTAMP, true);
+            put(projection, layout.timestampColumn(), Part.TIMESTAMP, withTimestamp);
             layout.topicColumn().ifPresent(c -> put(projection, c, Part.TOPIC, true));
             layout.keyColumn().ifPresent(c -> put(projection, c, Part.KEY, false));
             layout.valueColumn().ifPresent(c -> put(projection, c, Part.VALUE, false));
@@ -268,8 +280,54 @@ final class TableRowReader {
             return -1;
         }
 
+        /**
+         * The columns of a read of the rows' positions in the topic alone: the topic (where the
+         * layout has the column), partition and offset of the {@code schema}'s, the projection
+         * {@link #positionsProjection} makes.
+         */
+        static Columns positions(Schema projection, IcebergLayout layout, @Nullable String topic) {
+            return new Columns(projection, layout, topic, false);
+        }
+
+        /** The columns of {@code schema} a read of the rows' positions in the topic reads. */
+        static Schema positionsProjection(Schema schema, IcebergLayout layout) {
+            List<String> names = new ArrayList<>();
+            names.add(layout.partitionColumn());
+            names.add(layout.offsetColumn());
+            layout.topicColumn().ifPresent(names::add);
+            return schema.select(names);
+        }
+
         /** The row's Kafka record; fails naming a Kafka column that is null. */
         TableRow row(RowParts row) {
+            int partition = partition(row);
+            long offset = offset(row);
+            if (!row.hasTimestamp) {
+                throw missing(layout.timestampColumn(), "timestamp");
+            }
+            return TableRow.ofKafkaRecord(
+                    topic(row),
+                    partition,
+                    offset,
+                    row.timestamp,
+                    row.key,
+                    row.value,
+                    headers(row.headers));
+        }
+
+        /** The row's topic; fails naming the topic column if it is null. */
+        String topic(RowParts row) {
+            if (layout.topicColumn().isPresent()) {
+                if (row.topic == null) {
+                    throw missing(layout.topicColumn().get(), "topic");
+                }
+                return row.topic;
+            }
+            return onlyTopic;
+        }
+
+        /** The row's partition; fails naming the column if it is null or no Kafka partition. */
+        int partition(RowParts row) {
             if (!row.hasPartition) {
                 throw missing(layout.partitionColumn(), "partition");
             }
@@ -279,27 +337,15 @@ final class TableRowReader {
                                 "The partition column '%s' holds %d, which is not a Kafka partition",
                                 layout.partitionColumn(), row.partition));
             }
+            return (int) row.partition;
+        }
+
+        /** The row's offset; fails naming the column if it is null. */
+        long offset(RowParts row) {
             if (!row.hasOffset) {
                 throw missing(layout.offsetColumn(), "offset");
             }
-            if (!row.hasTimestamp) {
-                throw missing(layout.timestampColumn(), "timestamp");
-            }
-            String topic = onlyTopic;
-            if (layout.topicColumn().isPresent()) {
-                if (row.topic == null) {
-                    throw missing(layout.topicColumn().get(), "topic");
-                }
-                topic = row.topic;
-            }
-            return TableRow.ofKafkaRecord(
-                    topic,
-                    (int) row.partition,
-                    row.offset,
-                    row.timestamp,
-                    row.key,
-                    row.value,
-                    headers(row.headers));
+            return row.offset;
         }
 
         private static IllegalStateException missing(String column, String role) {
