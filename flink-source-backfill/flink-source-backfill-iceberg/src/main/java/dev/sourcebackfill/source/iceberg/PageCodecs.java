@@ -31,8 +31,8 @@ import java.nio.ByteBuffer;
 
 /**
  * The page codecs of one Parquet file's read: a ZSTD page is decompressed whole, in one call, with
- * a zstd context the read keeps for all its pages; every other codec is Parquet's own (the factory
- * the read options made).
+ * a zstd context the read keeps for all its pages, into an array its column chunk reuses from page
+ * to page; every other codec is Parquet's own (the factory the read options made).
  *
  * <p>Parquet's own ZSTD decompressor opens a zstd stream per page: a native context created and
  * freed, a 128 KiB input buffer allocated, the page copied through it in pieces. On a table's
@@ -40,6 +40,14 @@ import java.nio.ByteBuffer;
  * and unmapping the context's memory page after page (docs/benchmarks.md, section 11's profile). A
  * page's decompressed size is in its header, so the page can be decompressed at once into an array
  * of that size.
+ *
+ * <p>Parquet asks for a decompressor once per column chunk (a column of a row group) and asks it
+ * for the chunk's pages one after another, each when its reader is done with the one before: a
+ * value page of about 1 MiB would otherwise be a new array each time, zeroed, and in a heap of 1
+ * MiB regions a humongous allocation. So each chunk's decompressor keeps the array of its largest
+ * page so far, and a page it returns holds only until the chunk's next page is asked for. The one
+ * reader of these pages, {@link ColumnBatchReader}, copies out every value it keeps (and decodes a
+ * chunk's dictionary page before its first data page).
  *
  * <p>A page the one call does not decompress to exactly that size (bytes after its last frame, data
  * longer than the header says, or not zstd at all) is decompressed again by Parquet's own ZSTD
@@ -54,7 +62,16 @@ import java.nio.ByteBuffer;
 final class PageCodecs implements CompressionCodecFactory {
 
     private final CompressionCodecFactory parquets;
-    @Nullable private ZstdPages zstd;
+
+    /** Parquet's own ZSTD decompressor, for a page the one call refuses; made at the first. */
+    @Nullable private BytesInputDecompressor parquetsZstd;
+
+    /** Made at the first ZSTD chunk, freed at the release. */
+    @Nullable private ZstdDecompressCtx context;
+
+    private boolean released;
+    private long whole;
+    private long byParquet;
 
     /**
      * @param parquets Parquet's factory, for every codec but ZSTD and for compression
@@ -63,15 +80,16 @@ final class PageCodecs implements CompressionCodecFactory {
         this.parquets = parquets;
     }
 
+    /** For ZSTD, a decompressor of one column chunk's pages; else Parquet's own. */
     @Override
     public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
         if (codec != CompressionCodecName.ZSTD) {
             return parquets.getDecompressor(codec);
         }
-        if (zstd == null) {
-            zstd = new ZstdPages(parquets.getDecompressor(CompressionCodecName.ZSTD));
+        if (context == null && !released) {
+            context = new ZstdDecompressCtx();
         }
-        return zstd;
+        return new ZstdChunk();
     }
 
     @Override
@@ -81,9 +99,11 @@ final class PageCodecs implements CompressionCodecFactory {
 
     @Override
     public void release() {
+        released = true;
         try {
-            if (zstd != null) {
-                zstd.release();
+            if (context != null) {
+                context.close();
+                context = null;
             }
         } finally {
             parquets.release();
@@ -93,33 +113,26 @@ final class PageCodecs implements CompressionCodecFactory {
     /** The ZSTD pages decompressed whole so far (not by Parquet's decompressor). */
     @VisibleForTesting
     long zstdPagesWhole() {
-        return zstd == null ? 0 : zstd.whole;
+        return whole;
     }
 
     /** The ZSTD pages Parquet's own decompressor decompressed, after the one call refused them. */
     @VisibleForTesting
     long zstdPagesByParquet() {
-        return zstd == null ? 0 : zstd.byParquet;
+        return byParquet;
     }
 
-    /** Whether the zstd context is open (made at the first ZSTD page, freed at the release). */
+    /** Whether the zstd context is open (made at the first ZSTD chunk, freed at the release). */
     @VisibleForTesting
     boolean zstdContextOpen() {
-        return zstd != null && zstd.context != null;
+        return context != null;
     }
 
-    /** ZSTD pages, each decompressed whole with one context. */
-    private static final class ZstdPages implements BytesInputDecompressor {
-        /** Parquet's own, for a page the one call refuses. */
-        private final BytesInputDecompressor parquets;
+    /** One column chunk's ZSTD pages, each decompressed whole into the chunk's array. */
+    private final class ZstdChunk implements BytesInputDecompressor {
 
-        @Nullable private ZstdDecompressCtx context = new ZstdDecompressCtx();
-        private long whole;
-        private long byParquet;
-
-        ZstdPages(BytesInputDecompressor parquets) {
-            this.parquets = parquets;
-        }
+        /** The array of the chunk's pages: its largest page's size, once that page was read. */
+        private byte[] pages = new byte[0];
 
         @Override
         public BytesInput decompress(BytesInput page, int size) throws IOException {
@@ -127,10 +140,9 @@ final class PageCodecs implements CompressionCodecFactory {
                 return BytesInput.empty();
             }
             ByteBuffer bytes = page.toByteBuffer();
-            byte[] into = new byte[size];
-            String refused = decompressWhole(bytes, into);
+            String refused = decompressWhole(bytes, size);
             if (refused == null) {
-                return BytesInput.from(into);
+                return BytesInput.from(pages, 0, size);
             }
             return byParquet(bytes, size, refused);
         }
@@ -149,10 +161,9 @@ final class PageCodecs implements CompressionCodecFactory {
             ByteBuffer page = input.slice();
             page.limit(compressedSize);
             if (size > 0) {
-                byte[] into = new byte[size];
-                String refused = decompressWhole(page, into);
+                String refused = decompressWhole(page, size);
                 if (refused == null) {
-                    output.put(into);
+                    output.put(pages, 0, size);
                 } else {
                     output.put(byParquet(page, size, refused).toByteBuffer());
                 }
@@ -161,13 +172,17 @@ final class PageCodecs implements CompressionCodecFactory {
         }
 
         /**
-         * The whole page, {@code page}'s remaining bytes, into {@code into}; {@code null}, or why
-         * the one call refused the page or did not fill {@code into} exactly.
+         * The whole page, {@code page}'s remaining bytes, into the first {@code size} bytes of
+         * {@link #pages}; {@code null}, or why the one call refused the page or did not decompress
+         * it to exactly {@code size} bytes.
          */
         @Nullable
-        private String decompressWhole(ByteBuffer page, byte[] into) throws IOException {
+        private String decompressWhole(ByteBuffer page, int size) throws IOException {
             if (context == null) {
                 throw new IOException("ZSTD page read after its file's read was closed");
+            }
+            if (pages.length < size) {
+                pages = new byte[size];
             }
             int compressed = page.remaining();
             int read;
@@ -175,9 +190,9 @@ final class PageCodecs implements CompressionCodecFactory {
                 if (page.hasArray()) {
                     read =
                             context.decompressByteArray(
-                                    into,
+                                    pages,
                                     0,
-                                    into.length,
+                                    size,
                                     page.array(),
                                     page.arrayOffset() + page.position(),
                                     compressed);
@@ -186,12 +201,12 @@ final class PageCodecs implements CompressionCodecFactory {
                     // not in the older zstd-jni a job may bring)
                     byte[] bytes = new byte[compressed];
                     page.duplicate().get(bytes);
-                    read = context.decompressByteArray(into, 0, into.length, bytes, 0, compressed);
+                    read = context.decompressByteArray(pages, 0, size, bytes, 0, compressed);
                 }
             } catch (ZstdException e) {
                 return e.getMessage();
             }
-            if (read != into.length) {
+            if (read != size) {
                 return "decompressed to " + read + " bytes";
             }
             whole++;
@@ -205,8 +220,11 @@ final class PageCodecs implements CompressionCodecFactory {
         private BytesInput byParquet(ByteBuffer page, int size, String refused) throws IOException {
             int compressed = page.remaining();
             try {
+                if (parquetsZstd == null) {
+                    parquetsZstd = parquets.getDecompressor(CompressionCodecName.ZSTD);
+                }
                 // read here, in full (a decompressor may hand over a stream read later)
-                byte[] read = parquets.decompress(BytesInput.from(page), size).toByteArray();
+                byte[] read = parquetsZstd.decompress(BytesInput.from(page), size).toByteArray();
                 byParquet++;
                 return BytesInput.from(read);
             } catch (IOException | RuntimeException e) {
@@ -225,11 +243,6 @@ final class PageCodecs implements CompressionCodecFactory {
         }
 
         @Override
-        public void release() {
-            if (context != null) {
-                context.close();
-                context = null;
-            }
-        }
+        public void release() {}
     }
 }

@@ -76,12 +76,53 @@ class PageCodecsTest {
             byte[] compressed = compressed(CompressionCodecName.ZSTD, page);
             assertThat(zstd.decompress(BytesInput.from(compressed), size).toByteArray())
                     .isEqualTo(page);
-            // the same decompressor for the file's every page
-            assertThat(codecs.getDecompressor(CompressionCodecName.ZSTD)).isSameAs(zstd);
         }
+        assertThat(codecs.zstdContextOpen()).isTrue();
         // each decompressed whole, none left to Parquet's decompressor
         assertThat(codecs.zstdPagesWhole()).isEqualTo(3);
         assertThat(codecs.zstdPagesByParquet()).isZero();
+    }
+
+    /**
+     * A column chunk's pages, one after another, are decompressed into one array, grown to the
+     * largest page; another chunk's into its own (its page holds while the first chunk reads on).
+     */
+    @Test
+    void aChunksPagesShareOneArrayAndEachChunkHasItsOwn() throws IOException {
+        BytesInputDecompressor first = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        BytesInputDecompressor second = codecs.getDecompressor(CompressionCodecName.ZSTD);
+        assertThat(second).isNotSameAs(first);
+        byte[] otherPage = page(3000, 9);
+        ByteBuffer other =
+                second.decompress(
+                                BytesInput.from(compressed(CompressionCodecName.ZSTD, otherPage)),
+                                otherPage.length)
+                        .toByteBuffer();
+        byte[] array = null;
+        int[] sizes = {5000, 5000, 1200, 8000, 700};
+        for (int i = 0; i < sizes.length; i++) {
+            byte[] page = page(sizes[i], i);
+            ByteBuffer read =
+                    first.decompress(
+                                    BytesInput.from(compressed(CompressionCodecName.ZSTD, page)),
+                                    page.length)
+                            .toByteBuffer();
+            byte[] bytes = new byte[read.remaining()];
+            read.duplicate().get(bytes);
+            assertThat(bytes).isEqualTo(page);
+            assertThat(read.hasArray()).isTrue();
+            if (i == 1 || i == 2 || i == 4) {
+                // no larger than the array already: the same array
+                assertThat(read.array()).isSameAs(array);
+            }
+            array = read.array();
+            assertThat(array.length).isEqualTo(i < 3 ? 5000 : 8000);
+        }
+        // the other chunk's page is as it was decompressed
+        byte[] bytes = new byte[other.remaining()];
+        other.duplicate().get(bytes);
+        assertThat(bytes).isEqualTo(otherPage);
+        assertThat(codecs.zstdPagesWhole()).isEqualTo(6);
     }
 
     @Test
