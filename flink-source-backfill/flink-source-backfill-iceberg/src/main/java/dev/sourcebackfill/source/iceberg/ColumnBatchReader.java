@@ -16,7 +16,6 @@
 package dev.sourcebackfill.source.iceberg;
 
 import dev.sourcebackfill.source.iceberg.TableRowReader.Part;
-import dev.sourcebackfill.source.iceberg.TableRowReader.RowParts;
 import dev.sourcebackfill.source.iceberg.TableRowReader.Unsupported;
 
 import org.apache.flink.annotation.Internal;
@@ -268,20 +267,6 @@ final class ColumnBatchReader implements VectorizedReader<ColumnBatchReader.RowB
 
         long firstRow() {
             return firstRow;
-        }
-
-        /** Row {@code i} into {@code parts}, as {@link TableRowReader}'s column readers set it. */
-        void fill(int i, RowParts parts) {
-            parts.partition = partition[i];
-            parts.hasPartition = hasPartition[i];
-            parts.offset = offset[i];
-            parts.hasOffset = hasOffset[i];
-            parts.timestamp = timestamp[i];
-            parts.hasTimestamp = hasTimestamp[i];
-            parts.topic = topic[i];
-            parts.key = key[i];
-            parts.value = value[i];
-            parts.headers = null;
         }
     }
 

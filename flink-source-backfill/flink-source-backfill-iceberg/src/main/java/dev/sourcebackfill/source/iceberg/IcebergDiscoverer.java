@@ -314,7 +314,7 @@ final class IcebergDiscoverer extends HistoryBeforeKafkaDiscoverer {
             return List.of();
         }
         if (rowGroups == null || rowGroupsChunkSize != chunkSize) {
-            rowGroups = readRowGroups(planned.filesLargerThan(chunkSize, 0, planned.records()));
+            rowGroups = readRowGroups(planned.filesLargerThan(chunkSize));
             rowGroupsChunkSize = chunkSize;
         }
         Map<HistoryFile, long[]> firstRows = rowGroups;

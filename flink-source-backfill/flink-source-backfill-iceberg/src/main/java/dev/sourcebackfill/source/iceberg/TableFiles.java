@@ -643,7 +643,6 @@ final class TableFiles {
         private final TableRowReader.Columns kafkaColumns;
         private final java.util.function.Supplier<FileRows> rowByRow;
         private final FileScanTask task;
-        private final TableRowReader.RowParts parts = new TableRowReader.RowParts();
         @Nullable private Iterator<ColumnBatchReader.RowBatch> iterator;
         @Nullable private ColumnBatchReader.RowBatch batch;
         private int index;
@@ -753,8 +752,7 @@ final class TableFiles {
             if (instead != null) {
                 return instead.row();
             }
-            batch.fill(index, parts);
-            return kafkaColumns.row(parts);
+            return kafkaColumns.row(batch, index);
         }
 
         @Override
@@ -877,7 +875,6 @@ final class TableFiles {
         private final TableRowReader.Columns columns;
         private final java.util.function.Supplier<KafkaPositions> generic;
         private final FileScanTask task;
-        private final TableRowReader.RowParts parts = new TableRowReader.RowParts();
         @Nullable private Iterator<ColumnBatchReader.RowBatch> iterator;
         @Nullable private ColumnBatchReader.RowBatch batch;
         private int index;
@@ -926,7 +923,6 @@ final class TableFiles {
                 started = true;
                 index = -1;
             }
-            batch.fill(index, parts);
             return true;
         }
 
@@ -937,17 +933,21 @@ final class TableFiles {
 
         @Override
         public String topic() {
-            return instead != null ? instead.topic() : columns.topic(parts);
+            return instead != null ? instead.topic() : columns.topic(batch.topic[index]);
         }
 
         @Override
         public int partition() {
-            return instead != null ? instead.partition() : columns.partition(parts);
+            return instead != null
+                    ? instead.partition()
+                    : columns.partition(batch.hasPartition[index], batch.partition[index]);
         }
 
         @Override
         public long offset() {
-            return instead != null ? instead.offset() : columns.offset(parts);
+            return instead != null
+                    ? instead.offset()
+                    : columns.offset(batch.hasOffset[index], batch.offset[index]);
         }
 
         @Override

@@ -376,11 +376,11 @@ final class TableHistory {
         return cuts;
     }
 
-    /** The files of {@code [from, to)} with more than {@code chunkSize} rows. */
-    List<HistoryFile> filesLargerThan(long chunkSize, long from, long to) {
+    /** The files with more than {@code chunkSize} rows. */
+    List<HistoryFile> filesLargerThan(long chunkSize) {
         List<HistoryFile> large = new ArrayList<>();
         for (HistoryFile file : files) {
-            if (file.records() > chunkSize && file.end() > from && file.start() < to) {
+            if (file.records() > chunkSize) {
                 large.add(file);
             }
         }

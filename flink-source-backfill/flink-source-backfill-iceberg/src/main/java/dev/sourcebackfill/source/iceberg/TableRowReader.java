@@ -300,13 +300,13 @@ final class TableRowReader {
 
         /** The row's Kafka record; fails naming a Kafka column that is null. */
         TableRow row(RowParts row) {
-            int partition = partition(row);
-            long offset = offset(row);
+            int partition = partition(row.hasPartition, row.partition);
+            long offset = offset(row.hasOffset, row.offset);
             if (!row.hasTimestamp) {
                 throw missing(layout.timestampColumn(), "timestamp");
             }
             return TableRow.ofKafkaRecord(
-                    topic(row),
+                    topic(row.topic),
                     partition,
                     offset,
                     row.timestamp,
@@ -315,37 +315,57 @@ final class TableRowReader {
                     headers(row.headers));
         }
 
-        /** The row's topic; fails naming the topic column if it is null. */
-        String topic(RowParts row) {
+        /**
+         * Row {@code i} of the batch's Kafka record, as {@link #row(RowParts)} makes it from the
+         * same columns (read from the batch's arrays: no holder in between).
+         */
+        TableRow row(ColumnBatchReader.RowBatch batch, int i) {
+            int partition = partition(batch.hasPartition[i], batch.partition[i]);
+            long offset = offset(batch.hasOffset[i], batch.offset[i]);
+            if (!batch.hasTimestamp[i]) {
+                throw missing(layout.timestampColumn(), "timestamp");
+            }
+            return TableRow.ofKafkaRecord(
+                    topic(batch.topic[i]),
+                    partition,
+                    offset,
+                    batch.timestamp[i],
+                    batch.key[i],
+                    batch.value[i],
+                    NO_HEADERS);
+        }
+
+        /** The row's topic, its column's value read; fails naming the column if it is null. */
+        String topic(@Nullable String read) {
             if (layout.topicColumn().isPresent()) {
-                if (row.topic == null) {
+                if (read == null) {
                     throw missing(layout.topicColumn().get(), "topic");
                 }
-                return row.topic;
+                return read;
             }
             return onlyTopic;
         }
 
         /** The row's partition; fails naming the column if it is null or no Kafka partition. */
-        int partition(RowParts row) {
-            if (!row.hasPartition) {
+        int partition(boolean read, long partition) {
+            if (!read) {
                 throw missing(layout.partitionColumn(), "partition");
             }
-            if (row.partition < 0 || row.partition > Integer.MAX_VALUE) {
+            if (partition < 0 || partition > Integer.MAX_VALUE) {
                 throw new IllegalStateException(
                         String.format(
                                 "The partition column '%s' holds %d, which is not a Kafka partition",
-                                layout.partitionColumn(), row.partition));
+                                layout.partitionColumn(), partition));
             }
-            return (int) row.partition;
+            return (int) partition;
         }
 
         /** The row's offset; fails naming the column if it is null. */
-        long offset(RowParts row) {
-            if (!row.hasOffset) {
+        long offset(boolean read, long offset) {
+            if (!read) {
                 throw missing(layout.offsetColumn(), "offset");
             }
-            return row.offset;
+            return offset;
         }
 
         private static IllegalStateException missing(String column, String role) {

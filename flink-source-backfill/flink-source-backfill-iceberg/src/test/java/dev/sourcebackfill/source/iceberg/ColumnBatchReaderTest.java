@@ -488,7 +488,6 @@ class ColumnBatchReaderTest {
         Schema projection = TableRowReader.projection(schema, Kind.AIVEN.layout, true);
         TableRowReader.Columns columns =
                 new TableRowReader.Columns(projection, Kind.AIVEN.layout, TOPIC);
-        TableRowReader.RowParts parts = new TableRowReader.RowParts();
         List<String> rows = new ArrayList<>();
         try (CloseableIterable<ColumnBatchReader.RowBatch> read =
                 Parquet.read(file)
@@ -501,8 +500,7 @@ class ColumnBatchReaderTest {
                         .build()) {
             for (ColumnBatchReader.RowBatch batch : read) {
                 for (int i = 0; i < batch.size(); i++) {
-                    batch.fill(i, parts);
-                    TableRow row = columns.row(parts);
+                    TableRow row = columns.row(batch, i);
                     rows.add(
                             text(
                                     row.partition(),

@@ -30,12 +30,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The topic, partition and offset of a data file's rows ({@link TableFiles#readKafkaPositions}),
@@ -124,6 +126,55 @@ class KafkaPositionsOfTableFilesTest {
             }
         }
         assertThat(offsets).hasSize(50).allMatch(offset -> offset >= 250);
+    }
+
+    /**
+     * A row without its offset, or with a negative partition, fails the batched reads (the
+     * positions, and the rows for a value-only deserializer) naming the column, as the generic
+     * reader's fail.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"offset", "partition"})
+    void aRowWithoutItsOffsetOrWithANegativePartitionFailsTheBatchedReads(String broken)
+            throws Exception {
+        Table table = IcebergTestTables.create(catalog, "db.t", Kind.AIVEN);
+        Record good = IcebergTestTables.row(Kind.AIVEN, table.schema(), TOPIC, 0, 0, "v");
+        Record bad = IcebergTestTables.row(Kind.AIVEN, table.schema(), TOPIC, 0, 1, "v");
+        ((Record) bad.getField("kafka"))
+                .setField(broken, broken.equals("offset") ? null : Integer.valueOf(-1));
+        IcebergTestTables.append(table, List.of(good, bad));
+        table.refresh();
+        String expected =
+                broken.equals("offset")
+                        ? "A row has no offset (column 'kafka.offset' is null)"
+                        : "The partition column 'kafka.partition' holds -1, which is not a Kafka partition";
+        RowColumns columns = new RowColumns(Kind.AIVEN.layout, TOPIC);
+        TableFiles io = new TableFiles(table.io(), "db.t");
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            FileScanTask task = tasks.iterator().next();
+            try (TableFiles.KafkaPositions positions =
+                    io.readKafkaPositions(task, table.schema(), columns)) {
+                assertThat(positions.next()).isTrue();
+                assertThat(positions.offset()).isZero();
+                assertThat(positions.next()).isTrue();
+                assertThat(positions.readInBatches()).isTrue();
+                assertThatThrownBy(
+                                () -> {
+                                    positions.partition();
+                                    positions.offset();
+                                })
+                        .hasMessageContaining(expected);
+            }
+            try (TableFiles.FileRows rows =
+                    io.readTableRows(
+                            task, table.schema(), columns, TableFiles.ValuesFrom.KAFKA_VALUES)) {
+                rows.next();
+                assertThat(rows.row().kafkaOffset()).isZero();
+                rows.next();
+                assertThat(rows.readInBatches()).isTrue();
+                assertThatThrownBy(rows::row).hasMessageContaining(expected);
+            }
+        }
     }
 
     /** A table of {@code rows} rows, offsets 0 on, in partitions 0 to 2, over two files. */
