@@ -210,8 +210,21 @@ public final class IcebergTestTables {
                 warehouse.toUri().toString());
     }
 
+    /**
+     * A catalog of the tests: its Hadoop configuration is {@link #hadoopConf()}'s (the catalogs
+     * that the code under test opens have their own).
+     */
     public static Catalog open(String name, Map<String, String> properties) {
-        return CatalogUtil.buildIcebergCatalog(name, properties, new Configuration());
+        return CatalogUtil.buildIcebergCatalog(name, properties, hadoopConf());
+    }
+
+    /**
+     * The Hadoop configuration of the tests' catalogs: local files through {@link
+     * InProcessChmodLocalFileSystem}, which sets their permissions without a {@code chmod} process
+     * per file.
+     */
+    public static Configuration hadoopConf() {
+        return InProcessChmodLocalFileSystem.configuration();
     }
 
     public static Table create(Catalog catalog, String table, Kind kind) {

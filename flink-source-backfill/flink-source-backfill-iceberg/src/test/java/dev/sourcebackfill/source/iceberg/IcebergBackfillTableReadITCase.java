@@ -18,29 +18,18 @@ package dev.sourcebackfill.source.iceberg;
 import dev.sourcebackfill.source.BackfillSource;
 import dev.sourcebackfill.source.OffsetGapPolicy;
 import dev.sourcebackfill.source.iceberg.IcebergTestTables.Kind;
-import dev.sourcebackfill.source.kafka.KafkaBackfill;
-import dev.sourcebackfill.source.kafka.KafkaBackfillSourceBuilder;
 import dev.sourcebackfill.source.kafka.KafkaTestEnvironment;
 import dev.sourcebackfill.source.spi.DiscoveredSplit;
 import dev.sourcebackfill.source.spi.LogSplitDiscoverer;
 import dev.sourcebackfill.source.testutils.FailOnce;
-import dev.sourcebackfill.source.testutils.HistoryBeforeKafkaJob;
 import dev.sourcebackfill.source.testutils.LineUpgrades;
 import dev.sourcebackfill.source.testutils.PartitionChecker;
-import dev.sourcebackfill.source.testutils.RecordPosition;
 import dev.sourcebackfill.source.testutils.RestartCounter;
 
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.serialization.SimpleStringSchema;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.Collector;
 import org.apache.flink.util.ExceptionUtils;
 
 import org.apache.iceberg.DataFile;
@@ -54,7 +43,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,9 +57,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongPredicate;
 
+import static dev.sourcebackfill.source.iceberg.IcebergBackfillJobs.JOB;
+import static dev.sourcebackfill.source.iceberg.IcebergBackfillJobs.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -80,15 +68,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * and Iceberg's REST catalog served on 127.0.0.1), live from a real Kafka broker in this JVM. The
  * table's rows carry values {@code T|partition|offset}, the topic's records {@code
  * K|partition|offset}: every run is checked per partition from the job's checkpointed state, every
- * expected offset exactly once, those in the table from the table.
+ * expected offset exactly once, those in the table from the table, and its restarts counted.
+ *
+ * <p>What is read from the table, and across failures and restores: every layout through the REST
+ * catalog, files mixing partitions read in chunks with failures in the table read and at the
+ * handover, a large file cut where its row groups start, deleted and dead-lettered rows as holes, a
+ * gap between the table and the topic under each policy; a savepoint restored at another
+ * parallelism after a compaction, a restore whose pinned snapshot expired, a snapshot tag through
+ * the writer's expiry; and the two halves of moving a half-read table to another Flink line. The
+ * order records come in is {@link IcebergBackfillOrderITCase}'s.
  */
-class IcebergBackfillITCase {
+class IcebergBackfillTableReadITCase {
 
     private static final RestartCounter RESTARTS = new RestartCounter();
-
-    /** Values "T|partition|offset" from the table, "K|partition|offset" from the topic. */
-    private static final HistoryBeforeKafkaJob JOB =
-            new HistoryBeforeKafkaJob("table-and-topic", RecordPosition.delimited("T"), false);
 
     @RegisterExtension static final MiniClusterExtension CLUSTER = RESTARTS.miniCluster();
 
@@ -96,60 +88,10 @@ class IcebergBackfillITCase {
 
     @RegisterExtension static final LoopbackRestCatalog REST = new LoopbackRestCatalog();
 
+    /** The topic, the table's rows and the source over both, on this class's broker. */
+    private static final IcebergBackfillJobs JOBS = new IcebergBackfillJobs(KAFKA);
+
     @TempDir Path warehouse;
-
-    /** The topic: partitions' records {@code K|p|o} for offsets [0, ends[p]). */
-    private static String topic(String name, long... ends) throws Exception {
-        return topicNamed(name + "-" + UUID.randomUUID(), ends);
-    }
-
-    /** The same, under the given name. */
-    private static String topicNamed(String topic, long... ends) throws Exception {
-        KAFKA.createTopic(topic, ends.length);
-        long most = 0;
-        for (long end : ends) {
-            most = Math.max(most, end);
-        }
-        KAFKA.produce(
-                ends.length,
-                0,
-                most,
-                (p, o) ->
-                        o < ends[p]
-                                ? new ProducerRecord<>(topic, p, "k" + o, "K|" + p + "|" + o)
-                                : null);
-        return topic;
-    }
-
-    /** Rows {@code T|p|o} of the partition's offsets [from, to) that {@code keep} keeps. */
-    private static List<Record> rows(
-            Kind kind,
-            Table table,
-            String topic,
-            int partition,
-            long from,
-            long to,
-            LongPredicate keep) {
-        List<Record> rows = new ArrayList<>();
-        for (long o = from; o < to; o++) {
-            if (keep.test(o)) {
-                rows.add(
-                        IcebergTestTables.row(
-                                kind,
-                                table.schema(),
-                                topic,
-                                partition,
-                                o,
-                                "T|" + partition + "|" + o));
-            }
-        }
-        return rows;
-    }
-
-    private static List<Record> rows(
-            Kind kind, Table table, String topic, int partition, long from, long to) {
-        return rows(kind, table, topic, partition, from, to, o -> true);
-    }
 
     /**
      * Redpanda's layout, whose files mix partitions (one file per hour and commit): 4 partitions, 3
@@ -161,7 +103,7 @@ class IcebergBackfillITCase {
     @Test
     void filesMixingPartitionsReadInChunksWithFailuresInTheTableReadAndAtTheHandover()
             throws Exception {
-        String topic = topic("mixed", 1_500, 1_100, 1_500, 800);
+        String topic = JOBS.topic("mixed", 1_500, 1_100, 1_500, 800);
         Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
         Table table =
                 IcebergTestTables.create(
@@ -183,7 +125,8 @@ class IcebergBackfillITCase {
 
         String run = UUID.randomUUID().toString();
         IcebergBackfillSourceBuilder<String> builder =
-                builder(topic, catalog, "db.mixed", Kind.REDPANDA, false).setBackfillChunkSize(300);
+                JOBS.builder(topic, catalog, "db.mixed", Kind.REDPANDA, false)
+                        .setBackfillChunkSize(300);
         JobClient job = JOB.run(run, builder.build()).failingOnceAt("T|0|450", "K|1|1100").start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!FailOnce.fired(run).contains("T|0|450")
@@ -213,204 +156,13 @@ class IcebergBackfillITCase {
     }
 
     /**
-     * Ordered mode, for a job keeping per-key state without event time: Redpanda's files mixing
-     * partitions (each read by the reader of every partition it holds), 4 partitions (partition 3
-     * only in the topic), 2 readers, a failure during the table read and, once the job runs again,
-     * one at partition 1's first record from the topic. A keyed function per partition checks that
-     * every offset is the one after the previous (the topic has no holes): each partition's table
-     * rows in offset order, then its live records, across both failures; and every offset once,
-     * those in the table from the table.
-     */
-    @Test
-    void orderedModeGivesEachPartitionsHistoryThenItsLiveRecordsInOffsetOrderAcrossFailures()
-            throws Exception {
-        String topic = topic("ordered", 1_500, 1_100, 1_500, 800);
-        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
-        Table table =
-                IcebergTestTables.create(
-                        IcebergTestTables.open("local", catalog), "db.ordered", Kind.REDPANDA);
-        // commits of 200 offsets per partition, newest first: the files' order in the table is
-        // not the offsets' order
-        for (long from = 1_000; from >= 0; from -= 200) {
-            List<Record> commit = new ArrayList<>();
-            for (int p = 0; p < 3; p++) {
-                commit.addAll(
-                        rows(
-                                Kind.REDPANDA,
-                                table,
-                                topic,
-                                p,
-                                from,
-                                Math.min(from + 200, 1_000 + 100L * p)));
-            }
-            IcebergTestTables.append(table, commit);
-        }
-
-        String run = UUID.randomUUID().toString();
-        IcebergBackfillSourceBuilder<String> builder =
-                builder(topic, catalog, "db.ordered", Kind.REDPANDA, false)
-                        .setOrdered(true)
-                        .setMaxRecordsPerPoll(50);
-        JobClient job =
-                JOB.run(run, builder.build())
-                        .failingOnceAt("T|0|450", "K|1|1100")
-                        .inOrder()
-                        .start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!FailOnce.fired(run).contains("T|0|450")
-                || RESTARTS.restartsSoFar(job.getJobID()).orElse(0) < 1
-                || job.getJobStatus().get() != JobStatus.RUNNING) {
-            assertThat(System.nanoTime()).as("the first failure and restart").isLessThan(deadline);
-            Thread.sleep(20);
-        }
-        KAFKA.produce(
-                2,
-                1_100,
-                1_500,
-                (p, o) -> p == 1 ? new ProducerRecord<>(topic, p, "k", "K|1|" + o) : null);
-        Map<Integer, Long> lastOffsets = Map.of(0, 1_499L, 1, 1_499L, 2, 1_499L, 3, 799L);
-        while (PartitionChecker.total(run) < 1_500 * 3 + 800
-                || !PartitionChecker.lastOffsets(run).equals(lastOffsets)) {
-            assertThat(System.nanoTime()).as("every record").isLessThan(deadline);
-            Thread.sleep(20);
-        }
-        job.cancel().get(60, TimeUnit.SECONDS);
-
-        PartitionChecker.assertNoViolations(run);
-        PartitionChecker.assertPartition(run, 0, 0, 1_500, o -> o < 1_000, o -> true);
-        PartitionChecker.assertPartition(run, 1, 0, 1_500, o -> o < 1_100, o -> true);
-        PartitionChecker.assertPartition(run, 2, 0, 1_500, o -> o < 1_200, o -> true);
-        PartitionChecker.assertPartition(run, 3, 0, 800, o -> false, o -> true);
-        assertThat(PartitionChecker.lastOffsets(run))
-                .containsExactlyInAnyOrderEntriesOf(
-                        Map.of(0, 1_499L, 1, 1_499L, 2, 1_499L, 3, 799L));
-        assertThat(FailOnce.fired(run)).containsExactlyInAnyOrder("T|0|450", "K|1|1100");
-        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isEqualTo(2);
-    }
-
-    /**
-     * The same table without ordered mode breaks the order the test above checks (a partition's
-     * live records before its history, chunks in no order): the order checker is not blind.
-     */
-    @Test
-    void withoutOrderedModeTheOrderCheckerSeesPartitionsOutOfOrder() throws Exception {
-        String topic = topic("unordered", 600, 600);
-        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
-        Table table =
-                IcebergTestTables.create(
-                        IcebergTestTables.open("local", catalog), "db.unordered", Kind.REDPANDA);
-        for (long from = 400; from >= 0; from -= 100) {
-            List<Record> commit = new ArrayList<>();
-            for (int p = 0; p < 2; p++) {
-                commit.addAll(rows(Kind.REDPANDA, table, topic, p, from, from + 100));
-            }
-            IcebergTestTables.append(table, commit);
-        }
-        String run = UUID.randomUUID().toString();
-        JobClient job =
-                JOB.run(
-                                run,
-                                builder(topic, catalog, "db.unordered", Kind.REDPANDA)
-                                        .setBackfillChunkSize(100)
-                                        // the history slower than the live records
-                                        .setBackfillRecordsPerSecond(200)
-                                        .build())
-                        .inOrder()
-                        .start();
-        job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
-
-        assertThat(PartitionChecker.duplicates(run)).isEmpty();
-        PartitionChecker.assertPartition(run, 0, 0, 600, o -> o < 500, o -> true);
-        assertThat(PartitionChecker.outOfOrder(run)).isNotEmpty();
-    }
-
-    /**
-     * Issue 34, defect 2 for a table's history: Kafka Connect's layout (files of one partition
-     * each, every partition's rows over the same time), chunks of one file waiting for their turn
-     * under a watermark strategy with idleness (500 ms), the table read at 100 rows a second a
-     * reader, 5 rows a fetch: a chunk reads for seconds, so the waiting ones are idle long before
-     * their turn, while the parts that read emit every 150 ms or so. The topic has nothing past the
-     * table (live records, ahead in event time of all history, would pass any history that emits
-     * nothing for longer than the idle timeout, waiting or not: docs/design.md, "Event time"), so
-     * what is measured is the order of turns alone. The history is read as one split per
-     * partition's files, side by side, each oldest chunk first: no row is behind its reader's
-     * watermark where it arrives, none lost, no restart. (Before: the history was one split whose
-     * chunks, one partition's files after another's, took turns on a reader; the waiting ones were
-     * taken for idle, and a chunk of partition 1 came after partition 0's newest rows.)
-     */
-    @ParameterizedTest(name = "parallelism {0}")
-    @ValueSource(ints = {1, 2})
-    void tableChunksWaitingForTheirTurnUnderIdlenessMakeNoRowLate(int parallelism)
-            throws Exception {
-        String topic = topic("idle", 600, 600, 600);
-        Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
-        Table table =
-                IcebergTestTables.create(
-                        IcebergTestTables.open("local", catalog), "db.idle", Kind.KAFKA_CONNECT);
-        for (long from = 0; from < 600; from += 100) {
-            List<Record> commit = new ArrayList<>();
-            for (int p = 0; p < 3; p++) {
-                commit.addAll(rows(Kind.KAFKA_CONNECT, table, topic, p, from, from + 100));
-            }
-            IcebergTestTables.append(table, commit);
-        }
-        BackfillSource<String> source =
-                builder(topic, catalog, "db.idle", Kind.KAFKA_CONNECT)
-                        .setRecordMapper(
-                                (row, out) -> out.collect((String) row.getField("payload")))
-                        .setBackfillChunkSize(100)
-                        .setMaxRecordsPerPoll(5)
-                        .setBackfillRecordsPerSecond(100)
-                        .build();
-        String run = UUID.randomUUID().toString();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(parallelism);
-        env.enableCheckpointing(100);
-        env.fromSource(
-                        source,
-                        WatermarkStrategy.<String>forMonotonousTimestamps()
-                                .withIdleness(Duration.ofMillis(500)),
-                        "table-and-topic")
-                .process(new CountBehindTheWatermark(run))
-                .sinkTo(new DiscardingSink<>());
-        JobClient job = env.executeAsync("table chunks under idleness " + run);
-        job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
-
-        assertThat(RESTARTS.failoversOf(job, Duration.ofSeconds(30))).as("restarts").isZero();
-        assertThat(CountBehindTheWatermark.SEEN.get(run).get()).as("records").isEqualTo(1_800);
-        assertThat(CountBehindTheWatermark.LATE.getOrDefault(run, new AtomicLong()).get())
-                .as("rows behind the watermark")
-                .isZero();
-    }
-
-    /** Counts the records, and those behind the watermark (late for any event-time operator). */
-    static final class CountBehindTheWatermark extends ProcessFunction<String, Void> {
-        static final Map<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
-        static final Map<String, AtomicLong> LATE = new ConcurrentHashMap<>();
-
-        private final String run;
-
-        CountBehindTheWatermark(String run) {
-            this.run = run;
-        }
-
-        @Override
-        public void processElement(String value, Context ctx, Collector<Void> out) {
-            SEEN.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
-            if (ctx.timestamp() < ctx.timerService().currentWatermark()) {
-                LATE.computeIfAbsent(run, k -> new AtomicLong()).incrementAndGet();
-            }
-        }
-    }
-
-    /**
      * Every preset's layout through the REST catalog: values by the topic's deserializer where the
      * layout keeps the value bytes, by a record mapper of the {@code payload} column otherwise.
      */
     @ParameterizedTest
     @EnumSource(Kind.class)
     void everyLayoutThroughTheRestCatalog(Kind kind) throws Exception {
-        String topic = topic("layout", 600, 500);
+        String topic = JOBS.topic("layout", 600, 500);
         String tableName = "lake.t_" + kind.name().toLowerCase();
         Catalog rest = IcebergTestTables.open("rest", REST.properties());
         Table table = IcebergTestTables.create(rest, tableName, kind);
@@ -420,7 +172,7 @@ class IcebergBackfillITCase {
             IcebergTestTables.append(table, commit);
         }
         IcebergBackfillSourceBuilder<String> builder =
-                builder(topic, REST.properties(), tableName, kind).setBackfillChunkSize(150);
+                JOBS.builder(topic, REST.properties(), tableName, kind).setBackfillChunkSize(150);
         if (!kind.keepsValueBytes()) {
             builder.setRecordMapper((row, out) -> out.collect((String) row.getField("payload")));
         }
@@ -442,7 +194,7 @@ class IcebergBackfillITCase {
      */
     @Test
     void deletedAndDeadLetteredRowsAreHolesNotReadFromTheTopic() throws Exception {
-        String topic = topic("holes", 150, 150);
+        String topic = JOBS.topic("holes", 150, 150);
         Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
         Table table =
                 IcebergTestTables.create(
@@ -469,7 +221,7 @@ class IcebergBackfillITCase {
         JobClient job =
                 JOB.run(
                                 run,
-                                builder(topic, catalog, "db.holes", Kind.KAFKA_CONNECT)
+                                JOBS.builder(topic, catalog, "db.holes", Kind.KAFKA_CONNECT)
                                         .setRecordMapper(
                                                 (row, out) ->
                                                         out.collect(
@@ -500,7 +252,7 @@ class IcebergBackfillITCase {
             names = {"REDPANDA", "KAFKA_CONNECT"})
     void aLargeFileCutWhereItsRowGroupsStartIsReadInChunksAcrossAFailure(Kind kind)
             throws Exception {
-        String topic = topic("large", 2_300, 600);
+        String topic = JOBS.topic("large", 2_300, 600);
         Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
         Table table =
                 IcebergTestTables.create(
@@ -539,7 +291,7 @@ class IcebergBackfillITCase {
 
         String run = UUID.randomUUID().toString();
         IcebergBackfillSourceBuilder<String> builder =
-                builder(topic, catalog, "db.large", kind)
+                JOBS.builder(topic, catalog, "db.large", kind)
                         .setBackfillChunkSize(400)
                         .setMaxRecordsPerPoll(50);
         if (kind == Kind.KAFKA_CONNECT) {
@@ -565,7 +317,7 @@ class IcebergBackfillITCase {
     @Test
     void aSavepointDuringTheTableReadRestoredAtAnotherParallelismAfterACompaction(
             @TempDir Path savepoints) throws Exception {
-        String topic = topic("restore", 2_400, 2_400, 2_400);
+        String topic = JOBS.topic("restore", 2_400, 2_400, 2_400);
         Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
         Table table =
                 IcebergTestTables.create(
@@ -578,7 +330,7 @@ class IcebergBackfillITCase {
             IcebergTestTables.append(table, commit);
         }
         IcebergBackfillSourceBuilder<String> builder =
-                builder(topic, catalog, "db.restore", Kind.KAFKA_CONNECT)
+                JOBS.builder(topic, catalog, "db.restore", Kind.KAFKA_CONNECT)
                         .setRecordMapper(
                                 (row, out) -> out.collect((String) row.getField("payload")))
                         .setBackfillChunkSize(1_000)
@@ -616,7 +368,7 @@ class IcebergBackfillITCase {
     @Test
     void aRestoreWhosePinnedSnapshotExpiredFailsNamingItAndTheTable(@TempDir Path savepoints)
             throws Exception {
-        String topic = topic("expired", 2_000);
+        String topic = JOBS.topic("expired", 2_000);
         Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
         Table table =
                 IcebergTestTables.create(
@@ -627,7 +379,7 @@ class IcebergBackfillITCase {
         }
         long pinned = table.currentSnapshot().snapshotId();
         IcebergBackfillSourceBuilder<String> builder =
-                builder(topic, catalog, "db.expired", Kind.KAFKA_CONNECT)
+                JOBS.builder(topic, catalog, "db.expired", Kind.KAFKA_CONNECT)
                         .setRecordMapper(
                                 (row, out) -> out.collect((String) row.getField("payload")))
                         .setMaxRecordsPerPoll(50);
@@ -680,7 +432,7 @@ class IcebergBackfillITCase {
     @Test
     void theTagKeepsThePinnedSnapshotThroughTheWritersExpiryAndGoesAtForwardMode()
             throws Exception {
-        String topic = topic("tagged", 1_500, 1_500);
+        String topic = JOBS.topic("tagged", 1_500, 1_500);
         Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
         Table table =
                 IcebergTestTables.create(
@@ -696,7 +448,7 @@ class IcebergBackfillITCase {
         String run = UUID.randomUUID().toString();
         String tag = "backfill-" + run;
         IcebergBackfillSourceBuilder<String> builder =
-                builder(topic, catalog, "db.tagged", Kind.KAFKA_CONNECT, false)
+                JOBS.builder(topic, catalog, "db.tagged", Kind.KAFKA_CONNECT, false)
                         .setRecordMapper(
                                 (row, out) -> out.collect((String) row.getField("payload")))
                         .setBackfillChunkSize(500)
@@ -755,7 +507,7 @@ class IcebergBackfillITCase {
     @EnumSource(OffsetGapPolicy.class)
     void aGapBetweenTheTableAndTheTopicFollowsTheGapPolicy(OffsetGapPolicy policy)
             throws Exception {
-        String topic = topic("gap", 300);
+        String topic = JOBS.topic("gap", 300);
         KAFKA.deleteRecordsBelow(topic, 0, 150);
         Map<String, String> catalog = IcebergTestTables.hadoopCatalog(warehouse);
         Table table =
@@ -763,7 +515,7 @@ class IcebergBackfillITCase {
                         IcebergTestTables.open("local", catalog), "db.gap", Kind.KAFKA_CONNECT);
         IcebergTestTables.append(table, rows(Kind.KAFKA_CONNECT, table, topic, 0, 0, 100));
         BackfillSource<String> source =
-                builder(topic, catalog, "db.gap", Kind.KAFKA_CONNECT)
+                JOBS.builder(topic, catalog, "db.gap", Kind.KAFKA_CONNECT)
                         .setRecordMapper(
                                 (row, out) -> out.collect((String) row.getField("payload")))
                         .setOffsetGapPolicy(policy)
@@ -811,7 +563,7 @@ class IcebergBackfillITCase {
      * files mixing 3 partitions, offsets [0, 2,000) of each; the topic holds [0, 22,000).
      */
     private static IcebergBackfillSourceBuilder<String> upgradeSource(String topic, Path dir) {
-        return builder(
+        return JOBS.builder(
                         topic,
                         IcebergTestTables.hadoopCatalog(dir.resolve("warehouse")),
                         "db.upgrade",
@@ -834,7 +586,8 @@ class IcebergBackfillITCase {
         Path dir = Path.of(System.getProperty(UPGRADE_WRITE)).toAbsolutePath().resolve("iceberg");
         assertThat(dir).as("a directory of an earlier first half").doesNotExist();
         Files.createDirectories(dir);
-        String topic = topic("upgrade", UPGRADE_TOPIC_END, UPGRADE_TOPIC_END, UPGRADE_TOPIC_END);
+        String topic =
+                JOBS.topic("upgrade", UPGRADE_TOPIC_END, UPGRADE_TOPIC_END, UPGRADE_TOPIC_END);
         Table table =
                 IcebergTestTables.create(
                         IcebergTestTables.open(
@@ -897,7 +650,7 @@ class IcebergBackfillITCase {
         LineUpgrades.write(
                 dir.resolve(UPGRADE_MANIFEST),
                 manifest,
-                "IcebergBackfillITCase's first half of the upgrade");
+                "IcebergBackfillTableReadITCase's first half of the upgrade");
     }
 
     /**
@@ -914,7 +667,7 @@ class IcebergBackfillITCase {
         Path dir = Path.of(System.getProperty(UPGRADE_READ)).toAbsolutePath().resolve("iceberg");
         Properties manifest = LineUpgrades.read(dir.resolve(UPGRADE_MANIFEST));
         String topic =
-                topicNamed(
+                JOBS.topicNamed(
                         manifest.getProperty("topic"),
                         UPGRADE_TOPIC_END,
                         UPGRADE_TOPIC_END,
@@ -957,32 +710,5 @@ class IcebergBackfillITCase {
                 .as("records processed after the move: those the savepoint had not (none again)")
                 .isEqualTo(3 * UPGRADE_TOPIC_END - checkedBefore);
         assertThat(RESTARTS.failoversOf(second, Duration.ofSeconds(30))).as("restarts").isZero();
-    }
-
-    // ------------------------------------------------------------------ the job
-
-    private static IcebergBackfillSourceBuilder<String> builder(
-            String topic, Map<String, String> catalog, String table, Kind kind) {
-        return builder(topic, catalog, table, kind, true);
-    }
-
-    /** The source; bounded at the topic's end at the start, or unbounded. */
-    private static IcebergBackfillSourceBuilder<String> builder(
-            String topic, Map<String, String> catalog, String table, Kind kind, boolean bounded) {
-        KafkaBackfillSourceBuilder<String> live =
-                KafkaBackfill.<String>sourceBuilder()
-                        .setBootstrapServers(KAFKA.bootstrapServers())
-                        .setTopics(topic)
-                        .setValueOnlyDeserializer(new SimpleStringSchema())
-                        .setStartingOffsets(OffsetsInitializer.earliest());
-        if (bounded) {
-            live.setBounded(OffsetsInitializer.latest());
-        }
-        return IcebergBackfill.<String>sourceBuilder()
-                .setCatalog("test", catalog)
-                .setTable(table)
-                .setLayout(kind.layout)
-                .setMaxRecordsPerPoll(100)
-                .setLive(live);
     }
 }
